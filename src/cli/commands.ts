@@ -1,0 +1,69 @@
+import type { AppContext } from '../context.js';
+import { migrate } from '../db/migrate.js';
+import { createApiKey } from '../modules/api-keys/create-api-key.js';
+import { revokeApiKey } from '../modules/api-keys/revoke-api-key.js';
+import { createWorkspace, WorkspaceInputError } from '../modules/workspaces/create-workspace.js';
+import { setPlan } from '../modules/workspaces/plans.js';
+import { seedDemo } from './demo.js';
+
+export class CommandError extends Error {}
+
+/** An error that is the operator's to fix, printed as it is (anything else is a fault of ours). */
+export function isOperatorError(err: unknown): err is Error {
+  return err instanceof CommandError || err instanceof WorkspaceInputError;
+}
+
+/**
+ * The operator commands that touch the database. The CLI runs them directly, or hands them to the
+ * running server over its control socket when that server owns the embedded database.
+ */
+export const commands = {
+  migrate: async (ctx: AppContext) => ({ applied: await migrate(ctx.db) }),
+
+  'workspace.create': async (
+    ctx: AppContext,
+    input: { name: string; defaultCountryCode?: string; plan?: string },
+  ) => {
+    const workspace = await createWorkspace(ctx.db, input);
+    const key = await createApiKey(ctx.db, workspace.id, 'Created with the workspace');
+    return { workspace_id: workspace.id, api_key: key.key };
+  },
+
+  'apikey.create': async (ctx: AppContext, input: { workspaceId: string; name?: string }) => {
+    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
+    if (rows.length === 0) throw new CommandError(`workspace ${input.workspaceId} does not exist`);
+    const key = await createApiKey(ctx.db, input.workspaceId, input.name);
+    return { id: key.id, key: key.key };
+  },
+
+  'apikey.revoke': async (ctx: AppContext, input: { id: string }) => {
+    const hash = await revokeApiKey(ctx.db, input.id);
+    if (!hash) throw new CommandError(`no active API key with id ${input.id}`);
+    ctx.keys.forget({ hash });
+    return { id: input.id, revoked: true };
+  },
+
+  'plan.set': async (
+    ctx: AppContext,
+    input: { name: string; contacts: number; monthlyLeads: number; messagesPerMonth: number },
+  ) => {
+    const plan = await setPlan(ctx.db, input.name, input);
+    return {
+      name: plan.name,
+      contacts: plan.contacts,
+      monthly_leads: plan.monthlyLeads,
+      messages_per_month: plan.messagesPerMonth,
+    };
+  },
+
+  demo: (ctx: AppContext) => seedDemo(ctx),
+};
+
+export type CommandName = keyof typeof commands;
+export type CommandInput<N extends CommandName> = Parameters<(typeof commands)[N]>[1];
+
+export async function runCommand(ctx: AppContext, name: string, input: unknown): Promise<unknown> {
+  if (!Object.hasOwn(commands, name)) throw new CommandError(`unknown command ${name}`);
+  const command = commands[name as CommandName] as (ctx: AppContext, input: unknown) => Promise<unknown>;
+  return command(ctx, input);
+}

@@ -1,0 +1,55 @@
+import type { AppContext } from '../context.js';
+import { createApiKey } from '../modules/api-keys/create-api-key.js';
+import { saveTemplate, type TemplateInput } from '../modules/templates/save-template.js';
+import { countVariables } from '../modules/templates/variables.js';
+import { createWorkspace } from '../modules/workspaces/create-workspace.js';
+
+const APPROVED: TemplateInput[] = [
+  {
+    name: 'welcome',
+    language: 'en',
+    category: 'MARKETING',
+    body: 'Hi {{1}}, welcome to {{2}}!',
+    status: 'APPROVED',
+  },
+  {
+    name: 'order_update',
+    language: 'en',
+    category: 'UTILITY',
+    body: 'Your order {{1}} is now {{2}}. Reply HELP for support.',
+    status: 'APPROVED',
+  },
+  {
+    name: 'hello_world',
+    language: 'en_US',
+    category: 'UTILITY',
+    body: 'Hello from Parley!',
+    status: 'APPROVED',
+  },
+];
+const PENDING: TemplateInput = {
+  name: 'spring_sale',
+  language: 'en',
+  category: 'MARKETING',
+  body: 'Spring sale: {{1}} off until {{2}}',
+  status: 'PENDING',
+};
+
+/** A fresh demo workspace (default country code 91) with approved and pending templates. */
+export async function seedDemo(ctx: AppContext) {
+  const workspace = await createWorkspace(ctx.db, { name: 'Demo', defaultCountryCode: '91', plan: 'growth' });
+  const key = await createApiKey(ctx.db, workspace.id, 'Demo key');
+  for (const t of [...APPROVED, PENDING]) await saveTemplate(ctx.db, workspace.id, t);
+  return {
+    app_url: ctx.config.appUrl,
+    base_url: `${ctx.config.appUrl}/api/v1`,
+    workspace_id: workspace.id,
+    api_key: key.key,
+    templates: APPROVED.map((t) => ({
+      name: t.name,
+      language: t.language,
+      variable_count: countVariables(t.body),
+    })),
+    pending_template: { name: PENDING.name, language: PENDING.language },
+  };
+}

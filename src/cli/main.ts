@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ConfigError, loadConfig } from '../config/env.js';
+import { serve } from '../runtime/serve.js';
+import { type CommandInput, type CommandName, isOperatorError } from './commands.js';
+import { runOperatorCommand } from './run-operator-command.js';
+
+const program = new Command('parley')
+  .description('Parley: WhatsApp messaging and lead capture, self-hosted')
+  .showHelpAfterError();
+
+function integer(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more');
+  return n;
+}
+
+/** Runs a database command and prints its result: JSON with --json, else one "key: value" per line. */
+async function run<N extends CommandName>(name: N, input: CommandInput<N>, json: boolean): Promise<void> {
+  const result = (await runOperatorCommand(loadConfig(), name, input)) as Record<string, unknown>;
+  if (json) {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  for (const [key, value] of Object.entries(result)) {
+    process.stdout.write(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}\n`);
+  }
+}
+
+program
+  .command('serve')
+  .description('run the service (HTTP and job workers by default)')
+  .addOption(
+    new Option('--role <role>', 'what this process runs').choices(['all', 'api', 'worker']).default('all'),
+  )
+  .action(async (opts: { role: 'all' | 'api' | 'worker' }) => serve(loadConfig(), opts.role));
+
+program
+  .command('migrate')
+  .description('apply pending database migrations')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { json?: boolean }) => run('migrate', undefined as never, !!opts.json));
+
+const workspace = program.command('workspace').description('manage workspaces');
+workspace
+  .command('create')
+  .description('create a workspace and its first API key')
+  .requiredOption('--name <name>', 'workspace name')
+  .option('--default-country-code <code>', 'calling code used for numbers given without one, e.g. 91')
+  .option('--plan <plan>', 'plan name (default: free)')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { name: string; defaultCountryCode?: string; plan?: string; json?: boolean }) =>
+    run(
+      'workspace.create',
+      { name: opts.name, defaultCountryCode: opts.defaultCountryCode, plan: opts.plan },
+      !!opts.json,
+    ),
+  );
+
+const apikey = program.command('apikey').description('manage API keys');
+apikey
+  .command('create')
+  .description('create an API key (shown once)')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .option('--name <name>', 'a label for the key')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { workspace: string; name?: string; json?: boolean }) =>
+    run('apikey.create', { workspaceId: opts.workspace, name: opts.name }, !!opts.json),
+  );
+apikey
+  .command('revoke')
+  .description('revoke an API key')
+  .requiredOption('--id <id>', 'API key id')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { id: string; json?: boolean }) => run('apikey.revoke', { id: opts.id }, !!opts.json));
+
+program
+  .command('plan')
+  .description('manage plans')
+  .command('set <name>')
+  .description('create a plan or change its limits')
+  .requiredOption('--contacts <n>', 'contact limit', integer)
+  .requiredOption('--monthly-leads <n>', 'leads per calendar month', integer)
+  .requiredOption('--messages-per-month <n>', 'messages per calendar month', integer)
+  .option('--json', 'machine-readable output')
+  .action(
+    async (
+      name: string,
+      opts: { contacts: number; monthlyLeads: number; messagesPerMonth: number; json?: boolean },
+    ) => run('plan.set', { name, ...opts }, !!opts.json),
+  );
+
+program
+  .command('demo')
+  .description('create a demo workspace with templates and print its ids and keys')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { json?: boolean }) => run('demo', undefined as never, !!opts.json));
+
+program.parseAsync().catch((err: unknown) => {
+  if (err instanceof ConfigError || isOperatorError(err)) {
+    process.stderr.write(`parley: ${err.message}\n`);
+  } else {
+    process.stderr.write(`parley: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
+  process.exit(1);
+});

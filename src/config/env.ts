@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  appUrl: string;
+  secretKey: Buffer;
+  trustProxy: boolean | string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Parses the environment once at start; every failure names the variable to fix. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = parsePort(env.PORT ?? '3000');
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const databaseUrl = optionalUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']);
+  const redisUrl = optionalUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']);
+  const appUrl = (
+    optionalUrl('APP_URL', env.APP_URL, ['http:', 'https:']) ??
+    `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
+  ).replace(/\/+$/, '');
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${logLevel}"`);
+  }
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    appUrl,
+    secretKey: loadSecretKey(env.PARLEY_SECRET_KEY, dataDir, databaseUrl),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    logLevel,
+  };
+}
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535; got "${raw}"`);
+  }
+  return port;
+}
+
+function optionalUrl(name: string, raw: string | undefined, protocols: string[]): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | string {
+  if (!raw || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  // Anything else is handed to Fastify as an address list or CIDR ("127.0.0.1,10.0.0.0/8").
+  return raw;
+}
+
+/**
+ * The key that encrypts secrets at rest. With a server database it must be given, since several
+ * instances have to share it; in embedded mode it is generated once and kept beside the data.
+ */
+function loadSecretKey(raw: string | undefined, dataDir: string, databaseUrl: string | undefined): Buffer {
+  if (raw) return decodeKey(raw);
+  if (databaseUrl) {
+    throw new ConfigError(
+      'PARLEY_SECRET_KEY is required when DATABASE_URL is set (32 bytes as 64 hex characters or base64); ' +
+        "generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"",
+    );
+  }
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) return decodeKey(readFileSync(file, 'utf8').trim(), file);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return decodeKey(readFileSync(file, 'utf8').trim(), file);
+}
+
+function decodeKey(raw: string, source = 'PARLEY_SECRET_KEY'): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) {
+    throw new ConfigError(`${source} must hold 32 bytes, as 64 hex characters or base64`);
+  }
+  return key;
+}

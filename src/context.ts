@@ -1,0 +1,16 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config/env.js';
+import type { Db } from './db/db.js';
+import type { Queue } from './jobs/queue.js';
+import type { KeyVerifier } from './modules/api-keys/key-verifier.js';
+import type { RateLimiter } from './modules/rate-limit/limiter.js';
+
+/** What routes, jobs and CLI commands are given: built once in compose.ts, passed in, never imported. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: FastifyBaseLogger;
+  limiter: RateLimiter;
+  keys: KeyVerifier;
+  queue: Queue | null;
+}

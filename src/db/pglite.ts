@@ -1,0 +1,24 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Db } from './db.js';
+
+/**
+ * PGlite is a single connection owned by this process. Its own mutexes serialise queries and hold
+ * other queries back while a transaction runs, so no pool or socket is put in front of it.
+ */
+export async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const pg = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  return {
+    kind: 'pglite',
+    query: (text, params) => pg.query(text, params),
+    transaction: (fn) => pg.transaction((tx) => fn({ query: (text, params) => tx.query(text, params) })),
+    exec: async (text) => {
+      await pg.exec(text);
+    },
+    executeSql: async (text, values) => {
+      if (values && values.length > 0) return pg.query(text, values);
+      const results = await pg.exec(text);
+      return results.length === 1 ? results[0] : results;
+    },
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,32 @@
+import pg from 'pg';
+import type { Db } from './db.js';
+
+export async function openPostgres(connectionString: string, max = 20): Promise<Db> {
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  await pool.query('SELECT 1');
+  return {
+    kind: 'postgres',
+    query: (text, params) => pool.query(text, params),
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({ query: (text, params) => client.query(text, params) });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    exec: async (text) => {
+      await pool.query(text);
+    },
+    executeSql: (text, values) => pool.query(text, values),
+    close: () => pool.end(),
+  };
+}

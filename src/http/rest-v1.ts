@@ -1,0 +1,49 @@
+import { authenticate } from '../modules/api-keys/authenticate.js';
+import { registerContactRoutes } from '../modules/contacts/routes.js';
+import { idempotencyHooks } from '../modules/idempotency/hooks.js';
+import { rateLimit } from '../modules/rate-limit/hook.js';
+import { registerTemplateRoutes } from '../modules/templates/routes.js';
+import { ApiError, restErrorBody } from './errors.js';
+import { toApiError } from './fastify-errors.js';
+import type { RestApp } from './rest-app.js';
+import { ErrorResponse } from './schema.js';
+
+export const REST_BODY_LIMIT = 256 * 1024;
+
+/** REST API v1: API-key authentication, the per-key rate limit and the error envelope for everything under it. */
+export async function restV1(app: RestApp): Promise<void> {
+  app.addSchema(ErrorResponse);
+  // The interface is JSON only: a text/plain body is refused with 415 rather than read as a string.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((err, request, reply) => {
+    let apiError = toApiError(err);
+    if (!apiError) {
+      request.log.error({ err }, 'unhandled error');
+      apiError = new ApiError(
+        'internal_error',
+        'Something failed on our side; quote the request id if it persists',
+      );
+    }
+    return reply.code(apiError.status).send(restErrorBody(apiError, request.id));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const err = new ApiError('not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
+    return reply.code(404).send(restErrorBody(err, request.id));
+  });
+
+  app.decorateRequest('auth', null);
+  app.decorateRequest('idempotencyKey', null);
+  app.decorateRequest('principal', function principal() {
+    if (!this.auth) throw new ApiError('unauthorized', 'Authentication required');
+    return this.auth;
+  });
+  app.addHook('onRequest', authenticate(app.ctx.keys));
+  app.addHook('onRequest', rateLimit(app.ctx.limiter));
+  const idempotency = idempotencyHooks(app.ctx.db);
+  app.addHook('preHandler', idempotency.preHandler);
+  app.addHook('onSend', idempotency.onSend);
+
+  registerContactRoutes(app);
+  registerTemplateRoutes(app);
+}

@@ -1,0 +1,31 @@
+import { type TSchema, Type } from 'typebox';
+
+// PostgreSQL cannot store U+0000 in text or jsonb; refuse it at the door instead of failing deep inside.
+const NO_NUL = '^[^\\u0000]*$';
+
+export function Text(options: {
+  minLength?: number;
+  maxLength: number;
+  description?: string;
+  format?: string;
+}) {
+  return Type.String({ pattern: NO_NUL, ...options });
+}
+
+export const ErrorResponse = Type.Object(
+  {
+    result: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      request_id: Type.String(),
+      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    }),
+  },
+  { $id: 'ErrorResponse', description: 'Every REST error; details only on 422' },
+);
+
+/** The error statuses a route can answer with, for its OpenAPI entry. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, Type.Ref('ErrorResponse')]));
+}

@@ -1,0 +1,71 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { newId } from '../lib/ids.js';
+import { registerMetrics } from './metrics.js';
+import { REST_BODY_LIMIT, restV1 } from './rest-v1.js';
+import { buildValidator } from './validation.js';
+
+const INCOMING_REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/** The one HTTP server: REST v1 under /api/v1, its OpenAPI document, health and metrics. */
+export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: REST_BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : newId('req');
+    },
+    // Fastify's factory type is a union over Ajv and JTD compilers; ours is the plain Ajv one.
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('ctx', ctx);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Parley REST API',
+        version: '1.0.0',
+        description: 'Send WhatsApp messages, upsert contacts, track events and list templates.',
+      },
+      servers: [{ url: `${ctx.config.appUrl}/api/v1` }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+    transform: ({ schema, url }) => ({
+      schema: (url.startsWith('/api/v1/') ? schema : { ...schema, hide: true }) as typeof schema,
+      url: url.replace(/^\/api\/v1/, ''),
+    }),
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/v1/docs', uiConfig: { tryItOutEnabled: false } });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerMetrics(app);
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await ctx.db.query('SELECT 1');
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', reason: 'database unreachable' });
+    }
+  });
+
+  await app.register(restV1, { prefix: '/api/v1' });
+  return app;
+}

@@ -1,0 +1,29 @@
+import { Ajv, type AnySchema } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+function ajv(coerceTypes: boolean, externalSchemas: Record<string, AnySchema | AnySchema[]>): Ajv {
+  const instance = new Ajv({
+    allErrors: true,
+    coerceTypes,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+  });
+  addFormats.default(instance, ['email', 'date-time', 'uri']);
+  for (const schema of Object.values(externalSchemas)) instance.addSchema(schema);
+  return instance;
+}
+
+/**
+ * JSON bodies are taken as sent ("5" is not 5, a lone string is not a list); only the query string
+ * and path, which are text by nature, are coerced to the declared types. Given to Fastify as its
+ * validator factory so every plugin context, including those that add schemas, uses it.
+ */
+export function buildValidator(
+  externalSchemas: Record<string, AnySchema | AnySchema[]>,
+): FastifySchemaCompiler<unknown> {
+  const strict = ajv(false, externalSchemas);
+  const coercing = ajv(true, externalSchemas);
+  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
+}

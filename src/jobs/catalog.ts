@@ -1,0 +1,34 @@
+import type { AppContext } from '../context.js';
+import { deleteExpiredKeys } from '../modules/idempotency/store.js';
+
+/** A job: its queue name, its retry and expiry policy, an optional schedule, and its handler. */
+export interface JobDefinition<Data extends object = object> {
+  retryLimit: number;
+  retryDelaySeconds: number;
+  /** A job running longer than this is taken to be dead and handed out again: keep it short. */
+  expireInSeconds: number;
+  cron?: string;
+  handler: (ctx: AppContext, data: Data) => Promise<void>;
+}
+
+function defineJob<Data extends object>(definition: JobDefinition<Data>): JobDefinition<Data> {
+  return definition;
+}
+
+/** Every job the system runs. Later capabilities add theirs here. */
+export const jobCatalog = {
+  'maintenance.cleanup': defineJob<Record<string, never>>({
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    expireInSeconds: 120,
+    cron: '*/10 * * * *',
+    handler: async (ctx) => {
+      let deleted = 0;
+      for (let n = await deleteExpiredKeys(ctx.db); n > 0; n = await deleteExpiredKeys(ctx.db)) deleted += n;
+      if (deleted > 0) ctx.log.info({ deleted }, 'expired idempotency records removed');
+    },
+  }),
+} satisfies Record<string, JobDefinition<never>>;
+
+export type JobName = keyof typeof jobCatalog;
+export type JobData<N extends JobName> = Parameters<(typeof jobCatalog)[N]['handler']>[1];

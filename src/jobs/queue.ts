@@ -1,0 +1,68 @@
+import PgBoss from 'pg-boss';
+import type { AppContext } from '../context.js';
+import type { Db } from '../db/db.js';
+import { type JobData, type JobName, jobCatalog } from './catalog.js';
+
+export interface QueueOptions {
+  /** Run handlers and the scheduler here (roles `all` and `worker`); the `api` role only sends. */
+  work: boolean;
+  log: AppContext['log'];
+}
+
+/**
+ * The job queue: pg-boss on the same database, through the Db adapter so it runs on PGlite and on
+ * PostgreSQL alike. pg-boss 10 has no heartbeat: a job whose worker died comes back once its
+ * expiry passes, found by the maintenance pass that runs every few seconds here.
+ */
+export class Queue {
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly options: QueueOptions,
+  ) {}
+
+  static async start(db: Db, options: QueueOptions): Promise<Queue> {
+    const boss = new PgBoss({
+      db: { executeSql: (text, values) => db.executeSql(text, values) as Promise<{ rows: unknown[] }> },
+      schema: 'pgboss',
+      migrate: true,
+      supervise: options.work,
+      schedule: options.work,
+      maintenanceIntervalSeconds: 5,
+    });
+    boss.on('error', (err) => options.log.error({ err }, 'job queue error'));
+    await boss.start();
+    for (const [name, job] of Object.entries(jobCatalog)) {
+      await boss.createQueue(name, {
+        name,
+        retryLimit: job.retryLimit,
+        retryDelay: job.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: job.expireInSeconds,
+      });
+    }
+    return new Queue(boss, options);
+  }
+
+  async startWorkers(ctx: AppContext): Promise<void> {
+    if (!this.options.work) return;
+    for (const [name, job] of Object.entries(jobCatalog)) {
+      const handler = job.handler as (ctx: AppContext, data: object) => Promise<void>;
+      await this.boss.work<object>(name, async (jobs) => {
+        for (const j of jobs) await handler(ctx, j.data);
+      });
+      if (job.cron) await this.boss.schedule(name, job.cron);
+    }
+  }
+
+  async send<N extends JobName>(
+    name: N,
+    data: JobData<N>,
+    options: PgBoss.SendOptions = {},
+  ): Promise<string | null> {
+    return this.boss.send(name, data, options);
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+}

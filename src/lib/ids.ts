@@ -1,0 +1,17 @@
+import { customAlphabet } from 'nanoid';
+
+const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const idBody = customAlphabet(ALPHANUMERIC, 20);
+const secretBody = customAlphabet(ALPHANUMERIC, 32);
+
+export type IdPrefix = 'ws' | 'key' | 'ct' | 'tpl' | 'req';
+
+/** Resource ids: a prefix that says what they name, then 119 random bits. */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${idBody()}`;
+}
+
+/** 32 base62 characters: about 190 bits, for API keys and secrets. */
+export function newSecret(prefix: string): string {
+  return `${prefix}${secretBody()}`;
+}

@@ -1,0 +1,52 @@
+import type { RestApp } from '../../http/rest-app.js';
+import { errorResponses } from '../../http/schema.js';
+import { listContacts } from './list-contacts.js';
+import { ContactListQuery, ContactListResult, ContactUpsertBody, ContactUpsertResult } from './schemas.js';
+import { upsertContact } from './upsert-contact.js';
+
+export function registerContactRoutes(app: RestApp): void {
+  app.post(
+    '/contacts',
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Create or update a contact by phone',
+        description: 'Tags are only added; traits are shallow-merged; name and email change only when given.',
+        tags: ['contacts'],
+        body: ContactUpsertBody,
+        response: {
+          200: ContactUpsertResult,
+          201: ContactUpsertResult,
+          ...errorResponses(400, 401, 402, 409, 413, 415, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, created } = await upsertContact(app.ctx.db, request.principal(), request.body);
+      return reply.code(created ? 201 : 200).send({ result: true, id, created });
+    },
+  );
+
+  app.get(
+    '/contacts',
+    {
+      schema: {
+        summary: 'List contacts, oldest first',
+        tags: ['contacts'],
+        querystring: ContactListQuery,
+        response: { 200: ContactListResult, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { limit, offset } = request.query;
+      const page = await listContacts(app.ctx.db, request.principal().workspaceId, limit, offset);
+      return {
+        result: true as const,
+        contacts: page.contacts,
+        limit,
+        offset,
+        has_next_page: page.hasNextPage,
+      };
+    },
+  );
+}

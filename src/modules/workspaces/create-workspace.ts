@@ -1,0 +1,33 @@
+import type { Queryable } from '../../db/db.js';
+import { newId } from '../../lib/ids.js';
+import { isCallingCode } from '../../lib/phone.js';
+import { DEFAULT_PLAN, planExists } from './plans.js';
+
+export interface NewWorkspace {
+  name: string;
+  defaultCountryCode?: string | null;
+  plan?: string;
+}
+
+export class WorkspaceInputError extends Error {}
+
+export async function createWorkspace(db: Queryable, input: NewWorkspace): Promise<{ id: string }> {
+  const name = input.name.trim();
+  if (!name || name.length > 200) throw new WorkspaceInputError('name must be 1 to 200 characters');
+  const cc = input.defaultCountryCode?.replace(/^\+/, '') || null;
+  if (cc !== null && !isCallingCode(cc)) {
+    throw new WorkspaceInputError(
+      `default country code ${cc} is not a known calling code (for example 91 or 1)`,
+    );
+  }
+  const plan = input.plan ?? DEFAULT_PLAN;
+  if (!(await planExists(db, plan))) throw new WorkspaceInputError(`plan "${plan}" does not exist`);
+  const id = newId('ws');
+  await db.query('INSERT INTO workspaces (id, name, default_country_code, plan) VALUES ($1, $2, $3, $4)', [
+    id,
+    name,
+    cc,
+    plan,
+  ]);
+  return { id };
+}

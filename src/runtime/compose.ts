@@ -1,0 +1,70 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config/env.js';
+import type { AppContext } from '../context.js';
+import type { Db } from '../db/db.js';
+import { migrate, pendingMigrations } from '../db/migrate.js';
+import { openDatabase } from '../db/open.js';
+import { Queue } from '../jobs/queue.js';
+import { KeyVerifier } from '../modules/api-keys/key-verifier.js';
+import { createApiRateLimiter } from '../modules/rate-limit/create-limiter.js';
+import type { RateLimiter } from '../modules/rate-limit/limiter.js';
+import { lockDataDir } from './data-dir-lock.js';
+
+export type Role = 'all' | 'api' | 'worker' | 'cli';
+
+export interface RuntimeOptions {
+  role: Role;
+  log: FastifyBaseLogger;
+  /** Tests pass their own database and limiter. */
+  db?: Db;
+  limiter?: RateLimiter;
+  /** Start the job queue (default: every role but cli). */
+  queue?: boolean;
+}
+
+export interface Runtime {
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+export class PendingMigrationsError extends Error {}
+
+/** Builds the context for one process: the database, migrations, limiter, key cache and queue. */
+export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const unlock = !options.db && !config.databaseUrl ? lockDataDir(config.dataDir) : () => {};
+  const closers: (() => Promise<void> | void)[] = [unlock];
+  const close = async () => {
+    for (const fn of closers.reverse()) await fn();
+  };
+  try {
+    const db = options.db ?? (await openDatabase(config));
+    if (!options.db) closers.push(() => db.close());
+    if (db.kind === 'pglite') await migrate(db);
+    else if (options.role !== 'cli') {
+      const pending = await pendingMigrations(db);
+      if (pending.length > 0) {
+        throw new PendingMigrationsError(
+          `database schema is behind (${pending.join(', ')}): run "parley migrate" first`,
+        );
+      }
+    }
+    const limiter = options.limiter ?? createApiRateLimiter(config.redisUrl);
+    closers.push(() => limiter.close());
+    const log = options.log;
+    const keys = new KeyVerifier(db, (err) => log.warn({ err }, 'could not record API key use'));
+    const useQueue = options.queue ?? options.role !== 'cli';
+    const queue = useQueue
+      ? await Queue.start(db, { work: options.role === 'all' || options.role === 'worker', log })
+      : null;
+    const ctx: AppContext = { config, db, log, limiter, keys, queue };
+    if (queue) {
+      // Stop the queue before the database closes under it.
+      closers.push(() => queue.stop());
+      await queue.startWorkers(ctx);
+    }
+    return { ctx, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,74 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../../src/config/env.js';
+import type { AppContext } from '../../src/context.js';
+import { migrate } from '../../src/db/migrate.js';
+import { buildServer } from '../../src/http/server.js';
+import { createApiKey } from '../../src/modules/api-keys/create-api-key.js';
+import type { RateLimiter } from '../../src/modules/rate-limit/limiter.js';
+import { createWorkspace, type NewWorkspace } from '../../src/modules/workspaces/create-workspace.js';
+import { openRuntime } from '../../src/runtime/compose.js';
+import { createLogger } from '../../src/runtime/logger.js';
+import { createTestDatabase } from './database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** A new workspace with one API key. */
+  workspace(input?: Partial<NewWorkspace>): Promise<{ id: string; key: string }>;
+  /** A REST v1 call with the given key. */
+  api(
+    method: string,
+    path: string,
+    key: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  options: { limiter?: RateLimiter; queue?: boolean } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    PARLEY_SECRET_KEY: '0'.repeat(64),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    APP_URL: 'http://parley.test',
+  });
+  await migrate(database.db);
+  const runtime = await openRuntime(config, {
+    role: 'all',
+    log: createLogger(config.logLevel),
+    db: database.db,
+    limiter: options.limiter,
+    queue: options.queue ?? false,
+  });
+  const app = await buildServer(runtime.ctx);
+  return {
+    app,
+    ctx: runtime.ctx,
+    async workspace(input = {}) {
+      const ws = await createWorkspace(runtime.ctx.db, { name: 'Test', plan: 'growth', ...input });
+      const key = await createApiKey(runtime.ctx.db, ws.id);
+      return { id: ws.id, key: key.key };
+    },
+    api(method, path, key, body, headers = {}) {
+      return app.inject({
+        method: method as 'GET',
+        url: `/api/v1${path}`,
+        headers: { authorization: `Bearer ${key}`, ...headers },
+        ...(body === undefined
+          ? {}
+          : typeof body === 'string'
+            ? { payload: body }
+            : { payload: body as object }),
+      });
+    },
+    async close() {
+      await app.close();
+      await runtime.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import pg from 'pg';
+import type { Db } from '../../src/db/db.js';
+import { openPglite } from '../../src/db/pglite.js';
+import { openPostgres } from '../../src/db/postgres.js';
+
+/** The database a test file runs on: PGlite in memory, or a fresh PostgreSQL database per file. */
+export const TEST_DB = process.env.PARLEY_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export interface TestDatabase {
+  db: Db;
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (TEST_DB === 'pglite') {
+    const db = await openPglite(undefined);
+    return { db, url: undefined, drop: () => db.close() };
+  }
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('PARLEY_TEST_DB=postgres needs DATABASE_URL');
+  const name = `parley_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const db = await openPostgres(url.toString(), 10);
+  return {
+    db,
+    url: url.toString(),
+    drop: async () => {
+      await db.close();
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
