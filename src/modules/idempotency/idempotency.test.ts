@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { sha256Hex } from '../../lib/hash.js';
+import { claimKey, deleteExpiredKeys } from './store.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const withKey = (k: string) => ({ 'idempotency-key': k });
+
+describe('Idempotency-Key on POST /contacts', () => {
+  it('replays the first response for the same key and body, without doing the work again', async () => {
+    const { key } = await t.workspace();
+    const body = { phone: '+14155552671', tags: ['a'] };
+    const first = await t.api('POST', '/contacts', key, body, withKey('order-1'));
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const replay = await t.api('POST', '/contacts', key, body, withKey('order-1'));
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json()).toEqual(first.json());
+    // Without the key the same body is an update (200): the replay above did not run the upsert.
+    const plain = await t.api('POST', '/contacts', key, body);
+    expect(plain.statusCode).toBe(200);
+  });
+
+  it('refuses the same key with another body (422) and scopes keys per workspace', async () => {
+    const a = await t.workspace();
+    const b = await t.workspace();
+    await t.api('POST', '/contacts', a.key, { phone: '+14155552671' }, withKey('k'));
+    const other = await t.api('POST', '/contacts', a.key, { phone: '+14155552672' }, withKey('k'));
+    expect(other.statusCode).toBe(422);
+    expect(other.json().error.code).toBe('idempotency_key_reused');
+    const elsewhere = await t.api('POST', '/contacts', b.key, { phone: '+14155552672' }, withKey('k'));
+    expect(elsewhere.statusCode).toBe(201);
+  });
+
+  it('answers 409 while a request with the same key is still in flight', async () => {
+    const ws = await t.workspace();
+    const body = { phone: '+14155552671' };
+    const hash = sha256Hex(`POST /api/v1/contacts\n${JSON.stringify(body)}`);
+    expect(await claimKey(t.ctx.db, ws.id, 'busy', hash)).toEqual({ kind: 'claimed' });
+    const res = await t.api('POST', '/contacts', ws.key, body, withKey('busy'));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('idempotency_key_in_use');
+    // A request that died mid-way (a crash) frees its key once the lock runs out.
+    await t.ctx.db.query(
+      "UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = 'busy'",
+    );
+    expect((await t.api('POST', '/contacts', ws.key, body, withKey('busy'))).statusCode).toBe(201);
+  });
+
+  it('replays client errors too, and validates the key itself', async () => {
+    const { key } = await t.workspace({ defaultCountryCode: null });
+    const first = await t.api('POST', '/contacts', key, { phone: '12345' }, withKey('bad-phone'));
+    expect(first.statusCode).toBe(422);
+    const again = await t.api('POST', '/contacts', key, { phone: '12345' }, withKey('bad-phone'));
+    expect(again.statusCode).toBe(422);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const tooLong = await t.api(
+      'POST',
+      '/contacts',
+      key,
+      { phone: '+14155552671' },
+      withKey('x'.repeat(256)),
+    );
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json().error.details).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
+  });
+
+  it('forgets keys after 24 hours: the cleanup removes them and the key can be used afresh', async () => {
+    const { id, key } = await t.workspace();
+    await t.api('POST', '/contacts', key, { phone: '+14155552671' }, withKey('old'));
+    await t.ctx.db.query(
+      "UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE workspace_id = $1",
+      [id],
+    );
+    const reused = await t.api('POST', '/contacts', key, { phone: '+14155552672' }, withKey('old'));
+    expect(reused.statusCode).toBe(201);
+    await t.ctx.db.query(
+      "UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE workspace_id = $1",
+      [id],
+    );
+    expect(await deleteExpiredKeys(t.ctx.db)).toBeGreaterThanOrEqual(1);
+    const left = await t.ctx.db.query(
+      'SELECT count(*)::int AS n FROM idempotency_keys WHERE workspace_id = $1',
+      [id],
+    );
+    expect(left.rows[0]).toEqual({ n: 0 });
+  });
+});

@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { buildServer } from '../../http/server.js';
+import { RedisRateLimiter } from './redis-limiter.js';
+
+const apps: TestApp[] = [];
+afterAll(async () => {
+  for (const a of apps) await a.close();
+});
+
+async function exhaust(send: () => Promise<{ statusCode: number }>, n: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) statuses.push((await send()).statusCode);
+  return statuses;
+}
+
+describe('rate limit through HTTP (300 per minute per key)', () => {
+  it('sets the IETF fields on every response and refuses the 301st request with 429 and Retry-After', async () => {
+    const t = await createTestApp();
+    apps.push(t);
+    const { key } = await t.workspace();
+    const other = await t.workspace();
+    const first = await t.api('GET', '/templates', key);
+    expect(first.headers['ratelimit-policy']).toBe('"key";q=300;w=60');
+    expect(first.headers.ratelimit).toBe('"key";r=299;t=60');
+    const statuses = await exhaust(() => t.api('GET', '/templates', key), 299);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const refused = await t.api('POST', '/contacts', key, { phone: '+14155552671' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect(refused.headers.ratelimit).toMatch(/^"key";r=0;t=\d+$/);
+    // Refused work was not done.
+    expect((await t.ctx.db.query('SELECT count(*)::int AS n FROM contacts')).rows[0]).toEqual({ n: 0 });
+    // Another key, even of another workspace, has its own budget.
+    expect((await t.api('GET', '/templates', other.key)).statusCode).toBe(200);
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)('rate limit shared through Redis', () => {
+  it('holds 300 per minute for one key across two server instances', async () => {
+    const redisUrl = process.env.REDIS_URL!;
+    const t = await createTestApp({ limiter: new RedisRateLimiter(redisUrl, 300, 60_000) });
+    apps.push(t);
+    const second = await buildServer({ ...t.ctx, limiter: new RedisRateLimiter(redisUrl, 300, 60_000) });
+    const { key } = await t.workspace();
+    const viaSecond = () =>
+      second.inject({ method: 'GET', url: '/api/v1/templates', headers: { 'x-api-key': key } });
+    const a = await exhaust(() => t.api('GET', '/templates', key), 150);
+    const b = await exhaust(viaSecond, 150);
+    expect([...a, ...b].every((s) => s === 200)).toBe(true);
+    expect((await viaSecond()).statusCode).toBe(429);
+    const refused = await t.api('GET', '/templates', key);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    await second.close();
+    await second.ctx.limiter.close();
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { saveTemplate } from './save-template.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+it('lists only approved templates, each with its variable count', async () => {
+  const ws = await t.workspace();
+  const base = { category: 'UTILITY', language: 'en' };
+  await saveTemplate(t.ctx.db, ws.id, {
+    ...base,
+    name: 'order',
+    body: 'Order {{1}} is {{2}}',
+    status: 'APPROVED',
+  });
+  await saveTemplate(t.ctx.db, ws.id, { ...base, name: 'draft', body: 'Hi {{1}}', status: 'PENDING' });
+  await saveTemplate(t.ctx.db, ws.id, { ...base, name: 'nope', body: 'No', status: 'REJECTED' });
+  const res = await t.api('GET', '/templates', ws.key);
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toEqual({
+    result: true,
+    templates: [
+      {
+        id: expect.stringMatching(/^tpl_/),
+        name: 'order',
+        language: 'en',
+        category: 'UTILITY',
+        body: 'Order {{1}} is {{2}}',
+        variable_count: 2,
+      },
+    ],
+  });
+});
+
+it('follows a template whose status or body changes', async () => {
+  const ws = await t.workspace();
+  const tpl = {
+    category: 'MARKETING',
+    language: 'pt_BR',
+    name: 'promo',
+    body: 'Oi',
+    status: 'PENDING' as const,
+  };
+  await saveTemplate(t.ctx.db, ws.id, tpl);
+  expect((await t.api('GET', '/templates', ws.key)).json().templates).toEqual([]);
+  await saveTemplate(t.ctx.db, ws.id, { ...tpl, body: 'Oi {{1}}', status: 'APPROVED' });
+  expect((await t.api('GET', '/templates', ws.key)).json().templates).toMatchObject([
+    { name: 'promo', language: 'pt_BR', variable_count: 1 },
+  ]);
+});

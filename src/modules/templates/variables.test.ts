@@ -1,0 +1,12 @@
+import { expect, it } from 'vitest';
+import { countVariables } from './variables.js';
+
+it.each([
+  ['Hello', 0],
+  ['Hi {{1}}', 1],
+  ['Hi {{1}}, order {{2}} ships {{ 3 }}', 3],
+  ['{{1}} and {{1}} again', 1],
+  ['{{name}} is not positional', 0],
+])('%j has %i variables', (body, n) => {
+  expect(countVariables(body)).toBe(n);
+});
