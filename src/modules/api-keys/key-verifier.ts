@@ -17,13 +17,16 @@ const LAST_USED_EVERY_MS = 60_000;
  * working within CACHE_TTL_MS; on this instance `forget` makes it stop at once.
  */
 export class KeyVerifier {
-  readonly #cache = new LRUCache<string, Principal | false>({ max: 50_000, ttl: CACHE_TTL_MS });
+  readonly #cache: LRUCache<string, Principal | false>;
   readonly #lastUsedWritten = new LRUCache<string, number>({ max: 50_000 });
 
   constructor(
     private readonly db: Queryable,
     private readonly onError: (err: unknown) => void,
-  ) {}
+    ttlMs = CACHE_TTL_MS,
+  ) {
+    this.#cache = new LRUCache({ max: 50_000, ttl: ttlMs });
+  }
 
   async verify(key: string): Promise<Principal | null> {
     const hash = sha256Hex(key);
