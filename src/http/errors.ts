@@ -1,5 +1,5 @@
 /** Every REST error code and the status it is answered with: the one table for both. */
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   invalid_json: 400,
   bad_request: 400,
   unauthorized: 401,

@@ -34,7 +34,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
   const unlock = !options.db && !config.databaseUrl ? lockDataDir(config.dataDir) : () => {};
   const closers: (() => Promise<void> | void)[] = [unlock];
   const close = async () => {
-    for (const fn of closers.reverse()) await fn();
+    for (let fn = closers.pop(); fn; fn = closers.pop()) await fn();
   };
   try {
     const db = options.db ?? (await openDatabase(config));

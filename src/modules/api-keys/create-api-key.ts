@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/db.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { newId, newSecret } from '../../lib/ids.js';
 
-export const API_KEY_PREFIX = 'pk_live_';
+const API_KEY_PREFIX = 'pk_live_';
 
 export interface CreatedApiKey {
   id: string;

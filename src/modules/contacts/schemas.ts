@@ -3,7 +3,7 @@ import { Text } from '../../http/schema.js';
 
 const TraitValue = Type.Union([Text({ maxLength: 1024 }), Type.Number(), Type.Boolean(), Type.Null()]);
 
-export const Phone = Text({
+const Phone = Text({
   minLength: 1,
   maxLength: 32,
   description:

@@ -6,7 +6,7 @@ export type Claim =
   | { kind: 'in_flight' }
   | { kind: 'mismatch' };
 
-export const IDEMPOTENCY_TTL = '24 hours';
+const IDEMPOTENCY_TTL = '24 hours';
 // A request that died without answering (a crash) frees its key after this long.
 const LOCK_FOR = '60 seconds';
 

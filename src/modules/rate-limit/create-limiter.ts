@@ -2,8 +2,8 @@ import type { RateLimiter } from './limiter.js';
 import { MemoryRateLimiter } from './memory-limiter.js';
 import { RedisRateLimiter } from './redis-limiter.js';
 
-export const API_RATE_LIMIT = 300;
-export const API_RATE_WINDOW_MS = 60_000;
+const API_RATE_LIMIT = 300;
+const API_RATE_WINDOW_MS = 60_000;
 
 /** The one place that picks the counter store: Redis when configured, else this process's memory. */
 export function createApiRateLimiter(redisUrl: string | undefined): RateLimiter {
