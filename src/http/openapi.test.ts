@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  const doc = res.json();
+  expect(doc.openapi).toMatch(/^3\./);
+  expect(doc.servers).toEqual([{ url: 'http://parley.test/api/v1' }]);
+  expect(Object.keys(doc.paths).sort()).toEqual(['/contacts', '/templates']);
+  const upsert = doc.paths['/contacts'].post;
+  expect(Object.keys(upsert.responses)).toEqual(
+    expect.arrayContaining(['200', '201', '401', '402', '422', '429']),
+  );
+  expect(upsert.requestBody.content['application/json'].schema.required).toEqual(['phone']);
+  expect(doc.paths['/contacts'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+    'limit',
+    'offset',
+  ]);
+  expect(JSON.stringify(doc)).not.toMatch(/healthz|metrics|openapi\.json/);
+});
+
+it('serves a readable docs page', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/v1/docs/' });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/text\/html/);
+  expect(res.body).toContain('Swagger UI');
+});
