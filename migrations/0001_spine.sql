@@ -21,7 +21,6 @@ CREATE TABLE workspaces (
   name text NOT NULL,
   default_country_code text,
   plan text NOT NULL REFERENCES plans (name),
-  contact_count integer NOT NULL DEFAULT 0,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
@@ -40,6 +39,9 @@ CREATE TABLE api_keys (
 );
 
 CREATE UNIQUE INDEX api_keys_id ON api_keys (id);
+-- For the key caches' revocation watch: "what was revoked, or changed, since I last asked".
+CREATE INDEX api_keys_revoked ON api_keys (revoked_at) WHERE revoked_at IS NOT NULL;
+CREATE INDEX workspaces_updated ON workspaces (updated_at);
 
 CREATE TABLE contacts (
   workspace_id text NOT NULL REFERENCES workspaces (id),

@@ -17,7 +17,7 @@ export function isOperatorError(err: unknown): err is Error {
  * The operator commands that touch the database. The CLI runs them directly, or hands them to the
  * running server over its control socket when that server owns the embedded database.
  */
-export const commands = {
+const commands = {
   migrate: async (ctx: AppContext) => ({ applied: await migrate(ctx.db) }),
 
   'workspace.create': async (
@@ -39,7 +39,7 @@ export const commands = {
   'apikey.revoke': async (ctx: AppContext, input: { id: string }) => {
     const hash = await revokeApiKey(ctx.db, input.id);
     if (!hash) throw new CommandError(`no active API key with id ${input.id}`);
-    ctx.keys.forget({ hash });
+    ctx.keys.forget(hash);
     return { id: input.id, revoked: true };
   },
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AppContext } from '../context.js';
 import { isOperatorError, runCommand } from './commands.js';
 
-export function controlSocketPath(dataDir: string): string {
+function controlSocketPath(dataDir: string): string {
   return join(dataDir, 'parley.sock');
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/env.js';
+import { PendingMigrationsError } from '../runtime/compose.js';
 import { serve } from '../runtime/serve.js';
 import { type CommandInput, type CommandName, isOperatorError } from './commands.js';
 import { runOperatorCommand } from './run-operator-command.js';
@@ -97,7 +98,7 @@ program
   .action(async (opts: { json?: boolean }) => run('demo', undefined as never, !!opts.json));
 
 program.parseAsync().catch((err: unknown) => {
-  if (err instanceof ConfigError || isOperatorError(err)) {
+  if (err instanceof ConfigError || err instanceof PendingMigrationsError || isOperatorError(err)) {
     process.stderr.write(`parley: ${err.message}\n`);
   } else {
     process.stderr.write(`parley: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

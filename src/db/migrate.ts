@@ -19,8 +19,7 @@ export async function migrate(db: Db): Promise<string[]> {
     const done = new Set(rows.map((r) => r.name));
     for (const file of files) {
       if (done.has(file)) continue;
-      const sql = readFileSync(MIGRATIONS_DIR + file, 'utf8');
-      for (const statement of splitStatements(sql)) await tx.query(statement);
+      await tx.exec(readFileSync(MIGRATIONS_DIR + file, 'utf8'));
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
       applied.push(file);
     }
@@ -32,15 +31,6 @@ function migrationFiles(): string[] {
   return readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith('.sql'))
     .sort();
-}
-
-/** Migrations are written one statement per `;`-terminated block; no function bodies with `;` inside. */
-function splitStatements(sql: string): string[] {
-  return sql
-    .replace(/^\s*--.*$/gm, '')
-    .split(/;\s*$/m)
-    .map((s) => s.trim())
-    .filter(Boolean);
 }
 
 export async function pendingMigrations(db: Db): Promise<string[]> {

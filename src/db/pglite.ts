@@ -10,7 +10,15 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   return {
     kind: 'pglite',
     query: (text, params) => pg.query(text, params),
-    transaction: (fn) => pg.transaction((tx) => fn({ query: (text, params) => tx.query(text, params) })),
+    transaction: (fn) =>
+      pg.transaction((tx) =>
+        fn({
+          query: (text, params) => tx.query(text, params),
+          exec: async (text) => {
+            await tx.exec(text);
+          },
+        }),
+      ),
     exec: async (text) => {
       await pg.exec(text);
     },

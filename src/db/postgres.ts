@@ -13,7 +13,12 @@ export async function openPostgres(connectionString: string, max = 20): Promise<
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn({ query: (text, params) => client.query(text, params) });
+        const result = await fn({
+          query: (text, params) => client.query(text, params),
+          exec: async (text) => {
+            await client.query(text);
+          },
+        });
         await client.query('COMMIT');
         return result;
       } catch (err) {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 
 /** A job: its queue name, its retry and expiry policy, an optional schedule, and its handler. */
@@ -26,6 +27,18 @@ export const jobCatalog = {
       let deleted = 0;
       for (let n = await deleteExpiredKeys(ctx.db); n > 0; n = await deleteExpiredKeys(ctx.db)) deleted += n;
       if (deleted > 0) ctx.log.info({ deleted }, 'expired idempotency records removed');
+    },
+  }),
+  'maintenance.autovacuum': defineJob<Record<string, never>>({
+    retryLimit: 0,
+    retryDelaySeconds: 60,
+    expireInSeconds: 300,
+    cron: '* * * * *',
+    handler: async (ctx) => {
+      // A PostgreSQL server runs its own autovacuum; only the embedded engine needs this.
+      if (ctx.db.kind !== 'pglite') return;
+      const done = await pgliteAutovacuum(ctx.db);
+      if (done.analyzed.length + done.vacuumed.length > 0) ctx.log.debug(done, 'embedded autovacuum');
     },
   }),
 } satisfies Record<string, JobDefinition<never>>;

@@ -51,7 +51,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const limiter = options.limiter ?? createApiRateLimiter(config.redisUrl);
     closers.push(() => limiter.close());
     const log = options.log;
-    const keys = new KeyVerifier(db, (err) => log.warn({ err }, 'could not record API key use'));
+    const keys = new KeyVerifier(db, (err) => log.warn({ err }, 'API key bookkeeping failed'));
+    if (options.role !== 'cli') {
+      await keys.start();
+      closers.push(() => keys.stop());
+    }
     const useQueue = options.queue ?? options.role !== 'cli';
     const queue = useQueue
       ? await Queue.start(db, { work: options.role === 'all' || options.role === 'worker', log })

@@ -8,25 +8,26 @@ export interface Principal {
   defaultCountryCode: string | null;
 }
 
-const CACHE_TTL_MS = 5_000;
+const CACHE_TTL_MS = 10 * 60_000;
+const WATCH_EVERY_MS = 2_000;
 const LAST_USED_EVERY_MS = 60_000;
 
 /**
- * Resolves an API key to its workspace. Hashes are cached for a few seconds (an uncached lookup per
- * request costs about a quarter of the throughput), so a key revoked on another instance stops
- * working within CACHE_TTL_MS; on this instance `forget` makes it stop at once.
+ * Resolves an API key to its workspace. An uncached lookup per request costs about a quarter of the
+ * throughput, so answers are cached; to honour revocation within seconds on every instance, a
+ * watcher asks every WATCH_EVERY_MS which keys were revoked (or whose workspace changed) since it
+ * last asked and drops them. On the instance that revokes, `forget` drops the key at once.
  */
 export class KeyVerifier {
-  readonly #cache: LRUCache<string, Principal | false>;
+  readonly #cache = new LRUCache<string, Principal | false>({ max: 50_000, ttl: CACHE_TTL_MS });
   readonly #lastUsedWritten = new LRUCache<string, number>({ max: 50_000 });
+  #watch: NodeJS.Timeout | undefined;
+  #since: Date | undefined;
 
   constructor(
     private readonly db: Queryable,
     private readonly onError: (err: unknown) => void,
-    ttlMs = CACHE_TTL_MS,
-  ) {
-    this.#cache = new LRUCache({ max: 50_000, ttl: ttlMs });
-  }
+  ) {}
 
   async verify(key: string): Promise<Principal | null> {
     const hash = sha256Hex(key);
@@ -40,14 +41,32 @@ export class KeyVerifier {
     return principal;
   }
 
-  /** Drops a key (by hash) or a whole workspace's keys from this instance's cache. */
-  forget(match: { hash?: string; workspaceId?: string }): void {
-    if (match.hash) this.#cache.delete(match.hash);
-    if (match.workspaceId) {
-      for (const [hash, p] of this.#cache.entries()) {
-        if (p && p.workspaceId === match.workspaceId) this.#cache.delete(hash);
-      }
-    }
+  /** Drops a key (by hash) from this instance's cache. */
+  forget(hash: string): void {
+    this.#cache.delete(hash);
+  }
+
+  /** Starts the revocation watcher; call stop() to end it. */
+  async start(everyMs = WATCH_EVERY_MS): Promise<void> {
+    await this.sync();
+    this.#watch = setInterval(() => this.sync().catch(this.onError), everyMs).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#watch);
+  }
+
+  /** Drops every cached key revoked, or whose workspace changed, since the last call. */
+  async sync(): Promise<void> {
+    const { rows } = await this.db.query<{ key_hash: string | null; at: Date }>(
+      `SELECT k.key_hash, now() AS at FROM (SELECT 1) AS clock
+       LEFT JOIN api_keys k ON $1::timestamptz IS NOT NULL AND (
+         k.revoked_at >= $1 OR k.workspace_id IN (SELECT id FROM workspaces WHERE updated_at >= $1))`,
+      [this.#since ?? null],
+    );
+    for (const row of rows) if (row.key_hash) this.#cache.delete(row.key_hash);
+    // Overlap the windows by a second so a change committed while this query ran is not missed.
+    this.#since = new Date(rows[0]!.at.getTime() - 1_000);
   }
 
   private async lookup(hash: string): Promise<Principal | null> {

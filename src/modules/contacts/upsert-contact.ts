@@ -3,6 +3,7 @@ import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';
+import { withContactLimit } from './contact-limit.js';
 import type { ContactUpsertBody } from './schemas.js';
 
 export interface UpsertResult {
@@ -24,14 +25,6 @@ ON CONFLICT (workspace_id, phone) DO UPDATE SET
   updated_at = now()
 RETURNING id, (xmax = 0) AS created`;
 
-// Counted in the same transaction as the insert, under the workspace row's lock, so two racing
-// creations can never both take the last slot.
-const TAKE_CONTACT_SLOT = `
-UPDATE workspaces w SET contact_count = w.contact_count + 1
-FROM plans p
-WHERE w.id = $1 AND p.name = w.plan AND w.contact_count < p.contacts_limit
-RETURNING w.contact_count`;
-
 export async function upsertContact(
   db: Db,
   principal: Principal,
@@ -48,18 +41,6 @@ export async function upsertContact(
     [...new Set(input.tags ?? [])],
     JSON.stringify(input.traits ?? {}),
   ];
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query<UpsertResult>(UPSERT, params);
-    const row = rows[0]!;
-    if (row.created) {
-      const slot = await tx.query(TAKE_CONTACT_SLOT, [principal.workspaceId]);
-      if (slot.rows.length === 0) {
-        throw new ApiError(
-          'plan_limit_reached',
-          "The plan's contact limit is reached; upgrade the plan to add contacts",
-        );
-      }
-    }
-    return { id: row.id, created: row.created };
-  });
+  const { rows } = await withContactLimit(db, (q) => q.query<UpsertResult>(UPSERT, params));
+  return rows[0]!;
 }
