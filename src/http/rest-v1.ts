@@ -40,10 +40,18 @@ export async function restV1(app: RestApp): Promise<void> {
   });
   app.addHook('onRequest', authenticate(app.ctx.keys));
   app.addHook('onRequest', rateLimit(app.ctx.limiter));
+  // Only routes marked `config: { idempotent: true }` pay for the Idempotency-Key hooks.
   const idempotency = idempotencyHooks(app.ctx.db);
-  app.addHook('preHandler', idempotency.preHandler);
-  app.addHook('onSend', idempotency.onSend);
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    route.preHandler = [...toArray(route.preHandler), idempotency.preHandler];
+    route.onSend = [...toArray(route.onSend), idempotency.onSend];
+  });
 
   registerContactRoutes(app);
   registerTemplateRoutes(app);
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
+import { AccessLog } from './access-log.js';
 import { registerMetrics } from './metrics.js';
 import { REST_BODY_LIMIT, restV1 } from './rest-v1.js';
 import { buildValidator } from './validation.js';
@@ -14,6 +15,7 @@ const INCOMING_REQUEST_ID = /^[\w.-]{1,64}$/;
 export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
+    logController: new AccessLog(),
     trustProxy: ctx.config.trustProxy,
     bodyLimit: REST_BODY_LIMIT,
     requestIdHeader: false,

@@ -21,6 +21,7 @@ const LAST_USED_EVERY_MS = 60_000;
 export class KeyVerifier {
   readonly #cache = new LRUCache<string, Principal | false>({ max: 50_000, ttl: CACHE_TTL_MS });
   readonly #lastUsedWritten = new LRUCache<string, number>({ max: 50_000 });
+  #usedSinceSync = new Set<string>();
   #watch: NodeJS.Timeout | undefined;
   #since: Date | undefined;
 
@@ -52,12 +53,18 @@ export class KeyVerifier {
     this.#watch = setInterval(() => this.sync().catch(this.onError), everyMs).unref();
   }
 
-  stop(): void {
+  /** Ends the watcher, recording the last key uses first. */
+  async stop(): Promise<void> {
     clearInterval(this.#watch);
+    await this.recordUse().catch(this.onError);
   }
 
-  /** Drops every cached key revoked, or whose workspace changed, since the last call. */
+  /**
+   * Drops every cached key revoked, or whose workspace changed, since the last call, and records
+   * which keys were used (last_used_at is kept to the minute, in one write for all of them).
+   */
   async sync(): Promise<void> {
+    await this.recordUse();
     const { rows } = await this.db.query<{ key_hash: string | null; at: Date }>(
       `SELECT k.key_hash, now() AS at FROM (SELECT 1) AS clock
        LEFT JOIN api_keys k ON $1::timestamptz IS NOT NULL AND (
@@ -86,12 +93,17 @@ export class KeyVerifier {
       : null;
   }
 
-  /** last_used_at is kept to the minute: one write per key per minute, off the request path. */
   private touch(keyId: string): void {
-    const now = Date.now();
     const last = this.#lastUsedWritten.get(keyId);
-    if (last !== undefined && now - last < LAST_USED_EVERY_MS) return;
-    this.#lastUsedWritten.set(keyId, now);
-    this.db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [keyId]).catch(this.onError);
+    if (last === undefined || Date.now() - last >= LAST_USED_EVERY_MS) this.#usedSinceSync.add(keyId);
+  }
+
+  private async recordUse(): Promise<void> {
+    if (this.#usedSinceSync.size === 0) return;
+    const ids = [...this.#usedSinceSync];
+    this.#usedSinceSync = new Set();
+    const now = Date.now();
+    for (const id of ids) this.#lastUsedWritten.set(id, now);
+    await this.db.query('UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::text[])', [ids]);
   }
 }

@@ -13,7 +13,8 @@ export interface UpsertResult {
 
 // Tags are appended in the order given, skipping those the contact has; traits merge one level deep;
 // name and email change only when given. xmax = 0 tells a fresh insert from an update.
-const UPSERT = `
+/** @public The bench runs this same statement as its baseline. */
+export const UPSERT_CONTACT_SQL = `
 INSERT INTO contacts (workspace_id, id, phone, name, email, tags, traits)
 VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb)
 ON CONFLICT (workspace_id, phone) DO UPDATE SET
@@ -41,6 +42,6 @@ export async function upsertContact(
     [...new Set(input.tags ?? [])],
     JSON.stringify(input.traits ?? {}),
   ];
-  const { rows } = await withContactLimit(db, (q) => q.query<UpsertResult>(UPSERT, params));
+  const { rows } = await withContactLimit(db, (q) => q.query<UpsertResult>(UPSERT_CONTACT_SQL, params));
   return rows[0]!;
 }

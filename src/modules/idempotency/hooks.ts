@@ -12,7 +12,6 @@ const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
  */
 export function idempotencyHooks(db: Db) {
   const preHandler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (!request.routeOptions.config.idempotent) return;
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     if (typeof header !== 'string' || !KEY_SHAPE.test(header)) {
