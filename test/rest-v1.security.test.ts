@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveTemplate } from '../src/modules/templates/save-template.js';
+import { createTestApp, type TestApp } from './support/app.js';
+import { describeAuthentication, type Endpoint, expectRestError } from './support/endpoint-security.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+// Every REST v1 endpoint: adding one here gives it the whole authentication suite.
+const ENDPOINTS: Endpoint[] = [
+  { method: 'POST', path: '/contacts', body: { phone: '+14155552671' } },
+  { method: 'GET', path: '/contacts' },
+  { method: 'GET', path: '/templates' },
+];
+
+describeAuthentication(() => t, ENDPOINTS);
+
+describe('tenant isolation', () => {
+  it('never shows or changes one workspace’s contacts through another’s key', async () => {
+    const a = await t.workspace();
+    const b = await t.workspace();
+    const created = await t.api('POST', '/contacts', a.key, {
+      phone: '+14155552671',
+      name: 'Of A',
+      tags: ['a'],
+    });
+    expect(created.statusCode).toBe(201);
+    expect((await t.api('GET', '/contacts', b.key)).json().contacts).toEqual([]);
+
+    // The same phone through B is B's own, new contact; A's is untouched.
+    const inB = await t.api('POST', '/contacts', b.key, { phone: '+14155552671', name: 'Of B', tags: ['b'] });
+    expect(inB.statusCode).toBe(201);
+    expect(inB.json().id).not.toBe(created.json().id);
+    const [ofA] = (await t.api('GET', '/contacts', a.key)).json().contacts;
+    expect(ofA).toMatchObject({ id: created.json().id, name: 'Of A', tags: ['a'] });
+  });
+
+  it('lists only the calling workspace’s templates', async () => {
+    const a = await t.workspace();
+    const b = await t.workspace();
+    await saveTemplate(t.ctx.db, a.id, {
+      name: 'secret_a',
+      language: 'en',
+      category: 'UTILITY',
+      body: 'A only',
+      status: 'APPROVED',
+    });
+    expect((await t.api('GET', '/templates', b.key)).json().templates).toEqual([]);
+    expect((await t.api('GET', '/templates', a.key)).json().templates).toHaveLength(1);
+  });
+});
+
+describe('hostile input to POST /contacts', () => {
+  let key: string;
+  beforeAll(async () => {
+    key = (await t.workspace()).key;
+  });
+
+  it.each([
+    ['phone as a number', { phone: 14155552671 }, 'phone'],
+    ['phone as null', { phone: null }, 'phone'],
+    ['phone as an array', { phone: ['+14155552671'] }, 'phone'],
+    ['a 33-character phone', { phone: '+1'.padEnd(33, '4') }, 'phone'],
+    ['name as an object', { phone: '+14155552671', name: { first: 'x' } }, 'name'],
+    ['an empty name', { phone: '+14155552671', name: '' }, 'name'],
+    ['a 201-character name', { phone: '+14155552671', name: 'n'.repeat(201) }, 'name'],
+    ['a malformed e-mail', { phone: '+14155552671', email: 'not-an-email' }, 'email'],
+    ['tags as a string', { phone: '+14155552671', tags: 'vip' }, 'tags'],
+    ['a tag that is a number', { phone: '+14155552671', tags: [1] }, 'tags.0'],
+    ['101 tags', { phone: '+14155552671', tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }, 'tags'],
+    ['a 65-character tag', { phone: '+14155552671', tags: ['t'.repeat(65)] }, 'tags.0'],
+    ['traits as an array', { phone: '+14155552671', traits: ['a'] }, 'traits'],
+    ['a nested trait', { phone: '+14155552671', traits: { a: { b: 1 } } }, 'traits.a'],
+    ['a 1,025-character trait', { phone: '+14155552671', traits: { a: 'x'.repeat(1025) } }, 'traits.a'],
+    [
+      '101 traits',
+      {
+        phone: '+14155552671',
+        traits: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])),
+      },
+      'traits',
+    ],
+    ['a NUL in the name', { phone: '+14155552671', name: 'a\u0000b' }, 'name'],
+    ['a NUL in a trait key', { phone: '+14155552671', traits: { 'a\u0000': 1 } }, 'traits'],
+    ['an unknown field', { phone: '+14155552671', nmae: 'typo' }, 'nmae'],
+    ['letters in the phone', { phone: '+1 415 CALL NOW' }, 'phone'],
+  ])('refuses %s with 422 naming the field', async (_name, body, field) => {
+    const res = await t.api('POST', '/contacts', key, body);
+    expectRestError(res, 422, 'validation_error');
+    expect(res.json().error.details.map((d: { field: string }) => d.field)).toContain(field);
+  });
+
+  it.each([
+    ['a JSON array', '[1,2]'],
+    ['a JSON string', '"+14155552671"'],
+    ['JSON null', 'null'],
+    ['a JSON number', '42'],
+  ])('refuses %s as the body with 422', async (_name, payload) => {
+    const res = await t.api('POST', '/contacts', key, payload, { 'content-type': 'application/json' });
+    expectRestError(res, 422, 'validation_error');
+  });
+
+  it.each([
+    ['broken JSON', '{"phone": "+1415'],
+    ['an empty body', ''],
+    ['a __proto__ key', '{"phone":"+14155552671","__proto__":{"admin":true}}'],
+  ])('refuses %s with 400', async (_name, payload) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expectRestError(res, 400);
+  });
+
+  it('answers 4xx, never 500, to JSON nested 10,000 deep', async () => {
+    const deep = `{"phone":"+14155552671","traits":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+    const res = await t.api('POST', '/contacts', key, deep, { 'content-type': 'application/json' });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+  });
+
+  it('refuses a body over 256 KiB with 413', async () => {
+    const res = await t.api('POST', '/contacts', key, {
+      phone: '+14155552671',
+      name: 'x'.repeat(300 * 1024),
+    });
+    expectRestError(res, 413, 'payload_too_large');
+  });
+
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['form-urlencoded', 'application/x-www-form-urlencoded'],
+    ['multipart', 'multipart/form-data; boundary=x'],
+  ])('refuses a %s body with 415', async (_name, type) => {
+    const res = await t.api('POST', '/contacts', key, 'phone=%2B14155552671', { 'content-type': type });
+    expectRestError(res, 415, 'unsupported_media_type');
+  });
+
+  it('stores SQL metacharacters, unicode and look-alike keys literally', async () => {
+    const name = "Robert'); DROP TABLE contacts; -- 🙂 مرحبا e\u0301";
+    const traits = { "'; DELETE FROM workspaces; --": 'x', constructor: 'c', toString: 1, emoji: '👩‍👩‍👧' };
+    const res = await t.api('POST', '/contacts', key, {
+      phone: '+14155552688',
+      name,
+      tags: ['💬', "o'neil"],
+      traits,
+    });
+    expect(res.statusCode).toBe(201);
+    const listed = (await t.api('GET', '/contacts?limit=200', key)).json().contacts;
+    const contact = listed.find((c: { id: string }) => c.id === res.json().id);
+    expect(contact).toMatchObject({ name, tags: ['💬', "o'neil"], traits });
+  });
+
+  it('reads invalid UTF-8 as replacement characters, stored as such', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"phone":"+14155552677","name":"a'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('b"}'),
+    ]);
+    const res = await t.api('POST', '/contacts', key, body, { 'content-type': 'application/json' });
+    expect(res.statusCode).toBe(201);
+    const listed = (await t.api('GET', '/contacts?limit=200', key)).json().contacts;
+    expect(listed.find((c: { id: string }) => c.id === res.json().id).name).toBe('a\uFFFD\uFFFDb');
+  });
+
+  it('takes the last of duplicate JSON keys', async () => {
+    const res = await t.api(
+      'POST',
+      '/contacts',
+      key,
+      '{"phone":"+14155552699","name":"first","name":"second"}',
+      {
+        'content-type': 'application/json',
+      },
+    );
+    expect(res.statusCode).toBe(201);
+    const listed = (await t.api('GET', '/contacts?limit=200', key)).json().contacts;
+    expect(listed.find((c: { id: string }) => c.id === res.json().id).name).toBe('second');
+  });
+});
+
+describe('hostile input to GET /contacts', () => {
+  it.each([
+    'limit=0',
+    'limit=201',
+    'limit=-1',
+    'limit=abc',
+    'limit=1.5',
+    'offset=-1',
+    'offset=abc',
+    'limit=1e309',
+    'offset=99999999999',
+  ])('refuses %s with 422', async (query) => {
+    const { key } = await t.workspace();
+    const res = await t.api('GET', `/contacts?${query}`, key);
+    expectRestError(res, 422, 'validation_error');
+  });
+
+  it('ignores unknown query parameters', async () => {
+    const { key } = await t.workspace();
+    expect((await t.api('GET', '/contacts?cache_buster=1&limit=5', key)).json()).toMatchObject({ limit: 5 });
+  });
+});
+
+describe('unknown routes and methods', () => {
+  it.each([
+    ['GET', '/api/v1/nothing'],
+    ['DELETE', '/api/v1/contacts'],
+    ['PUT', '/api/v1/templates'],
+    ['GET', `/api/v1/${'a'.repeat(5000)}`],
+  ])('%s %s gives 404 with the envelope to a valid key, 401 without one', async (method, url) => {
+    const { key } = await t.workspace();
+    const known = await t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expectRestError(known, 404, 'not_found');
+    expectRestError(await t.app.inject({ method: method as 'GET', url }), 401, 'unauthorized');
+  });
+});
