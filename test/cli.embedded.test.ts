@@ -1,0 +1,172 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type RunningServer, runCli, runCliJson, startServer, tempDataDir } from './support/cli.js';
+
+describe('parley CLI on the embedded database', () => {
+  const data = tempDataDir();
+  let env: Record<string, string>;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    env = { DATA_DIR: data.dir, PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  });
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    data.remove();
+  });
+
+  it('works with no server running: the CLI opens the database itself', async () => {
+    const ws = await runCliJson(
+      ['workspace', 'create', '--name', 'Acme', '--default-country-code', '91'],
+      env,
+    );
+    expect(ws).toEqual({
+      workspace_id: expect.stringMatching(/^ws_/),
+      api_key: expect.stringMatching(/^pk_live_/),
+    });
+    const key = await runCliJson(['apikey', 'create', '--workspace', String(ws.workspace_id)], env);
+    expect(key).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^pk_live_/) });
+    expect(existsSync(join(data.dir, 'parley.lock'))).toBe(false);
+  });
+
+  it('keeps its secret key in the data directory, owner-only', () => {
+    expect(statSync(join(data.dir, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(statSync(data.dir).mode & 0o777).toBe(0o700);
+  });
+
+  it.each([
+    [['workspace', 'create', '--name', 'X', '--default-country-code', '999'], /country code 999/],
+    [['workspace', 'create', '--name', 'X', '--plan', 'platinum'], /plan "platinum" does not exist/],
+    [['apikey', 'create', '--workspace', 'ws_nope'], /workspace ws_nope does not exist/],
+    [['apikey', 'revoke', '--id', 'key_nope'], /no active API key with id key_nope/],
+    [
+      ['plan', 'set', 'x', '--contacts', '-5', '--monthly-leads', '1', '--messages-per-month', '1'],
+      /whole number/,
+    ],
+  ])('refuses %j with exit 1 and a message', async (args, message) => {
+    const r = await runCli(args, env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('serves, prints its URL, and answers health, readiness and metrics', async () => {
+    server = await startServer([], env);
+    expect(server.url).toBe(`http://127.0.0.1:${env.PORT}`);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ready' });
+    await fetch(`${server.url}/api/v1/templates`);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(
+      /http_requests_total\{method="GET",route="\/api\/v1\/templates",status="401"\} 1/,
+    );
+    expect(metrics).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status="200"\}/,
+    );
+  });
+
+  it('holds the data directory: a control socket (0600) and a lock no second server can take', async () => {
+    expect(statSync(join(data.dir, 'parley.sock')).mode & 0o777).toBe(0o600);
+    const second = await runCli(['serve'], { ...env, PORT: String(await freePort()) });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/data directory is in use by process \d+/);
+  });
+
+  it('hands commands to the running server: demo, keys, plans', async () => {
+    const demo = await runCliJson<{
+      app_url: string;
+      base_url: string;
+      workspace_id: string;
+      api_key: string;
+      templates: { name: string; language: string; variable_count: number }[];
+      pending_template: { name: string; language: string };
+    }>(['demo'], env);
+    expect(Object.keys(demo).sort()).toEqual([
+      'api_key',
+      'app_url',
+      'base_url',
+      'pending_template',
+      'templates',
+      'workspace_id',
+    ]);
+    expect(demo.base_url).toBe(`${server.url}/api/v1`);
+    const listed = await fetch(`${demo.base_url}/templates`, {
+      headers: { authorization: `Bearer ${demo.api_key}` },
+    });
+    const templates = (await listed.json()).templates.map(
+      (t: { name: string; language: string; variable_count: number }) => ({
+        name: t.name,
+        language: t.language,
+        variable_count: t.variable_count,
+      }),
+    );
+    expect(
+      templates.sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)),
+    ).toEqual([...demo.templates].sort((a, b) => a.name.localeCompare(b.name)));
+    expect(templates.map((t: { name: string }) => t.name)).not.toContain(demo.pending_template.name);
+
+    const plan = await runCliJson(
+      ['plan', 'set', 'tiny', '--contacts', '1', '--monthly-leads', '2', '--messages-per-month', '3'],
+      env,
+    );
+    expect(plan).toEqual({ name: 'tiny', contacts: 1, monthly_leads: 2, messages_per_month: 3 });
+    const ws = await runCliJson(['workspace', 'create', '--name', 'Tiny', '--plan', 'tiny'], env);
+    const post = (phone: string) =>
+      fetch(`${server.url}/api/v1/contacts`, {
+        method: 'POST',
+        headers: { 'x-api-key': String(ws.api_key), 'content-type': 'application/json' },
+        body: JSON.stringify({ phone }),
+      });
+    expect((await post('+14155552671')).status).toBe(201);
+    expect((await post('+14155552672')).status).toBe(402);
+  });
+
+  it('revokes a key through the server, which refuses it at once', async () => {
+    const ws = await runCliJson(['workspace', 'create', '--name', 'Revoke'], env);
+    const key = await runCliJson<{ id: string; key: string }>(
+      ['apikey', 'create', '--workspace', String(ws.workspace_id)],
+      env,
+    );
+    const call = () =>
+      fetch(`${server.url}/api/v1/templates`, { headers: { authorization: `Bearer ${key.key}` } });
+    expect((await call()).status).toBe(200);
+    expect(await runCliJson(['apikey', 'revoke', '--id', key.id], env)).toEqual({
+      id: key.id,
+      revoked: true,
+    });
+    expect((await call()).status).toBe(401);
+  });
+
+  it('stops on SIGTERM with exit 0, releasing the lock and the socket', async () => {
+    expect(await server.stop('SIGTERM')).toBe(0);
+    expect(existsSync(join(data.dir, 'parley.lock'))).toBe(false);
+    expect(existsSync(join(data.dir, 'parley.sock'))).toBe(false);
+  });
+
+  it('takes over a lock left by a process that died', async () => {
+    writeFileSync(join(data.dir, 'parley.lock'), '999999');
+    const ws = await runCliJson(['workspace', 'create', '--name', 'After crash'], env);
+    expect(ws.workspace_id).toMatch(/^ws_/);
+  });
+});
+
+describe('configuration errors name the variable', () => {
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be an integer/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with postgres/],
+    [{ DATABASE_URL: 'postgres://127.0.0.1/x' }, /PARLEY_SECRET_KEY is required when DATABASE_URL is set/],
+    [
+      { DATABASE_URL: 'postgres://127.0.0.1/x', PARLEY_SECRET_KEY: 'short' },
+      /PARLEY_SECRET_KEY must hold 32 bytes/,
+    ],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ APP_URL: 'ftp://x' }, /APP_URL must start with http/],
+  ])('%j', async (vars, message) => {
+    const data = tempDataDir();
+    const r = await runCli(['serve'], { DATA_DIR: data.dir, ...vars });
+    data.remove();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+  });
+});

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type RunningServer, runCli, runCliJson, startServer } from './support/cli.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+
+describe('parley CLI on PostgreSQL', () => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  const servers: RunningServer[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    env = { DATABASE_URL: database.url!, PARLEY_SECRET_KEY: 'ab'.repeat(32), LOG_LEVEL: 'warn' };
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.stop('SIGKILL');
+    await database?.drop();
+  });
+
+  it('refuses to serve while migrations are pending, naming the fix', async () => {
+    const r = await runCli(['serve'], { ...env, PORT: String(await freePort()) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/run "parley migrate" first/);
+  });
+
+  it('migrates once', async () => {
+    expect(await runCliJson(['migrate'], env)).toEqual({
+      applied: ['0001_spine.sql', '0002_contact_limit.sql'],
+    });
+    expect(await runCliJson(['migrate'], env)).toEqual({ applied: [] });
+  });
+
+  it('runs api and worker roles as separate processes beside the CLI', async () => {
+    const port = String(await freePort());
+    const api = await startServer(['--role', 'api'], { ...env, PORT: port });
+    servers.push(api);
+    const worker = await startServer(['--role', 'worker'], env);
+    servers.push(worker);
+    expect(worker.output()).toMatch(/Parley worker is running/);
+
+    const ws = await runCliJson(
+      ['workspace', 'create', '--name', 'Prod', '--default-country-code', '1'],
+      env,
+    );
+    const res = await fetch(`${api.url}/api/v1/contacts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: '(415) 555-2671' }),
+    });
+    expect(res.status).toBe(201);
+    expect(await api.stop('SIGTERM')).toBe(0);
+    expect(await worker.stop('SIGTERM')).toBe(0);
+  });
+});
