@@ -94,13 +94,12 @@ describe('parley CLI on the embedded database', () => {
     const listed = await fetch(`${demo.base_url}/templates`, {
       headers: { authorization: `Bearer ${demo.api_key}` },
     });
-    const templates = (await listed.json()).templates.map(
-      (t: { name: string; language: string; variable_count: number }) => ({
-        name: t.name,
-        language: t.language,
-        variable_count: t.variable_count,
-      }),
-    );
+    type Listed = { name: string; language: string; variable_count: number };
+    const templates = ((await listed.json()) as { templates: Listed[] }).templates.map((t: Listed) => ({
+      name: t.name,
+      language: t.language,
+      variable_count: t.variable_count,
+    }));
     expect(
       templates.sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)),
     ).toEqual([...demo.templates].sort((a, b) => a.name.localeCompare(b.name)));
