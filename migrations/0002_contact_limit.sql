@@ -33,6 +33,11 @@ DECLARE
   contact_limit integer;
   total bigint;
 BEGIN
+  -- A contact the network brings (a customer writing in) is always stored, and counted.
+  IF current_setting('parley.contact_limit_mode', true) = 'count_only' THEN
+    UPDATE contact_counts SET n = n + 1 WHERE workspace_id = NEW.workspace_id AND slot = my_slot;
+    RETURN NULL;
+  END IF;
   SELECT p.contacts_limit INTO contact_limit
   FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = NEW.workspace_id;
   IF current_setting('parley.contact_limit_mode', true) IS DISTINCT FROM 'exact' THEN

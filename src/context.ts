@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/env.js';
 import type { Db } from './db/db.js';
 import type { Queue } from './jobs/queue.js';
+import type { SecretBox } from './lib/secret-box.js';
 import type { KeyVerifier } from './modules/api-keys/key-verifier.js';
 import type { RateLimiter } from './modules/rate-limit/limiter.js';
 
@@ -13,4 +14,5 @@ export interface AppContext {
   limiter: RateLimiter;
   keys: KeyVerifier;
   queue: Queue | null;
+  secrets: SecretBox;
 }

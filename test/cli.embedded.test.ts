@@ -86,7 +86,9 @@ describe('parley CLI on the embedded database', () => {
       'api_key',
       'app_url',
       'base_url',
+      'connected_number',
       'pending_template',
+      'simulator_url',
       'templates',
       'workspace_id',
     ]);

@@ -24,7 +24,7 @@ describe('parley CLI on PostgreSQL', () => {
 
   it('migrates once', async () => {
     expect(await runCliJson(['migrate'], env)).toEqual({
-      applied: ['0001_spine.sql', '0002_contact_limit.sql'],
+      applied: ['0001_spine.sql', '0002_contact_limit.sql', '0003_messaging.sql'],
     });
     expect(await runCliJson(['migrate'], env)).toEqual({ applied: [] });
   });

@@ -16,6 +16,12 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/contacts', body: { phone: '+14155552671' } },
   { method: 'GET', path: '/contacts' },
   { method: 'GET', path: '/templates' },
+  {
+    method: 'POST',
+    path: '/messages',
+    body: { to: '+14155552671', template: { name: 'x', language: 'en' } },
+  },
+  { method: 'GET', path: '/messages/msg_00000000000000000000' },
 ];
 
 describeAuthentication(() => t, ENDPOINTS);

@@ -1,5 +1,9 @@
+import { randomInt } from 'node:crypto';
 import type { AppContext } from '../context.js';
+import { newSecret } from '../lib/ids.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
+import { connectNumber, numberOfWorkspace } from '../modules/messaging/connected-numbers.js';
+import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
 import { saveTemplate, type TemplateInput } from '../modules/templates/save-template.js';
 import { countVariables } from '../modules/templates/variables.js';
 import { createWorkspace } from '../modules/workspaces/create-workspace.js';
@@ -40,6 +44,19 @@ export async function seedDemo(ctx: AppContext) {
   const workspace = await createWorkspace(ctx.db, { name: 'Demo', defaultCountryCode: '91', plan: 'growth' });
   const key = await createApiKey(ctx.db, workspace.id, 'Demo key');
   for (const t of [...APPROVED, PENDING]) await saveTemplate(ctx.db, workspace.id, t);
+  const connection = {
+    phoneNumberId: String(100_000_000_000_000 + randomInt(999_999_999_999)),
+    businessAccountId: String(200_000_000_000_000 + randomInt(999_999_999_999)),
+    displayPhone: '+1 555 0100',
+    accessToken: newSecret('EAAsim'),
+    appSecret: newSecret(''),
+    verifyToken: newSecret('verify_'),
+    graphBaseUrl: localSimulatorUrl(ctx),
+  };
+  const number = await connectNumber(ctx, workspace.id, connection);
+  const connected = await numberOfWorkspace(ctx, ctx.db, workspace.id);
+  // Registered now when the server runs (this command came over its socket); else on its next start.
+  await registerWithSimulator(ctx, connected!);
   return {
     app_url: ctx.config.appUrl,
     base_url: `${ctx.config.appUrl}/api/v1`,
@@ -51,5 +68,11 @@ export async function seedDemo(ctx: AppContext) {
       variable_count: countVariables(t.body),
     })),
     pending_template: { name: PENDING.name, language: PENDING.language },
+    simulator_url: connection.graphBaseUrl,
+    connected_number: {
+      id: number.id,
+      display_phone: connection.displayPhone,
+      phone_number_id: connection.phoneNumberId,
+    },
   };
 }

@@ -12,6 +12,13 @@ export interface Config {
   secretKey: Buffer;
   trustProxy: boolean | string;
   logLevel: string;
+  /** WhatsApp Cloud API (Graph API) base URL and version for numbers connected to Meta. */
+  graphApiUrl: string;
+  graphApiVersion: string;
+  /** How long POST /messages waits for the network before answering `queued`. */
+  sendDeadlineMs: number;
+  /** Mount the Cloud API simulator at /_sim (always in embedded mode; SIMULATOR=true elsewhere). */
+  simulator: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -43,7 +50,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: loadSecretKey(env.PARLEY_SECRET_KEY, dataDir, databaseUrl),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel,
+    graphApiUrl: (
+      optionalUrl('GRAPH_API_URL', env.GRAPH_API_URL, ['http:', 'https:']) ?? 'https://graph.facebook.com'
+    ).replace(/\/+$/, ''),
+    graphApiVersion: parseGraphVersion(env.GRAPH_API_VERSION ?? 'v21.0'),
+    sendDeadlineMs: parseInteger('SEND_DEADLINE_MS', env.SEND_DEADLINE_MS ?? '3000', 100, 60_000),
+    simulator: env.SIMULATOR === 'true' || env.SIMULATOR === '1',
   };
+}
+
+function parseGraphVersion(raw: string): string {
+  const m = /^v(\d+)\.(\d+)$/.exec(raw);
+  if (!m || Number(m[1]) < 21)
+    throw new ConfigError(`GRAPH_API_VERSION must look like v21.0 (v21.0 or later); got "${raw}"`);
+  return raw;
+}
+
+function parseInteger(name: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
+  }
+  return n;
 }
 
 function parsePort(raw: string): number {

@@ -1,6 +1,7 @@
 import { authenticate } from '../modules/api-keys/authenticate.js';
 import { registerContactRoutes } from '../modules/contacts/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
+import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
 import { ApiError, restErrorBody } from './errors.js';
@@ -50,6 +51,7 @@ export async function restV1(app: RestApp): Promise<void> {
 
   registerContactRoutes(app);
   registerTemplateRoutes(app);
+  registerMessageRoutes(app);
 }
 
 function toArray<T>(value: T | T[] | undefined): T[] {

@@ -4,6 +4,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
+import { whatsappWebhookRoutes } from '../modules/messaging/webhook-routes.js';
+import { simulator } from '../simulator/plugin.js';
+import { SimState } from '../simulator/state.js';
 import { AccessLog } from './access-log.js';
 import { registerMetrics } from './metrics.js';
 import { REST_BODY_LIMIT, restV1 } from './rest-v1.js';
@@ -69,5 +72,12 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   await app.register(restV1, { prefix: '/api/v1' });
+  await app.register(whatsappWebhookRoutes, { prefix: '/api/webhooks/whatsapp' });
+  // The WhatsApp Cloud API simulator, in process, for the embedded default (demo, development, tests).
+  if (ctx.db.kind === 'pglite' || ctx.config.simulator) {
+    const state = new SimState();
+    app.decorate('simState', state);
+    await app.register(simulator, { prefix: '/_sim', state });
+  }
   return app;
 }

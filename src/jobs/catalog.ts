@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
+import { retrySend } from '../modules/messaging/retry-send.js';
 
 /** A job: its queue name, its retry and expiry policy, an optional schedule, and its handler. */
 export interface JobDefinition<Data extends object = object> {
@@ -9,7 +10,7 @@ export interface JobDefinition<Data extends object = object> {
   /** A job running longer than this is taken to be dead and handed out again: keep it short. */
   expireInSeconds: number;
   cron?: string;
-  handler: (ctx: AppContext, data: Data) => Promise<void>;
+  handler: (ctx: AppContext, data: Data, attempt: { lastTry: boolean }) => Promise<void>;
 }
 
 function defineJob<Data extends object>(definition: JobDefinition<Data>): JobDefinition<Data> {
@@ -28,6 +29,12 @@ export const jobCatalog = {
       for (let n = await deleteExpiredKeys(ctx.db); n > 0; n = await deleteExpiredKeys(ctx.db)) deleted += n;
       if (deleted > 0) ctx.log.info({ deleted }, 'expired idempotency records removed');
     },
+  }),
+  'messages.send': defineJob<{ workspaceId: string; messageId: string }>({
+    retryLimit: 8,
+    retryDelaySeconds: 2,
+    expireInSeconds: 60,
+    handler: (ctx, data, attempt) => retrySend(ctx, data, attempt.lastTry),
   }),
   'maintenance.autovacuum': defineJob<Record<string, never>>({
     retryLimit: 0,

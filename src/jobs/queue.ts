@@ -46,9 +46,13 @@ export class Queue {
   async startWorkers(ctx: AppContext): Promise<void> {
     if (!this.options.work) return;
     for (const [name, job] of Object.entries(jobCatalog)) {
-      const handler = job.handler as (ctx: AppContext, data: object) => Promise<void>;
-      await this.boss.work<object>(name, async (jobs) => {
-        for (const j of jobs) await handler(ctx, j.data);
+      const handler = job.handler as (
+        ctx: AppContext,
+        data: object,
+        attempt: { lastTry: boolean },
+      ) => Promise<void>;
+      await this.boss.work<object>(name, { includeMetadata: true }, async (jobs) => {
+        for (const j of jobs) await handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit });
       });
       if (job.cron) await this.boss.schedule(name, job.cron);
     }

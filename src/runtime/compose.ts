@@ -5,6 +5,7 @@ import type { Db } from '../db/db.js';
 import { migrate, pendingMigrations } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import { Queue } from '../jobs/queue.js';
+import { SecretBox } from '../lib/secret-box.js';
 import { KeyVerifier } from '../modules/api-keys/key-verifier.js';
 import { createApiRateLimiter } from '../modules/rate-limit/create-limiter.js';
 import type { RateLimiter } from '../modules/rate-limit/limiter.js';
@@ -60,7 +61,15 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const queue = useQueue
       ? await Queue.start(db, { work: options.role === 'all' || options.role === 'worker', log })
       : null;
-    const ctx: AppContext = { config, db, log, limiter, keys, queue };
+    const ctx: AppContext = {
+      config,
+      db,
+      log,
+      limiter,
+      keys,
+      queue,
+      secrets: new SecretBox(config.secretKey),
+    };
     if (queue) {
       // Stop the queue before the database closes under it.
       closers.push(() => queue.stop());

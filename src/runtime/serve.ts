@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { listenControlSocket } from '../cli/control-socket.js';
 import type { Config } from '../config/env.js';
 import { buildServer } from '../http/server.js';
+import { relinkSimulatorNumbers } from '../modules/messaging/simulator-link.js';
 import { openRuntime, type Role } from './compose.js';
 import { createLogger } from './logger.js';
 
@@ -13,7 +14,10 @@ export async function serve(config: Config, role: Exclude<Role, 'cli'>): Promise
   const server = role === 'worker' ? null : await buildServer(ctx);
   let control: Server | null = null;
   try {
-    if (server) await server.listen({ port: config.port, host: config.host });
+    if (server) {
+      await server.listen({ port: config.port, host: config.host });
+      await relinkSimulatorNumbers(ctx);
+    }
     if (ctx.db.kind === 'pglite') control = await listenControlSocket(ctx);
   } catch (err) {
     await server?.close();

@@ -35,6 +35,8 @@ export async function createTestApp(
     PARLEY_SECRET_KEY: '0'.repeat(64),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     APP_URL: 'http://parley.test',
+    SIMULATOR: 'true',
+    SEND_DEADLINE_MS: process.env.TEST_SEND_DEADLINE_MS ?? '3000',
   });
   await migrate(database.db);
   const runtime = await openRuntime(config, {

@@ -10,6 +10,8 @@ export interface TemplateInput {
   category: string;
   body: string;
   status: Static<typeof TemplateStatus>;
+  /** The network's template id, once synced. */
+  externalId?: string;
 }
 
 /** Inserts or refreshes a template by (name, language); the variable count always follows the body. */
@@ -19,12 +21,23 @@ export async function saveTemplate(
   t: TemplateInput,
 ): Promise<{ id: string }> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO templates (workspace_id, id, name, language, category, body, status, variable_count)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO templates (workspace_id, id, name, language, category, body, status, variable_count, external_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (workspace_id, name, language) DO UPDATE SET category = EXCLUDED.category,
-       body = EXCLUDED.body, status = EXCLUDED.status, variable_count = EXCLUDED.variable_count, updated_at = now()
+       body = EXCLUDED.body, status = EXCLUDED.status, variable_count = EXCLUDED.variable_count,
+       external_id = COALESCE(EXCLUDED.external_id, templates.external_id), updated_at = now()
      RETURNING id`,
-    [workspaceId, newId('tpl'), t.name, t.language, t.category, t.body, t.status, countVariables(t.body)],
+    [
+      workspaceId,
+      newId('tpl'),
+      t.name,
+      t.language,
+      t.category,
+      t.body,
+      t.status,
+      countVariables(t.body),
+      t.externalId ?? null,
+    ],
   );
   return { id: rows[0]!.id };
 }

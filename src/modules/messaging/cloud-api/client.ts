@@ -1,0 +1,134 @@
+import type { GraphErrorBody, GraphTemplate, SendResponse, TemplateListResponse } from './types.js';
+
+export interface CloudApiConfig {
+  /** e.g. https://graph.facebook.com, or the simulator's /_sim. */
+  baseUrl: string;
+  version: string;
+  accessToken: string;
+  timeoutMs: number;
+}
+
+// Meta's codes for errors worth retrying: throughput (130429), pair rate limit (131056), temporary
+// service errors (1, 2, 131000, 131016); anything 5xx or a timeout is transient too.
+const TRANSIENT_CODES = new Set([1, 2, 4, 130429, 131000, 131016, 131056, 133004]);
+
+export class CloudApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly httpStatus: number,
+    readonly transient: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export type OutboundMessage =
+  | {
+      type: 'template';
+      to: string;
+      name: string;
+      language: string;
+      bodyValues: string[];
+      callbackData?: string;
+    }
+  | { type: 'text'; to: string; text: string; callbackData?: string };
+
+/** The WhatsApp Cloud API over HTTP: the same code talks to Meta in production and to the simulator. */
+export class CloudApiClient {
+  constructor(private readonly config: CloudApiConfig) {}
+
+  async send(
+    phoneNumberId: string,
+    message: OutboundMessage,
+  ): Promise<{ wamid: string; waId: string | null }> {
+    const body = {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: message.to,
+      ...(message.type === 'template'
+        ? {
+            type: 'template',
+            template: {
+              name: message.name,
+              language: { code: message.language },
+              components: message.bodyValues.length
+                ? [{ type: 'body', parameters: message.bodyValues.map((text) => ({ type: 'text', text })) }]
+                : [],
+            },
+          }
+        : { type: 'text', text: { preview_url: false, body: message.text } }),
+      ...(message.callbackData ? { biz_opaque_callback_data: message.callbackData } : {}),
+    };
+    const res = await this.request<SendResponse>('POST', `/${phoneNumberId}/messages`, body);
+    const wamid = res.messages?.[0]?.id;
+    if (!wamid) throw new CloudApiError('the network answered without a message id', 0, 200, true);
+    return { wamid, waId: res.contacts?.[0]?.wa_id ?? null };
+  }
+
+  async listTemplates(businessAccountId: string): Promise<GraphTemplate[]> {
+    const all: GraphTemplate[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const query = new URLSearchParams({
+        limit: '100',
+        fields: 'id,name,language,status,category,components',
+      });
+      if (after) query.set('after', after);
+      const res = await this.request<TemplateListResponse>(
+        'GET',
+        `/${businessAccountId}/message_templates?${query}`,
+      );
+      all.push(...res.data);
+      after = res.paging?.next ? res.paging.cursors?.after : undefined;
+      if (!after) break;
+    }
+    return all;
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.config.baseUrl}/${this.config.version}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.config.accessToken}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.config.timeoutMs),
+      });
+    } catch (err) {
+      const timedOut = (err as Error).name === 'TimeoutError';
+      throw new CloudApiError(
+        timedOut ? 'the network did not answer in time' : 'the network could not be reached',
+        0,
+        0,
+        true,
+      );
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new CloudApiError(
+        `the network answered ${res.status} without JSON`,
+        0,
+        res.status,
+        res.status >= 500,
+      );
+    }
+    if (!res.ok) {
+      const error = (json as GraphErrorBody).error;
+      const code = error?.code ?? 0;
+      throw new CloudApiError(
+        error?.error_data?.details ?? error?.message ?? `HTTP ${res.status}`,
+        code,
+        res.status,
+        res.status >= 500 || res.status === 429 || TRANSIENT_CODES.has(code),
+      );
+    }
+    return json as T;
+  }
+}

@@ -1,0 +1,114 @@
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/db.js';
+import { sha256Hex } from '../../lib/hash.js';
+import { newId } from '../../lib/ids.js';
+import { CloudApiClient } from './cloud-api/client.js';
+
+export interface ConnectedNumber {
+  id: string;
+  workspaceId: string;
+  phoneNumberId: string;
+  businessAccountId: string;
+  displayPhone: string;
+  graphBaseUrl: string;
+  messagesPerSecond: number;
+  accessToken: string;
+  appSecret: string;
+}
+
+export interface ConnectNumberInput {
+  phoneNumberId: string;
+  businessAccountId: string;
+  displayPhone: string;
+  accessToken: string;
+  appSecret: string;
+  verifyToken: string;
+  graphBaseUrl: string;
+}
+
+/** Connects (or reconnects) the workspace's number; secrets are sealed before they are stored. */
+export async function connectNumber(
+  ctx: AppContext,
+  workspaceId: string,
+  input: ConnectNumberInput,
+): Promise<{ id: string }> {
+  const { rows } = await ctx.db.query<{ id: string }>(
+    `INSERT INTO connected_numbers (workspace_id, id, phone_number_id, business_account_id, display_phone,
+       access_token_enc, app_secret_enc, verify_token_hash, graph_base_url)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (workspace_id) DO UPDATE SET phone_number_id = EXCLUDED.phone_number_id,
+       business_account_id = EXCLUDED.business_account_id, display_phone = EXCLUDED.display_phone,
+       access_token_enc = EXCLUDED.access_token_enc, app_secret_enc = EXCLUDED.app_secret_enc,
+       verify_token_hash = EXCLUDED.verify_token_hash, graph_base_url = EXCLUDED.graph_base_url
+     RETURNING id`,
+    [
+      workspaceId,
+      newId('pn'),
+      input.phoneNumberId,
+      input.businessAccountId,
+      input.displayPhone,
+      ctx.secrets.seal(input.accessToken),
+      ctx.secrets.seal(input.appSecret),
+      sha256Hex(input.verifyToken),
+      input.graphBaseUrl.replace(/\/+$/, ''),
+    ],
+  );
+  return { id: rows[0]!.id };
+}
+
+interface Row {
+  id: string;
+  workspace_id: string;
+  phone_number_id: string;
+  business_account_id: string;
+  display_phone: string;
+  graph_base_url: string;
+  messages_per_second: number;
+  access_token_enc: string;
+  app_secret_enc: string;
+  verify_token_hash: string;
+}
+
+const COLUMNS = `id, workspace_id, phone_number_id, business_account_id, display_phone, graph_base_url,
+  messages_per_second, access_token_enc, app_secret_enc, verify_token_hash`;
+
+function open(ctx: AppContext, row: Row): ConnectedNumber & { verifyTokenHash: string } {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    phoneNumberId: row.phone_number_id,
+    businessAccountId: row.business_account_id,
+    displayPhone: row.display_phone,
+    graphBaseUrl: row.graph_base_url,
+    messagesPerSecond: row.messages_per_second,
+    accessToken: ctx.secrets.open(row.access_token_enc),
+    appSecret: ctx.secrets.open(row.app_secret_enc),
+    verifyTokenHash: row.verify_token_hash,
+  };
+}
+
+export async function numberOfWorkspace(ctx: AppContext, db: Queryable, workspaceId: string) {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM connected_numbers WHERE workspace_id = $1`, [
+    workspaceId,
+  ]);
+  return rows[0] ? open(ctx, rows[0]) : null;
+}
+
+export async function numberById(ctx: AppContext, id: string) {
+  const { rows } = await ctx.db.query<Row>(`SELECT ${COLUMNS} FROM connected_numbers WHERE id = $1`, [id]);
+  return rows[0] ? open(ctx, rows[0]) : null;
+}
+
+export async function allNumbers(ctx: AppContext) {
+  const { rows } = await ctx.db.query<Row>(`SELECT ${COLUMNS} FROM connected_numbers`);
+  return rows.map((r) => open(ctx, r));
+}
+
+export function clientFor(ctx: AppContext, number: ConnectedNumber, timeoutMs = 30_000): CloudApiClient {
+  return new CloudApiClient({
+    baseUrl: number.graphBaseUrl,
+    version: ctx.config.graphApiVersion,
+    accessToken: number.accessToken,
+    timeoutMs,
+  });
+}

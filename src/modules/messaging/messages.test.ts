@@ -1,0 +1,266 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { hubSignature } from './cloud-api/signature.js';
+
+let t: TestApp;
+let base: string;
+beforeAll(async () => {
+  t = await createTestApp({ queue: true });
+  base = await listen(t);
+  simState(t).statusDelaysMs = [-1, -1, -1];
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function until<T>(probe: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('not reached in time');
+    await sleep(50);
+  }
+}
+
+const welcome = (to: string, body = ['Asha', 'Parley']) => ({
+  to,
+  template: { name: 'welcome', language: 'en', body },
+});
+
+describe('POST /messages', () => {
+  it('sends an approved template and answers 201 with the wamid the network gave', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const res = await t.api('POST', '/messages', ws.key, {
+      ...welcome('98765 43210'),
+      callback_data: 'order-7',
+    });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toEqual({
+      result: true,
+      id: expect.stringMatching(/^msg_/),
+      wamid: expect.stringMatching(/^wamid\./),
+      status: 'accepted',
+    });
+    const [received] = simState(t).messages.filter((m) => m.wamid === body.wamid);
+    expect(received).toMatchObject({ to: '919876543210', type: 'template', callbackData: 'order-7' });
+    expect(received!.payload).toMatchObject({
+      template: {
+        name: 'welcome',
+        language: { code: 'en' },
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Asha' },
+              { type: 'text', text: 'Parley' },
+            ],
+          },
+        ],
+      },
+      biz_opaque_callback_data: 'order-7',
+    });
+  });
+
+  it('defaults type to template', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const res = await t.api('POST', '/messages', ws.key, {
+      to: '+14155552671',
+      template: { name: 'hello', language: 'en_US' },
+    });
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('checks in the documented order: no number 409, template 404, values 422', async () => {
+    const bare = await t.workspace();
+    const noNumber = await t.api('POST', '/messages', bare.key, {
+      to: '+14155552671',
+      template: { name: 'nope', language: 'xx' },
+    });
+    expect(noNumber.statusCode).toBe(409);
+    expect(noNumber.json().error.code).toBe('no_connected_number');
+
+    const ws = await connectedWorkspace(t, base);
+    const missing = await t.api('POST', '/messages', ws.key, {
+      to: '+14155552671',
+      template: { name: 'nope', language: 'en' },
+    });
+    expect(missing.statusCode).toBe(404);
+    const wrongLanguage = await t.api('POST', '/messages', ws.key, {
+      to: '+14155552671',
+      template: { name: 'welcome', language: 'pt_BR', body: ['a'] },
+    });
+    expect(wrongLanguage.statusCode).toBe(404);
+    const pending = await t.api('POST', '/messages', ws.key, {
+      to: '+14155552671',
+      template: { name: 'draft', language: 'en', body: ['x'] },
+    });
+    expect(pending.statusCode).toBe(404);
+    const values = await t.api('POST', '/messages', ws.key, welcome('+14155552671', ['only one']));
+    expect(values.statusCode).toBe(422);
+    expect(values.json().error.details).toEqual([
+      { field: 'template.body', message: 'needs 2 values, got 1' },
+    ]);
+  });
+
+  it('refuses free text outside the 24-hour window (409) and sends it once the customer has written', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const text = { to: '+14155552671', type: 'text', text: 'Your order shipped' };
+    const closed = await t.api('POST', '/messages', ws.key, text);
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json().error.code).toBe('outside_window');
+
+    const inbound = await fetch(`${base}/_sim/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        from: '14155552671',
+        text: 'Where is my order?',
+        phone_number_id: ws.number.phoneNumberId,
+      }),
+    });
+    expect(((await inbound.json()) as { delivered_status: number }).delivered_status).toBe(200);
+    const open = await t.api('POST', '/messages', ws.key, text);
+    expect(open.statusCode).toBe(201);
+    expect(open.json().status).toBe('accepted');
+
+    // 24 hours later (the window is measured from the customer's last message), closed again.
+    await t.ctx.db.query(
+      "UPDATE contacts SET last_inbound_at = now() - interval '24 hours 1 second' WHERE workspace_id = $1",
+      [ws.id],
+    );
+    expect((await t.api('POST', '/messages', ws.key, text)).statusCode).toBe(409);
+  });
+
+  it('answers 402 past the plan’s messages per month', async () => {
+    const { setPlan } = await import('../workspaces/plans.js');
+    await setPlan(t.ctx.db, 'two_messages', { contacts: 100, monthlyLeads: 1, messagesPerMonth: 2 });
+    const ws = await connectedWorkspace(t, base);
+    await t.ctx.db.query("UPDATE workspaces SET plan = 'two_messages' WHERE id = $1", [ws.id]);
+    expect((await t.api('POST', '/messages', ws.key, welcome('+14155552671'))).statusCode).toBe(201);
+    expect((await t.api('POST', '/messages', ws.key, welcome('+14155552671'))).statusCode).toBe(201);
+    const over = await t.api('POST', '/messages', ws.key, welcome('+14155552671'));
+    expect(over.statusCode).toBe(402);
+  });
+
+  it('answers queued when the network fails, then the queue delivers it exactly once', async () => {
+    const ws = await connectedWorkspace(t, base);
+    simState(t).faults.serverErrorRate = 1;
+    const res = await t.api('POST', '/messages', ws.key, welcome('+14155552698'));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ wamid: null, status: 'queued' });
+    simState(t).faults.serverErrorRate = 0;
+    const sent = await until(async () => {
+      const m = await t.api('GET', `/messages/${res.json().id}`, ws.key);
+      return m.json().status === 'accepted' ? (m.json() as { wamid: string }) : undefined;
+    }, 30_000);
+    expect(sent.wamid).toMatch(/^wamid\./);
+    await sleep(3_000);
+    expect(simState(t).messages.filter((m) => m.to === '14155552698')).toHaveLength(1);
+  });
+});
+
+describe('statuses from the network', () => {
+  it('move forward only: a late sent never overwrites delivered, duplicates change nothing', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const sent = (await t.api('POST', '/messages', ws.key, welcome('+14155552671'))).json();
+    const push = (status: string) =>
+      fetch(`${base}/_sim/status`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ wamid: sent.wamid, status }),
+      });
+    const state = async () => (await t.api('GET', `/messages/${sent.id}`, ws.key)).json().status;
+    await push('delivered');
+    expect(await state()).toBe('delivered');
+    await push('sent');
+    await push('delivered');
+    expect(await state()).toBe('delivered');
+    await push('read');
+    expect(await state()).toBe('read');
+  });
+
+  it('refuses unsigned or badly signed webhooks and answers the verification challenge', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const url = `${base}/api/webhooks/whatsapp/${ws.number.id}`;
+    const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [] });
+    expect(
+      (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(401);
+    const forged = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': hubSignature(body, 'not-the-secret'),
+      },
+    });
+    expect(forged.status).toBe(401);
+    const good = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': hubSignature(body, ws.number.appSecret),
+      },
+    });
+    expect(good.status).toBe(200);
+    const challenge = await fetch(`${url}?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=12345`);
+    expect(await challenge.text()).toBe('12345');
+    expect((await fetch(`${url}?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1`)).status).toBe(
+      403,
+    );
+  });
+
+  it('stores a redelivered inbound message once', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const payload = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: ws.number.businessAccountId,
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '15550100', phone_number_id: ws.number.phoneNumberId },
+                contacts: [{ profile: { name: 'Ravi' }, wa_id: '919812345678' }],
+                messages: [
+                  {
+                    from: '919812345678',
+                    id: 'wamid.inbound-1',
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    type: 'text',
+                    text: { body: 'hi' },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${base}/api/webhooks/whatsapp/${ws.number.id}`, {
+        method: 'POST',
+        body: payload,
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': hubSignature(payload, ws.number.appSecret),
+        },
+      });
+      expect(res.status).toBe(200);
+    }
+    const { rows } = await t.ctx.db.query(
+      "SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND direction = 'inbound'",
+      [ws.id],
+    );
+    expect(rows[0]).toEqual({ n: 1 });
+    const contacts = (await t.api('GET', '/contacts', ws.key)).json().contacts;
+    expect(contacts).toMatchObject([{ phone: '919812345678', name: 'Ravi' }]);
+  });
+});

@@ -1,0 +1,69 @@
+import type { AppContext } from '../../context.js';
+import type { OutboundMessage } from './cloud-api/client.js';
+import { numberOfWorkspace } from './connected-numbers.js';
+import { deliverMessage } from './send-message.js';
+
+interface Row {
+  phone: string;
+  type: 'template' | 'text';
+  template_name: string | null;
+  template_language: string | null;
+  template_values: string[] | null;
+  text: string | null;
+  callback_data: string | null;
+}
+
+export class TransientSendError extends Error {}
+
+/**
+ * The `messages.send` job: takes a queued message's lease (so no attempt runs beside another; the
+ * network has no idempotency key) and tries again. Transient failures throw so the queue retries
+ * with backoff; on the last try the message is marked failed.
+ */
+export async function retrySend(
+  ctx: AppContext,
+  data: { workspaceId: string; messageId: string },
+  lastTry: boolean,
+): Promise<void> {
+  const { rows } = await ctx.db.query<Row>(
+    `UPDATE messages SET sending_until = now() + interval '30 seconds'
+     WHERE workspace_id = $1 AND id = $2 AND status_rank = 0 AND (sending_until IS NULL OR sending_until < now())
+     RETURNING phone, type, template_name, template_language, template_values, text, callback_data`,
+    [data.workspaceId, data.messageId],
+  );
+  const row = rows[0];
+  if (!row) return;
+  const number = await numberOfWorkspace(ctx, ctx.db, data.workspaceId);
+  if (!number) {
+    await markFailed(ctx, data, 0, 'the workspace no longer has a connected number');
+    return;
+  }
+  const message: OutboundMessage =
+    row.type === 'template'
+      ? {
+          type: 'template',
+          to: row.phone,
+          name: row.template_name!,
+          language: row.template_language!,
+          bodyValues: row.template_values ?? [],
+        }
+      : { type: 'text', to: row.phone, text: row.text! };
+  if (row.callback_data) message.callbackData = row.callback_data;
+  const outcome = await deliverMessage(ctx, number, data.messageId, message);
+  if (outcome.status !== 'queued') return;
+  if (lastTry) await markFailed(ctx, data, outcome.code ?? 0, 'the network kept failing; retries exhausted');
+  else throw new TransientSendError(`transient network error ${outcome.code ?? ''}`);
+}
+
+async function markFailed(
+  ctx: AppContext,
+  data: { workspaceId: string; messageId: string },
+  code: number,
+  reason: string,
+) {
+  await ctx.db.query(
+    `UPDATE messages SET status = 'failed', status_rank = 5, error_code = $3, error_reason = $4, sending_until = NULL,
+       updated_at = now() WHERE workspace_id = $1 AND id = $2 AND status_rank = 0`,
+    [data.workspaceId, data.messageId, code, reason],
+  );
+}

@@ -1,0 +1,75 @@
+import { Type } from 'typebox';
+import { ApiError } from '../../http/errors.js';
+import type { RestApp } from '../../http/rest-app.js';
+import { errorResponses } from '../../http/schema.js';
+import { MessageView, SendMessageBody, SendMessageResult } from './schemas.js';
+import { sendMessage } from './send-message.js';
+import type { MessageStatus } from './status.js';
+
+export function registerMessageRoutes(app: RestApp): void {
+  app.post(
+    '/messages',
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Send a template or free-text message',
+        description:
+          'Checks in this order: connected number (409), approved template (404), body values (422), ' +
+          '24-hour window for text (409), plan (402). 201 carries the wamid, or status `queued` when the network is slow.',
+        tags: ['messages'],
+        body: SendMessageBody,
+        response: { 201: SendMessageResult, ...errorResponses(400, 401, 402, 404, 409, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const result = await sendMessage(app.ctx, request.principal(), request.body);
+      return reply.code(201).send({ result: true, ...result });
+    },
+  );
+
+  app.get(
+    '/messages/:id',
+    {
+      schema: {
+        summary: 'The current state of a message',
+        tags: ['messages'],
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+        response: { 200: MessageView, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { rows } = await app.ctx.db.query<{
+        id: string;
+        direction: string;
+        phone: string;
+        type: string;
+        wamid: string | null;
+        status: MessageStatus;
+        callback_data: string | null;
+        error_code: number | null;
+        error_reason: string | null;
+        created_at: Date;
+        updated_at: Date;
+      }>(
+        `SELECT id, direction, phone, type, wamid, status, callback_data, error_code, error_reason, created_at, updated_at
+         FROM messages WHERE workspace_id = $1 AND id = $2`,
+        [request.principal().workspaceId, request.params.id],
+      );
+      const m = rows[0];
+      if (!m) throw new ApiError('not_found', `No message ${request.params.id}`);
+      return {
+        result: true as const,
+        id: m.id,
+        direction: m.direction,
+        to: m.phone,
+        type: m.type,
+        wamid: m.wamid,
+        status: m.status,
+        callback_data: m.callback_data,
+        error: m.error_code === null ? null : { code: m.error_code, reason: m.error_reason ?? '' },
+        created_at: m.created_at.toISOString(),
+        updated_at: m.updated_at.toISOString(),
+      };
+    },
+  );
+}

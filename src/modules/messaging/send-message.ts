@@ -1,0 +1,200 @@
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { normalizePhone } from '../../lib/phone.js';
+import type { Principal } from '../api-keys/key-verifier.js';
+import { withContactLimit } from '../contacts/contact-limit.js';
+import { CloudApiError, type OutboundMessage } from './cloud-api/client.js';
+import { type ConnectedNumber, clientFor, numberOfWorkspace } from './connected-numbers.js';
+import type { SendMessageBody } from './schemas.js';
+import type { MessageStatus } from './status.js';
+
+export interface SendResult {
+  id: string;
+  wamid: string | null;
+  status: MessageStatus;
+}
+
+const WINDOW = "interval '24 hours'";
+// A send in flight holds the message this long; a retry waits for it (the network has no idempotency key).
+const SEND_TIMEOUT_MS = 30_000;
+
+/**
+ * POST /messages: checks in the order the spec's statuses imply (no number 409, no such approved
+ * template 404, wrong number of values 422, text outside the window 409, plan 402), stores the
+ * message as queued, then tries the network within the request so the answer carries the wamid.
+ * A slow or failing network answers `queued`; the `messages.send` job takes it from there.
+ */
+export async function sendMessage(
+  ctx: AppContext,
+  principal: Principal,
+  input: SendMessageBody,
+): Promise<SendResult> {
+  const number = await numberOfWorkspace(ctx, ctx.db, principal.workspaceId);
+  if (!number) {
+    throw new ApiError(
+      'no_connected_number',
+      'The workspace has no connected WhatsApp number; connect one in Settings',
+    );
+  }
+  const phone = normalizePhone(input.to, principal.defaultCountryCode);
+  if (!phone.ok) throw ApiError.validation('to', phone.message);
+  const type = input.type ?? 'template';
+  let message: OutboundMessage;
+  if (type === 'template') {
+    if (!input.template) throw ApiError.validation('template', 'is required for a template message');
+    const { rows } = await ctx.db.query<{ variable_count: number }>(
+      `SELECT variable_count FROM templates
+       WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED'`,
+      [principal.workspaceId, input.template.name, input.template.language],
+    );
+    if (!rows[0]) {
+      throw new ApiError(
+        'template_not_found',
+        `No approved template "${input.template.name}" in language "${input.template.language}"`,
+      );
+    }
+    const values = input.template.body ?? [];
+    if (values.length !== rows[0].variable_count) {
+      throw ApiError.validation(
+        'template.body',
+        `needs ${rows[0].variable_count} values, got ${values.length}`,
+      );
+    }
+    message = {
+      type,
+      to: phone.digits,
+      name: input.template.name,
+      language: input.template.language,
+      bodyValues: values,
+    };
+  } else {
+    if (input.text === undefined) throw ApiError.validation('text', 'is required for a text message');
+    const { rows } = await ctx.db.query(
+      `SELECT 1 FROM contacts WHERE workspace_id = $1 AND phone = $2 AND last_inbound_at > now() - ${WINDOW}`,
+      [principal.workspaceId, phone.digits],
+    );
+    if (!rows[0]) {
+      throw new ApiError(
+        'outside_window',
+        'The recipient has not written in the last 24 hours: free text cannot be sent; send a template instead',
+      );
+    }
+    message = { type, to: phone.digits, text: input.text };
+  }
+  if (input.callback_data) message.callbackData = input.callback_data;
+
+  const id = newId('msg');
+  await withContactLimit(
+    ctx.db,
+    async (q) => {
+      const usage = await q.query(
+        `INSERT INTO message_usage AS u (workspace_id, month, sent)
+       SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1
+       FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1 AND p.messages_per_month_limit > 0
+       ON CONFLICT (workspace_id, month) DO UPDATE SET sent = u.sent + 1
+         WHERE u.sent < (SELECT p.messages_per_month_limit FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1)
+       RETURNING sent`,
+        [principal.workspaceId],
+      );
+      if (usage.rows.length === 0) {
+        throw new ApiError(
+          'plan_limit_reached',
+          "The plan's messages per month are used up; upgrade the plan to send more",
+        );
+      }
+      await q.query(
+        `WITH contact AS (
+         INSERT INTO contacts (workspace_id, id, phone) VALUES ($1, $2, $3)
+         ON CONFLICT (workspace_id, phone) DO UPDATE SET updated_at = contacts.updated_at
+         RETURNING id)
+       INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
+         template_values, text, callback_data, status, status_rank, sending_until)
+       SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
+         now() + make_interval(secs => $11)
+       FROM contact`,
+        [
+          principal.workspaceId,
+          newId('ct'),
+          phone.digits,
+          id,
+          type,
+          message.type === 'template' ? message.name : null,
+          message.type === 'template' ? message.language : null,
+          message.type === 'template' ? JSON.stringify(message.bodyValues) : null,
+          message.type === 'text' ? message.text : null,
+          input.callback_data ?? null,
+          SEND_TIMEOUT_MS / 1000,
+        ],
+      );
+    },
+    { transaction: true },
+  );
+  return attemptWithin(ctx, number, id, message);
+}
+
+/** Tries the send; answers within the deadline either way, while the attempt itself runs to its end. */
+async function attemptWithin(ctx: AppContext, number: ConnectedNumber, id: string, message: OutboundMessage) {
+  const attempt = deliverMessage(ctx, number, id, message).then(async (outcome) => {
+    if (outcome.status === 'queued') {
+      await ctx.queue?.send(
+        'messages.send',
+        { workspaceId: number.workspaceId, messageId: id },
+        { startAfter: 2 },
+      );
+    }
+    return outcome;
+  });
+  attempt.catch((err) => ctx.log.error({ err, messageId: id }, 'send attempt failed'));
+  const deadline = new Promise<null>((resolve) =>
+    setTimeout(resolve, ctx.config.sendDeadlineMs, null).unref(),
+  );
+  const outcome = await Promise.race([attempt, deadline]);
+  if (outcome && outcome.status === 'failed' && outcome.code === 131047) {
+    throw new ApiError('outside_window', 'The network refused free text: the 24-hour window is closed');
+  }
+  if (outcome && outcome.status === 'failed' && outcome.code === 132001) {
+    throw new ApiError('template_not_found', 'The network does not know this template in this language');
+  }
+  return { id, wamid: outcome?.wamid ?? null, status: outcome?.status ?? 'queued' };
+}
+
+export type Outcome = { status: MessageStatus; wamid: string | null; code?: number };
+
+/**
+ * One attempt at the network, recorded on the message: accepted with its wamid, failed for a
+ * permanent error, or left queued (its lease released) for a transient one, for the caller to retry.
+ */
+export async function deliverMessage(
+  ctx: AppContext,
+  number: ConnectedNumber,
+  id: string,
+  message: OutboundMessage,
+): Promise<Outcome> {
+  try {
+    const { wamid, waId } = await clientFor(ctx, number, SEND_TIMEOUT_MS).send(number.phoneNumberId, message);
+    await ctx.db.query(
+      `WITH m AS (
+         UPDATE messages SET wamid = $3, status = 'accepted', status_rank = 1, sending_until = NULL, updated_at = now()
+         WHERE workspace_id = $1 AND id = $2 AND status_rank < 1 RETURNING contact_id)
+       UPDATE contacts SET wa_id = $4 FROM m WHERE contacts.workspace_id = $1 AND contacts.id = m.contact_id AND $4::text IS NOT NULL`,
+      [number.workspaceId, id, wamid, waId],
+    );
+    return { status: 'accepted', wamid };
+  } catch (err) {
+    if (!(err instanceof CloudApiError)) throw err;
+    if (err.transient) {
+      await ctx.db.query('UPDATE messages SET sending_until = NULL WHERE workspace_id = $1 AND id = $2', [
+        number.workspaceId,
+        id,
+      ]);
+      return { status: 'queued', wamid: null, code: err.code };
+    }
+    await ctx.db.query(
+      `UPDATE messages SET status = 'failed', status_rank = 5, error_code = $3, error_reason = $4, sending_until = NULL,
+         updated_at = now() WHERE workspace_id = $1 AND id = $2 AND status_rank < 5`,
+      [number.workspaceId, id, err.code, err.message],
+    );
+    return { status: 'failed', wamid: null, code: err.code };
+  }
+}

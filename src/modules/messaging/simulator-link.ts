@@ -1,0 +1,54 @@
+import type { AppContext } from '../../context.js';
+import { allNumbers, type ConnectedNumber } from './connected-numbers.js';
+
+/** The simulator's address on this server, when it is mounted here. */
+export function localSimulatorUrl(ctx: AppContext): string {
+  return `${ctx.config.appUrl}/_sim`;
+}
+
+/**
+ * The simulator keeps its state in memory: tell it about a number connected to it (credentials,
+ * webhook URL, the workspace's templates as they stand). Returns false when it cannot be reached.
+ */
+export async function registerWithSimulator(
+  ctx: AppContext,
+  number: ConnectedNumber,
+  webhookBase = ctx.config.appUrl,
+) {
+  const { rows } = await ctx.db.query<{
+    name: string;
+    language: string;
+    category: string;
+    body: string;
+    status: string;
+  }>(
+    `SELECT name, language, category, body, status FROM templates WHERE workspace_id = $1 AND status IN ('APPROVED', 'PENDING', 'REJECTED')`,
+    [number.workspaceId],
+  );
+  try {
+    const res = await fetch(`${number.graphBaseUrl}/numbers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        phoneNumberId: number.phoneNumberId,
+        businessAccountId: number.businessAccountId,
+        displayPhone: number.displayPhone,
+        accessToken: number.accessToken,
+        appSecret: number.appSecret,
+        webhookUrl: `${webhookBase}/api/webhooks/whatsapp/${number.id}`,
+        templates: rows,
+      }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** On start: numbers connected to this server's own simulator are registered with it again. */
+export async function relinkSimulatorNumbers(ctx: AppContext): Promise<void> {
+  for (const number of await allNumbers(ctx)) {
+    if (number.graphBaseUrl === localSimulatorUrl(ctx)) await registerWithSimulator(ctx, number);
+  }
+}

@@ -1,0 +1,24 @@
+import type { AppContext } from '../../context.js';
+import { saveTemplate } from '../templates/save-template.js';
+import { type ConnectedNumber, clientFor } from './connected-numbers.js';
+
+const KNOWN = new Set(['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED']);
+
+/** Copies the business account's templates from the network into the templates table. */
+export async function syncTemplates(ctx: AppContext, number: ConnectedNumber): Promise<number> {
+  const templates = await clientFor(ctx, number).listTemplates(number.businessAccountId);
+  for (const t of templates) {
+    const body = t.components.find((c) => c.type === 'BODY')?.text ?? '';
+    const status = KNOWN.has(t.status) ? (t.status as 'APPROVED') : 'PENDING';
+    await saveTemplate(ctx.db, number.workspaceId, {
+      name: t.name,
+      language: t.language,
+      category: t.category,
+      body,
+      status,
+      externalId: t.id,
+    });
+  }
+  await ctx.db.query('UPDATE connected_numbers SET templates_synced_at = now() WHERE id = $1', [number.id]);
+  return templates.length;
+}

@@ -1,0 +1,257 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { countVariables } from '../modules/templates/variables.js';
+import { type SimMessage, type SimNumber, SimState, type SimTemplate } from './state.js';
+import { deliver, inboundPayload, statusPayload } from './webhooks.js';
+
+interface SendBody {
+  messaging_product?: string;
+  to?: string;
+  type?: string;
+  template?: {
+    name?: string;
+    language?: { code?: string };
+    components?: { type: string; parameters?: unknown[] }[];
+  };
+  text?: { body?: string };
+  biz_opaque_callback_data?: string;
+}
+
+function graphError(reply: FastifyReply, status: number, code: number, message: string, details?: string) {
+  return reply.code(status).send({
+    error: {
+      message,
+      type: 'OAuthException',
+      code,
+      error_data: { messaging_product: 'whatsapp', details: details ?? message },
+      fbtrace_id: 'sim',
+    },
+  });
+}
+
+/**
+ * The WhatsApp Cloud API simulator: the Graph API subset Parley uses (send, list and create
+ * templates, signed webhooks back), plus control endpoints for tests and demos. Mounted under /_sim
+ * in embedded mode, or served alone by `parley simulator`.
+ */
+export async function simulator(app: FastifyInstance, opts: { state?: SimState }): Promise<void> {
+  const state = opts.state ?? new SimState();
+
+  const authorised = (number: SimNumber | undefined, authorization: string | undefined) =>
+    number !== undefined && authorization === `Bearer ${number.accessToken}`;
+
+  app.post<{ Params: { version: string; phoneNumberId: string }; Body: SendBody }>(
+    '/:version/:phoneNumberId/messages',
+    async (request, reply) => {
+      const number = state.numbers.get(request.params.phoneNumberId);
+      if (!authorised(number, request.headers.authorization)) {
+        return graphError(reply, 401, 190, 'Invalid OAuth access token');
+      }
+      const f = state.faults;
+      if (f.latencyMs) await sleep(f.latencyMs);
+      if (Math.random() < f.timeoutRate) await sleep(120_000);
+      if (Math.random() < f.serverErrorRate) return graphError(reply, 500, 1, 'An unknown error occurred');
+      if (Math.random() < f.throughputErrorRate) {
+        return graphError(
+          reply,
+          400,
+          130429,
+          'Rate limit hit',
+          'Cloud API message throughput has been reached.',
+        );
+      }
+      const body = request.body ?? {};
+      const to = String(body.to ?? '').replace(/\D/g, '');
+      if (body.messaging_product !== 'whatsapp' || !to)
+        return graphError(reply, 400, 100, 'Invalid parameter');
+      if (body.type === 'template') {
+        const templates = state.templates.get(number!.businessAccountId) ?? [];
+        const t = templates.find(
+          (x) => x.name === body.template?.name && x.language === body.template?.language?.code,
+        );
+        if (t?.status !== 'APPROVED') {
+          return graphError(
+            reply,
+            404,
+            132001,
+            'Template name does not exist in the translation',
+            `template name (${body.template?.name}) does not exist in ${body.template?.language?.code}`,
+          );
+        }
+        const params = body.template?.components?.find((c) => c.type === 'body')?.parameters ?? [];
+        if (params.length !== countVariables(t.body)) {
+          return graphError(
+            reply,
+            400,
+            132000,
+            'Number of parameters does not match the expected number of params',
+          );
+        }
+      } else if (body.type === 'text') {
+        if (!body.text?.body)
+          return graphError(reply, 400, 100, 'Invalid parameter', 'text.body is required');
+        if (!state.windowOpen(number!.phoneNumberId, to)) {
+          return graphError(
+            reply,
+            400,
+            131047,
+            'Re-engagement message',
+            'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+          );
+        }
+      } else {
+        return graphError(reply, 400, 100, 'Invalid parameter', `unsupported type ${body.type}`);
+      }
+      const message: SimMessage = {
+        wamid: SimState.wamid(),
+        phoneNumberId: number!.phoneNumberId,
+        to,
+        type: body.type,
+        payload: body,
+        callbackData: body.biz_opaque_callback_data,
+        receivedAt: state.now(),
+        status: 'accepted',
+      };
+      state.messages.push(message);
+      void progress(number!, message);
+      return {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: body.to, wa_id: to }],
+        messages: [{ id: message.wamid, message_status: 'accepted' }],
+      };
+    },
+  );
+
+  /** sent → delivered → read, each a signed webhook after its delay (a delay of -1 stops there). */
+  async function progress(number: SimNumber, message: SimMessage): Promise<void> {
+    const steps = ['sent', 'delivered', 'read'] as const;
+    for (const [i, status] of steps.entries()) {
+      const delay = state.statusDelaysMs[i]!;
+      if (delay < 0) return;
+      await sleep(delay);
+      message.status = status;
+      await deliver(number, statusPayload(number, statusOf(message, status)));
+    }
+  }
+
+  const statusOf = (m: SimMessage, status: SimMessage['status']) => ({
+    id: m.wamid,
+    status: status as 'sent',
+    timestamp: String(Math.floor(state.now() / 1000)),
+    recipient_id: m.to,
+    ...(m.callbackData ? { biz_opaque_callback_data: m.callbackData } : {}),
+  });
+
+  app.get<{ Params: { version: string; wabaId: string } }>(
+    '/:version/:wabaId/message_templates',
+    async (request, reply) => {
+      const number = state.numberByWaba(request.params.wabaId);
+      if (!authorised(number, request.headers.authorization))
+        return graphError(reply, 401, 190, 'Invalid OAuth access token');
+      const data = (state.templates.get(request.params.wabaId) ?? []).map((t) => ({
+        id: t.id,
+        name: t.name,
+        language: t.language,
+        status: t.status,
+        category: t.category,
+        components: [{ type: 'BODY', text: t.body }],
+      }));
+      return { data, paging: { cursors: { before: 'start', after: 'end' } } };
+    },
+  );
+
+  // Control endpoints (not part of the Graph API).
+  app.post<{ Body: SimNumber & { templates?: Omit<SimTemplate, 'id'>[] } }>('/numbers', async (request) => {
+    const { templates = [], ...number } = request.body;
+    state.numbers.set(number.phoneNumberId, number);
+    state.templates.set(
+      number.businessAccountId,
+      templates.map((t, i) => ({ ...t, id: `${number.businessAccountId}_${i}` })),
+    );
+    return { ok: true };
+  });
+
+  app.post<{ Body: { from: string; text: string; phone_number_id?: string; name?: string } }>(
+    '/inbound',
+    async (request, reply) => {
+      const number = request.body.phone_number_id
+        ? state.numbers.get(request.body.phone_number_id)
+        : [...state.numbers.values()][0];
+      if (!number) return reply.code(404).send({ error: 'no such number' });
+      const from = String(request.body.from).replace(/\D/g, '');
+      const message = {
+        from,
+        id: SimState.wamid(),
+        timestamp: String(Math.floor(state.now() / 1000)),
+        type: 'text',
+        text: { body: String(request.body.text) },
+      };
+      state.lastInbound.set(`${number.phoneNumberId}:${from}`, state.now());
+      const status = await deliver(number, inboundPayload(number, message, request.body.name));
+      return { wamid: message.id, delivered_status: status };
+    },
+  );
+
+  app.post<{ Body: { wamid: string; status: SimMessage['status']; error_code?: number } }>(
+    '/status',
+    async (request, reply) => {
+      const message = state.messages.find((m) => m.wamid === request.body.wamid);
+      const number = message && state.numbers.get(message.phoneNumberId);
+      if (!message || !number) return reply.code(404).send({ error: 'no such message' });
+      const status = statusOf(message, request.body.status);
+      const errors = request.body.error_code
+        ? [{ code: request.body.error_code, title: 'Simulated failure' }]
+        : undefined;
+      return {
+        delivered_status: await deliver(
+          number,
+          statusPayload(number, { ...status, ...(errors ? { errors } : {}) }),
+        ),
+      };
+    },
+  );
+
+  app.get<{ Querystring: { to?: string } }>('/messages', async (request) => {
+    const to = request.query.to?.replace(/\D/g, '');
+    return { messages: state.messages.filter((m) => !to || m.to === to).reverse() };
+  });
+
+  app.post<{ Params: { name: string; language: string; verdict: 'approve' | 'reject' } }>(
+    '/templates/:name/:language/:verdict',
+    async (request, reply) => {
+      for (const templates of state.templates.values()) {
+        const t = templates.find(
+          (x) => x.name === request.params.name && x.language === request.params.language,
+        );
+        if (t) {
+          t.status = request.params.verdict === 'approve' ? 'APPROVED' : 'REJECTED';
+          return { name: t.name, language: t.language, status: t.status };
+        }
+      }
+      return reply.code(404).send({ error: 'no such template' });
+    },
+  );
+
+  app.post<{
+    Body: Partial<SimState['faults']> & {
+      status_delays_ms?: [number, number, number];
+      advance_clock_ms?: number;
+    };
+  }>('/control', async (request) => {
+    const { status_delays_ms, advance_clock_ms, ...faults } = request.body ?? {};
+    state.faults = { ...state.faults, ...faults };
+    if (status_delays_ms) state.statusDelaysMs = status_delays_ms;
+    if (advance_clock_ms) state.clockOffsetMs += advance_clock_ms;
+    return {
+      faults: state.faults,
+      status_delays_ms: state.statusDelaysMs,
+      clock_offset_ms: state.clockOffsetMs,
+    };
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    simState: SimState;
+  }
+}

@@ -1,0 +1,58 @@
+import { hubSignature } from '../modules/messaging/cloud-api/signature.js';
+import type { WebhookMessage, WebhookPayload, WebhookStatus } from '../modules/messaging/cloud-api/types.js';
+import type { SimNumber } from './state.js';
+
+function envelope(
+  number: SimNumber,
+  value: Partial<WebhookPayload['entry'][number]['changes'][number]['value']>,
+) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: number.businessAccountId,
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: number.displayPhone, phone_number_id: number.phoneNumberId },
+              ...value,
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** Posts a webhook to the number's callback URL, signed as Meta signs it. Returns the HTTP status. */
+export async function deliver(number: SimNumber, body: unknown): Promise<number> {
+  const raw = JSON.stringify(body);
+  try {
+    const res = await fetch(number.webhookUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': hubSignature(raw, number.appSecret),
+      },
+      body: raw,
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 0;
+  }
+}
+
+export function inboundPayload(number: SimNumber, message: WebhookMessage, profileName?: string) {
+  return envelope(number, {
+    contacts: [{ profile: { name: profileName ?? message.from }, wa_id: message.from }],
+    messages: [message],
+  });
+}
+
+export function statusPayload(number: SimNumber, status: WebhookStatus) {
+  return envelope(number, { statuses: [status] });
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { connectNumber, numberOfWorkspace } from '../../src/modules/messaging/connected-numbers.js';
+import { syncTemplates } from '../../src/modules/messaging/sync-templates.js';
+import type { SimState } from '../../src/simulator/state.js';
+import type { TestApp } from './app.js';
+
+/** Listens on a loopback port, so the in-process simulator can post its signed webhooks back. */
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as { port: number };
+  return `http://127.0.0.1:${port}`;
+}
+
+export function simState(t: TestApp): SimState {
+  return t.app.simState;
+}
+
+export const SIM_TEMPLATES = [
+  {
+    name: 'welcome',
+    language: 'en',
+    category: 'MARKETING',
+    body: 'Hi {{1}}, welcome to {{2}}!',
+    status: 'APPROVED' as const,
+  },
+  { name: 'hello', language: 'en_US', category: 'UTILITY', body: 'Hello!', status: 'APPROVED' as const },
+  { name: 'draft', language: 'en', category: 'MARKETING', body: 'Soon {{1}}', status: 'PENDING' as const },
+];
+
+/** A workspace whose number is connected to the in-process simulator, with templates synced from it. */
+export async function connectedWorkspace(
+  t: TestApp,
+  base: string,
+  options: { defaultCountryCode?: string | null } = {},
+) {
+  const ws = await t.workspace({ defaultCountryCode: options.defaultCountryCode ?? '91' });
+  const secrets = {
+    accessToken: randomBytes(16).toString('hex'),
+    appSecret: randomBytes(16).toString('hex'),
+  };
+  const phoneNumberId = String(100_000 + Math.floor(Math.random() * 899_999));
+  await connectNumber(t.ctx, ws.id, {
+    phoneNumberId,
+    businessAccountId: `waba${phoneNumberId}`,
+    displayPhone: '+1 555 0100',
+    verifyToken: 'verify-me',
+    graphBaseUrl: `${base}/_sim`,
+    ...secrets,
+  });
+  const number = (await numberOfWorkspace(t.ctx, t.ctx.db, ws.id))!;
+  simState(t).numbers.set(phoneNumberId, {
+    phoneNumberId,
+    businessAccountId: number.businessAccountId,
+    displayPhone: number.displayPhone,
+    accessToken: secrets.accessToken,
+    appSecret: secrets.appSecret,
+    webhookUrl: `${base}/api/webhooks/whatsapp/${number.id}`,
+  });
+  simState(t).templates.set(
+    number.businessAccountId,
+    SIM_TEMPLATES.map((x, i) => ({ ...x, id: `t${i}` })),
+  );
+  await syncTemplates(t.ctx, number);
+  return { ...ws, number };
+}
