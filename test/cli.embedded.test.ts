@@ -123,6 +123,74 @@ describe('parley CLI on the embedded database', () => {
     expect((await post('+14155552672')).status).toBe(402);
   });
 
+  it('sends through the demo workspace, connected to the in-process simulator', async () => {
+    const demo = await runCliJson<{ base_url: string; api_key: string; simulator_url: string }>(
+      ['demo'],
+      env,
+    );
+    const res = await fetch(`${demo.base_url}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        to: '98765 43210',
+        template: { name: 'welcome', language: 'en', body: ['Asha', 'Parley'] },
+      }),
+    });
+    expect(res.status).toBe(201);
+    const { wamid } = (await res.json()) as { wamid: string };
+    const received = (await (await fetch(`${demo.simulator_url}/messages?to=919876543210`)).json()) as {
+      messages: { wamid: string }[];
+    };
+    expect(received.messages.map((m) => m.wamid)).toContain(wamid);
+  });
+
+  it('connects a number with secrets from the environment and syncs its templates', async () => {
+    const ws = await runCliJson(['workspace', 'create', '--name', 'Connect'], env);
+    const secrets = {
+      WHATSAPP_ACCESS_TOKEN: 'EAAtoken123',
+      WHATSAPP_APP_SECRET: 'appsecret',
+      WHATSAPP_VERIFY_TOKEN: 'verify',
+    };
+    const args = [
+      'number',
+      'connect',
+      '--workspace',
+      String(ws.workspace_id),
+      '--phone-number-id',
+      '5550001',
+    ];
+    const more = [
+      '--business-account-id',
+      'waba1',
+      '--display-phone',
+      '+1 555 0001',
+      '--graph-url',
+      `${server.url}/_sim`,
+    ];
+    const missing = await runCli([...args, ...more], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/set WHATSAPP_ACCESS_TOKEN in the environment/);
+    const connected = await runCliJson<{ id: string; webhook_url: string; templates_synced: number }>(
+      [...args, ...more],
+      {
+        ...env,
+        ...secrets,
+      },
+    );
+    expect(connected).toEqual({
+      id: expect.stringMatching(/^pn_/),
+      webhook_url: `${server.url}/api/webhooks/whatsapp/${connected.id}`,
+      templates_synced: 0,
+    });
+    const check = await fetch(
+      `${connected.webhook_url}?hub.mode=subscribe&hub.verify_token=verify&hub.challenge=42`,
+    );
+    expect(await check.text()).toBe('42');
+    expect(await runCliJson(['templates', 'sync', '--workspace', String(ws.workspace_id)], env)).toEqual({
+      synced: 0,
+    });
+  });
+
   it('revokes a key through the server, which refuses it at once', async () => {
     const ws = await runCliJson(['workspace', 'create', '--name', 'Revoke'], env);
     const key = await runCliJson<{ id: string; key: string }>(

@@ -2,6 +2,13 @@ import type { AppContext } from '../context.js';
 import { migrate } from '../db/migrate.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
 import { revokeApiKey } from '../modules/api-keys/revoke-api-key.js';
+import {
+  type ConnectNumberInput,
+  connectNumber,
+  numberOfWorkspace,
+} from '../modules/messaging/connected-numbers.js';
+import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
+import { syncTemplates } from '../modules/messaging/sync-templates.js';
 import { createWorkspace, WorkspaceInputError } from '../modules/workspaces/create-workspace.js';
 import { setPlan } from '../modules/workspaces/plans.js';
 import { seedDemo } from './demo.js';
@@ -54,6 +61,28 @@ const commands = {
       monthly_leads: plan.monthlyLeads,
       messages_per_month: plan.messagesPerMonth,
     };
+  },
+
+  'number.connect': async (ctx: AppContext, input: ConnectNumberInput & { workspaceId: string }) => {
+    const { workspaceId, ...connection } = input;
+    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
+    if (rows.length === 0) throw new CommandError(`workspace ${workspaceId} does not exist`);
+    const { id } = await connectNumber(ctx, workspaceId, connection);
+    const number = (await numberOfWorkspace(ctx, ctx.db, workspaceId))!;
+    if (number.graphBaseUrl === localSimulatorUrl(ctx)) await registerWithSimulator(ctx, number);
+    const synced = await syncTemplates(ctx, number).catch((err: Error) => err);
+    return {
+      id,
+      webhook_url: `${ctx.config.appUrl}/api/webhooks/whatsapp/${id}`,
+      templates_synced: typeof synced === 'number' ? synced : null,
+      ...(typeof synced === 'number' ? {} : { sync_error: synced.message }),
+    };
+  },
+
+  'templates.sync': async (ctx: AppContext, input: { workspaceId: string }) => {
+    const number = await numberOfWorkspace(ctx, ctx.db, input.workspaceId);
+    if (!number) throw new CommandError(`workspace ${input.workspaceId} has no connected number`);
+    return { synced: await syncTemplates(ctx, number) };
   },
 
   demo: (ctx: AppContext) => seedDemo(ctx),

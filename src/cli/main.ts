@@ -3,7 +3,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { PendingMigrationsError } from '../runtime/compose.js';
 import { serve } from '../runtime/serve.js';
-import { type CommandInput, type CommandName, isOperatorError } from './commands.js';
+import { runSimulator } from '../simulator/standalone.js';
+import { CommandError, type CommandInput, type CommandName, isOperatorError } from './commands.js';
 import { runOperatorCommand } from './run-operator-command.js';
 
 const program = new Command('parley')
@@ -90,6 +91,74 @@ program
       opts: { contacts: number; monthlyLeads: number; messagesPerMonth: number; json?: boolean },
     ) => run('plan.set', { name, ...opts }, !!opts.json),
   );
+
+program
+  .command('number')
+  .description("the workspace's WhatsApp number")
+  .command('connect')
+  .description('connect a WhatsApp Cloud API number, then sync its templates')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .requiredOption('--phone-number-id <id>', 'the phone number id in WhatsApp Manager')
+  .requiredOption('--business-account-id <id>', 'the WhatsApp Business account id')
+  .requiredOption('--display-phone <phone>', 'the number as people see it')
+  .option(
+    '--graph-url <url>',
+    'Graph API base URL (default GRAPH_API_URL; a simulator: http://HOST:PORT/_sim)',
+  )
+  .option('--json', 'machine-readable output')
+  .addHelpText(
+    'after',
+    '\nSecrets come from the environment, not flags (flags show in process lists):\n' +
+      '  WHATSAPP_ACCESS_TOKEN, WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN',
+  )
+  .action(
+    async (opts: {
+      workspace: string;
+      phoneNumberId: string;
+      businessAccountId: string;
+      displayPhone: string;
+      graphUrl?: string;
+      json?: boolean;
+    }) => {
+      const secret = (name: string) => {
+        const value = process.env[name];
+        if (!value) throw new CommandError(`set ${name} in the environment`);
+        return value;
+      };
+      await run(
+        'number.connect',
+        {
+          workspaceId: opts.workspace,
+          phoneNumberId: opts.phoneNumberId,
+          businessAccountId: opts.businessAccountId,
+          displayPhone: opts.displayPhone,
+          graphBaseUrl: opts.graphUrl ?? loadConfig().graphApiUrl,
+          accessToken: secret('WHATSAPP_ACCESS_TOKEN'),
+          appSecret: secret('WHATSAPP_APP_SECRET'),
+          verifyToken: secret('WHATSAPP_VERIFY_TOKEN'),
+        },
+        !!opts.json,
+      );
+    },
+  );
+
+program
+  .command('templates')
+  .description('message templates')
+  .command('sync')
+  .description("copy the connected number's templates from the network now")
+  .requiredOption('--workspace <id>', 'workspace id')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { workspace: string; json?: boolean }) =>
+    run('templates.sync', { workspaceId: opts.workspace }, !!opts.json),
+  );
+
+program
+  .command('simulator')
+  .description('run the WhatsApp Cloud API simulator on its own')
+  .option('--port <port>', 'port to listen on', integer, 3100)
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .action(async (opts: { port: number; host: string }) => runSimulator(opts.port, opts.host));
 
 program
   .command('demo')

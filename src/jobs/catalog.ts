@@ -1,7 +1,9 @@
 import type { AppContext } from '../context.js';
 import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
+import { allNumbers } from '../modules/messaging/connected-numbers.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
+import { syncTemplates } from '../modules/messaging/sync-templates.js';
 
 /** A job: its queue name, its retry and expiry policy, an optional schedule, and its handler. */
 export interface JobDefinition<Data extends object = object> {
@@ -35,6 +37,19 @@ export const jobCatalog = {
     retryDelaySeconds: 2,
     expireInSeconds: 60,
     handler: (ctx, data, attempt) => retrySend(ctx, data, attempt.lastTry),
+  }),
+  'templates.sync': defineJob<Record<string, never>>({
+    retryLimit: 1,
+    retryDelaySeconds: 60,
+    expireInSeconds: 600,
+    cron: '*/15 * * * *',
+    handler: async (ctx) => {
+      for (const number of await allNumbers(ctx)) {
+        await syncTemplates(ctx, number).catch((err) =>
+          ctx.log.warn({ err, numberId: number.id }, 'periodic template sync failed'),
+        );
+      }
+    },
   }),
   'maintenance.autovacuum': defineJob<Record<string, never>>({
     retryLimit: 0,

@@ -15,6 +15,9 @@ export interface QueueOptions {
  * expiry passes, found by the maintenance pass that runs every few seconds here.
  */
 export class Queue {
+  /** This process's worker per queue, to wake on send instead of waiting for its next poll. */
+  readonly #workers = new Map<string, string>();
+
   private constructor(
     private readonly boss: PgBoss,
     private readonly options: QueueOptions,
@@ -51,9 +54,14 @@ export class Queue {
         data: object,
         attempt: { lastTry: boolean },
       ) => Promise<void>;
-      await this.boss.work<object>(name, { includeMetadata: true }, async (jobs) => {
-        for (const j of jobs) await handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit });
-      });
+      const workerId = await this.boss.work<object>(
+        name,
+        { includeMetadata: true, pollingIntervalSeconds: 1 },
+        async (jobs) => {
+          for (const j of jobs) await handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit });
+        },
+      );
+      this.#workers.set(name, workerId);
       if (job.cron) await this.boss.schedule(name, job.cron);
     }
   }
