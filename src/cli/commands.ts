@@ -9,6 +9,7 @@ import {
 } from '../modules/messaging/connected-numbers.js';
 import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
 import { syncTemplates } from '../modules/messaging/sync-templates.js';
+import { createEndpoint, WebhookInputError } from '../modules/webhooks/endpoints.js';
 import { createWorkspace, WorkspaceInputError } from '../modules/workspaces/create-workspace.js';
 import { setPlan } from '../modules/workspaces/plans.js';
 import { seedDemo } from './demo.js';
@@ -17,7 +18,9 @@ export class CommandError extends Error {}
 
 /** An error that is the operator's to fix, printed as it is (anything else is a fault of ours). */
 export function isOperatorError(err: unknown): err is Error {
-  return err instanceof CommandError || err instanceof WorkspaceInputError;
+  return (
+    err instanceof CommandError || err instanceof WorkspaceInputError || err instanceof WebhookInputError
+  );
 }
 
 /**
@@ -83,6 +86,15 @@ const commands = {
     const number = await numberOfWorkspace(ctx, ctx.db, input.workspaceId);
     if (!number) throw new CommandError(`workspace ${input.workspaceId} has no connected number`);
     return { synced: await syncTemplates(ctx, number) };
+  },
+
+  'webhook.create': async (
+    ctx: AppContext,
+    input: { workspaceId: string; url: string; events?: string[] },
+  ) => {
+    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
+    if (rows.length === 0) throw new CommandError(`workspace ${input.workspaceId} does not exist`);
+    return createEndpoint(ctx, input.workspaceId, input.url, input.events);
   },
 
   demo: (ctx: AppContext) => seedDemo(ctx),

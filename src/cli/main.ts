@@ -154,6 +154,26 @@ program
   );
 
 program
+  .command('webhook')
+  .description('outbound webhooks to your systems')
+  .command('create')
+  .description('add an endpoint; prints its signing secret (Standard Webhooks), shown once')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .requiredOption('--url <url>', 'where to POST events')
+  .option(
+    '--events <list>',
+    'comma-separated: message.status, message.received, lead.created, flow.run.finished',
+  )
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { workspace: string; url: string; events?: string; json?: boolean }) =>
+    run(
+      'webhook.create',
+      { workspaceId: opts.workspace, url: opts.url, events: opts.events?.split(',').map((e) => e.trim()) },
+      !!opts.json,
+    ),
+  );
+
+program
   .command('simulator')
   .description('run the WhatsApp Cloud API simulator on its own')
   .option('--port <port>', 'port to listen on', integer, 3100)

@@ -19,6 +19,8 @@ export interface Config {
   sendDeadlineMs: number;
   /** Mount the Cloud API simulator at /_sim (always in embedded mode; SIMULATOR=true elsewhere). */
   simulator: boolean;
+  /** Let outbound webhooks and HTTP steps reach private and loopback addresses (refused by default). */
+  allowPrivateWebhooks: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphApiVersion: parseGraphVersion(env.GRAPH_API_VERSION ?? 'v21.0'),
     sendDeadlineMs: parseInteger('SEND_DEADLINE_MS', env.SEND_DEADLINE_MS ?? '3000', 100, 60_000),
     simulator: env.SIMULATOR === 'true' || env.SIMULATOR === '1',
+    allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
   };
 }
 

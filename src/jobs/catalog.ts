@@ -4,6 +4,7 @@ import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { allNumbers } from '../modules/messaging/connected-numbers.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
 import { syncTemplates } from '../modules/messaging/sync-templates.js';
+import { deliverWebhook } from '../modules/webhooks/deliver.js';
 
 /** A job: its queue name, its retry and expiry policy, an optional schedule, and its handler. */
 export interface JobDefinition<Data extends object = object> {
@@ -37,6 +38,12 @@ export const jobCatalog = {
     retryDelaySeconds: 2,
     expireInSeconds: 60,
     handler: (ctx, data, attempt) => retrySend(ctx, data, attempt.lastTry),
+  }),
+  'webhooks.deliver': defineJob<{ workspaceId: string; deliveryId: string }>({
+    retryLimit: 10,
+    retryDelaySeconds: 5,
+    expireInSeconds: 60,
+    handler: (ctx, data, attempt) => deliverWebhook(ctx, data, attempt.lastTry),
   }),
   'templates.sync': defineJob<Record<string, never>>({
     retryLimit: 1,

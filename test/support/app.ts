@@ -27,7 +27,7 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { limiter?: RateLimiter; queue?: boolean } = {},
+  options: { limiter?: RateLimiter; queue?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -37,6 +37,7 @@ export async function createTestApp(
     APP_URL: 'http://parley.test',
     SIMULATOR: 'true',
     SEND_DEADLINE_MS: process.env.TEST_SEND_DEADLINE_MS ?? '3000',
+    ...options.env,
   });
   await migrate(database.db);
   const runtime = await openRuntime(config, {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
+import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { WebhookMessage, WebhookPayload, WebhookStatus } from './cloud-api/types.js';
 import type { ConnectedNumber } from './connected-numbers.js';
 import { advanceStatus, type MessageStatus } from './status.js';
@@ -28,7 +29,7 @@ export async function receiveWebhook(
 
 async function storeInbound(ctx: AppContext, workspaceId: string, m: WebhookMessage, name: string | null) {
   const at = new Date(Number(m.timestamp) * 1000);
-  await ctx.db.transaction(async (tx) => {
+  const deliveries = await ctx.db.transaction(async (tx) => {
     // Customers who write in are always stored, even past the plan's contact limit.
     await tx.query("SET LOCAL parley.contact_limit_mode = 'count_only'");
     // The wa_id the network reported on a send finds the contact even when the number was written
@@ -51,18 +52,32 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: WebhookMess
        WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, contactId, at],
     );
-    await tx.query(
+    const inserted = await tx.query<{ id: string }>(
       `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, status, status_rank, wamid, created_at)
        VALUES ($1, $2, 'inbound', $3, $4, $5, $6, 'read', 4, $7, $8)
-       ON CONFLICT (workspace_id, wamid) WHERE wamid IS NOT NULL DO NOTHING`,
+       ON CONFLICT (workspace_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
+       RETURNING id`,
       [workspaceId, newId('msg'), contactId, m.from, m.type, m.text?.body ?? null, m.id, at],
     );
+    const id = inserted.rows[0]?.id;
+    if (!id) return [];
+    const data = {
+      id,
+      wamid: m.id,
+      from: m.from,
+      contact_id: contactId,
+      type: m.type,
+      text: m.text?.body ?? null,
+      received_at: at.toISOString(),
+    };
+    return recordEvent(tx, workspaceId, 'message.received', id, data);
   });
+  await queueDeliveries(ctx, workspaceId, deliveries);
 }
 
 async function applyStatus(ctx: AppContext, workspaceId: string, s: WebhookStatus) {
   const error = s.errors?.[0];
-  await advanceStatus(
+  const moved = await advanceStatus(
     ctx.db,
     workspaceId,
     s.id,
@@ -71,4 +86,14 @@ async function applyStatus(ctx: AppContext, workspaceId: string, s: WebhookStatu
       ? { code: error.code, reason: error.error_data?.details ?? error.message ?? error.title ?? '' }
       : undefined,
   );
+  if (!moved) return;
+  await emitEvent(ctx, workspaceId, 'message.status', `${moved.id}:${s.status}`, {
+    id: moved.id,
+    wamid: s.id,
+    status: s.status,
+    callback_data: moved.callback_data,
+    ...(s.status === 'failed' && error
+      ? { error: { code: error.code, reason: error.error_data?.details ?? error.title ?? '' } }
+      : {}),
+  });
 }

@@ -1,0 +1,172 @@
+// Helpers for npm run bench: child processes that are always cleaned up, autocannon runs, and the
+// seeded databases every server under test starts from.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { migrate } from '../dist/db/migrate.js';
+import { openDatabase } from '../dist/db/open.js';
+import { createApiKey } from '../dist/modules/api-keys/create-api-key.js';
+import { createWorkspace } from '../dist/modules/workspaces/create-workspace.js';
+
+const children = new Set();
+const cleanups = [];
+
+/** Registers work to undo at the end (databases, directories), run even when the bench fails. */
+export function onCleanup(fn) {
+  cleanups.push(fn);
+}
+
+/** Stops every child and undoes every registered step, newest first. Safe to call twice. */
+export async function cleanupAll() {
+  await Promise.all([...children].map((child) => stop(child)));
+  for (let fn = cleanups.pop(); fn; fn = cleanups.pop()) {
+    try {
+      await fn();
+    } catch (err) {
+      console.error('bench cleanup failed:', err.message);
+    }
+  }
+}
+
+// A child must never outlive the bench, even when it is killed: SIGKILL what is left at exit.
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping servers and dropping bench databases...`);
+    cleanupAll().finally(() => process.exit(130));
+  });
+}
+
+/** Starts `node args...` and resolves once its output matches readyPattern. */
+export function start(args, env, readyPattern, { nodeOptions = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeOptions, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    // Keep only the tail of the output: enough to report a failed start without holding a whole
+    // run's log in memory.
+    let out = '';
+    let ready = false;
+    const onData = (d) => {
+      out = (out + d).slice(-4000);
+      if (!ready && readyPattern.test(out)) {
+        ready = true;
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code, signal) => {
+      if (!ready) reject(new Error(`${args.join(' ')} exited (${code ?? signal}): ${out.slice(-2000)}`));
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL if the child has not exited within 15 s. */
+export async function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  let timer;
+  const late = new Promise((r) => {
+    timer = setTimeout(r, 15_000);
+  }).then(() => child.kill('SIGKILL'));
+  await Promise.race([exited, late]);
+  clearTimeout(timer);
+  await exited;
+}
+
+function load(url, { method = 'GET', makeRequest, connections, duration }) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections, duration, requests: [{ method, setupRequest: (req) => makeRequest(req) }] },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+/** A warm-up run, then the measured one: 2xx per second, latency p50 and p99 (ms), failures. */
+export async function measure(url, { warmup, ...options }) {
+  await load(url, { ...options, duration: warmup });
+  const r = await load(url, options);
+  return {
+    rps: Math.round(r['2xx'] / r.duration),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    failed: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+/**
+ * One seeded database per kind, cloned for every server under test so each starts from the same
+ * state: the schema, a workspace on a plan far from its contact limit, `keys` API keys, `preload`
+ * contacts (phonePrefix + 8 digits), vacuumed and analyzed. Returns the workspace, the keys and clone(name) => server env.
+ */
+export async function seedDatabase(kind, { adminUrl, secret, keys: keyCount, preload, phonePrefix }) {
+  const seed = async (db) => {
+    await migrate(db);
+    const ws = await createWorkspace(db, { name: 'Bench', defaultCountryCode: '91', plan: 'scale' });
+    const keys = [];
+    for (let i = 0; i < keyCount; i++) keys.push((await createApiKey(db, ws.id, `bench ${i}`)).key);
+    await db.query(
+      `INSERT INTO contacts (workspace_id, id, phone, tags, traits)
+       SELECT $1, 'ct_pre' || n, $3 || lpad(n::text, 8, '0'), '{bench}', '{}' FROM generate_series(0, $2 - 1) AS n`,
+      [ws.id, preload, phonePrefix],
+    );
+    await db.exec('VACUUM ANALYZE');
+    await db.close();
+    return { workspaceId: ws.id, keys };
+  };
+
+  if (kind === 'pglite') {
+    const root = mkdtempSync(join(os.tmpdir(), 'parley-bench-'));
+    onCleanup(() => rmSync(root, { recursive: true, force: true }));
+    const seedDir = join(root, 'seed');
+    const seeded = await seed(await openDatabase({ dataDir: seedDir }));
+    return {
+      ...seeded,
+      clone: async (name) => {
+        const dir = join(root, name);
+        cpSync(seedDir, dir, { recursive: true });
+        return { DATA_DIR: dir };
+      },
+    };
+  }
+
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  onCleanup(() => admin.end());
+  const { rows } = await admin.query('SHOW server_version');
+  const prefix = `parley_bench_${Date.now()}`;
+  const urlOf = (name) => {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const create = async (rawName, template) => {
+    const name = rawName.replaceAll('-', '_');
+    onCleanup(() => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  };
+  await create(`${prefix}_seed`);
+  const seeded = await seed(await openDatabase({ databaseUrl: urlOf(`${prefix}_seed`) }));
+  return {
+    ...seeded,
+    serverVersion: rows[0].server_version,
+    clone: async (name) => {
+      await create(`${prefix}_${name}`, `${prefix}_seed`);
+      return { DATABASE_URL: urlOf(`${prefix}_${name}`.replaceAll('-', '_')), PARLEY_SECRET_KEY: secret };
+    },
+  };
+}
+
+export { sleep };

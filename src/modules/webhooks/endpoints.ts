@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import { newId } from '../../lib/ids.js';
+
+export const WEBHOOK_EVENTS = [
+  'message.status',
+  'message.received',
+  'lead.created',
+  'flow.run.finished',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export class WebhookInputError extends Error {}
+
+/** Adds an endpoint; its signing secret (Standard Webhooks `whsec_...`) is shown once and stored sealed. */
+export async function createEndpoint(
+  ctx: AppContext,
+  workspaceId: string,
+  url: string,
+  events: string[] = [...WEBHOOK_EVENTS],
+): Promise<{ id: string; secret: string }> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new WebhookInputError('the URL is not valid');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new WebhookInputError('the URL must be http or https');
+  const unknown = events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+  if (unknown.length)
+    throw new WebhookInputError(
+      `unknown events: ${unknown.join(', ')} (known: ${WEBHOOK_EVENTS.join(', ')})`,
+    );
+  const id = newId('we');
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  await ctx.db.query(
+    'INSERT INTO webhook_endpoints (workspace_id, id, url, secret_enc, events) VALUES ($1, $2, $3, $4, $5)',
+    [workspaceId, id, parsed.toString(), ctx.secrets.seal(secret), events],
+  );
+  return { id, secret };
+}
