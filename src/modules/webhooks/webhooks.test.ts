@@ -130,10 +130,19 @@ describe('outbound webhooks', () => {
       return mine.length >= 2 ? mine : undefined;
     }, 30_000);
     expect(attempts[0]!.headers['webhook-id']).toBe(attempts[1]!.headers['webhook-id']);
-    const { rows } = await t.ctx.db.query<{ status: string; attempts: number }>(
-      "SELECT status, attempts FROM webhook_deliveries WHERE workspace_id = $1 AND event_type = 'message.received'",
-      [ws.id],
-    );
+    // The receiver saw the second attempt; its outcome is recorded right after the answer.
+    const deliveries = async () =>
+      (
+        await t.ctx.db.query<{ status: string; attempts: number }>(
+          "SELECT status, attempts FROM webhook_deliveries WHERE workspace_id = $1 AND event_type = 'message.received'",
+          [ws.id],
+        )
+      ).rows;
+    let rows = await deliveries();
+    for (let i = 0; i < 100 && rows[0]?.status !== 'delivered'; i++) {
+      await sleep(50);
+      rows = await deliveries();
+    }
     expect(rows).toEqual([{ status: 'delivered', attempts: 2 }]);
   });
 
