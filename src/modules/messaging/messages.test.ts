@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { until } from '../../../test/support/until.js';
 import { hubSignature } from './cloud-api/signature.js';
 
 let t: TestApp;
@@ -14,16 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-async function until<T>(probe: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('not reached in time');
-    await sleep(50);
-  }
-}
 
 const welcome = (to: string, body = ['Asha', 'Parley']) => ({
   to,

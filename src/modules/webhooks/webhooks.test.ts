@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { until } from '../../../test/support/until.js';
 import { deliverWebhook } from './deliver.js';
 import { createEndpoint } from './endpoints.js';
 import { isPublicAddress } from './safe-fetch.js';
@@ -34,16 +35,6 @@ function receiver() {
     },
     stop: () => new Promise<void>((r) => server.close(() => r())),
   };
-}
-
-async function until<T>(probe: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('not reached in time');
-    await sleep(50);
-  }
 }
 
 let t: TestApp;
