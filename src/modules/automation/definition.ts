@@ -1,0 +1,306 @@
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { type Static, Type } from 'typebox';
+import { Text } from '../../http/schema.js';
+
+/** The shape of a flow or sequence, stored as JSON: a trigger and a graph of steps without cycles. */
+/** A string from a closed list, typed as that list's union. */
+const oneOf = <const T extends readonly string[]>(values: T, options: { default?: T[number] } = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+const StepId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,40}$', description: 'unique within the definition' });
+const Next = Type.Optional(
+  Type.Union([StepId, Type.Null()], {
+    description: 'the step that follows; the next one in the list when absent; null ends the run',
+  }),
+);
+const Field = Text({
+  minLength: 1,
+  maxLength: 200,
+  description: 'a path such as contact.tags, contact.traits.plan, event.properties.plan, lead.fields.city',
+});
+// Strings in steps may hold {{contact.name}}-style placeholders, with an optional "| fallback".
+const Templated = (maxLength: number) => Text({ maxLength });
+
+const Check = Type.Object(
+  {
+    field: Field,
+    op: oneOf([
+      'equals',
+      'not_equals',
+      'contains',
+      'not_contains',
+      'exists',
+      'not_exists',
+      'greater_than',
+      'less_than',
+    ]),
+    value: Type.Optional(Text({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type Check = Static<typeof Check>;
+
+const Condition = Type.Union([
+  Check,
+  Type.Object({ all: Type.Array(Check, { minItems: 1, maxItems: 20 }) }, { additionalProperties: false }),
+  Type.Object({ any: Type.Array(Check, { minItems: 1, maxItems: 20 }) }, { additionalProperties: false }),
+]);
+export type Condition = Static<typeof Condition>;
+
+const step = <T extends string, P extends Record<string, Parameters<typeof Type.Object>[0][string]>>(
+  type: T,
+  props: P,
+) =>
+  Type.Object(
+    { id: StepId, type: Type.Literal(type), next: Next, ...props },
+    { additionalProperties: false },
+  );
+
+const STEPS = {
+  send_template: step('send_template', {
+    template: Type.Object(
+      {
+        name: Text({ minLength: 1, maxLength: 512 }),
+        language: Text({ minLength: 2, maxLength: 15 }),
+        body: Type.Optional(Type.Array(Templated(1024), { maxItems: 100 })),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  send_text: step('send_text', {
+    text: Text({ minLength: 1, maxLength: 4096 }),
+    not_sent: Type.Optional(
+      Type.Union([StepId, Type.Null()], {
+        description: 'where to go when the 24-hour window is closed; the run ends there when absent',
+      }),
+    ),
+  }),
+  wait: step('wait', {
+    duration: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,6}(s|m|h|d)$', description: 'e.g. 30s, 10m, 2h, 3d' }),
+    ),
+    until: Type.Optional(Type.String({ format: 'date-time' })),
+  }),
+  add_tag: step('add_tag', { tag: Text({ minLength: 1, maxLength: 64 }) }),
+  remove_tag: step('remove_tag', { tag: Text({ minLength: 1, maxLength: 64 }) }),
+  set_trait: step('set_trait', {
+    key: Text({ minLength: 1, maxLength: 64 }),
+    value: Templated(1024),
+  }),
+  condition: step('condition', {
+    if: Condition,
+    if_true: Type.Union([StepId, Type.Null()]),
+    if_false: Type.Union([StepId, Type.Null()]),
+  }),
+  http_request: step('http_request', {
+    method: Type.Optional(oneOf(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { default: 'POST' })),
+    url: Templated(2048),
+    headers: Type.Optional(
+      Type.Record(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$" }), Templated(1024), {
+        maxProperties: 20,
+      }),
+    ),
+    body: Type.Optional(Templated(16_384)),
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 10_000 })),
+  }),
+  update_lead_status: step('update_lead_status', {
+    status: oneOf(['new', 'contacted', 'qualified', 'won', 'lost']),
+  }),
+};
+const Step = Type.Union([
+  STEPS.send_template,
+  STEPS.send_text,
+  STEPS.wait,
+  STEPS.add_tag,
+  STEPS.remove_tag,
+  STEPS.set_trait,
+  STEPS.condition,
+  STEPS.http_request,
+  STEPS.update_lead_status,
+]);
+export type Step = Static<typeof Step>;
+export type StepType = Step['type'];
+
+const TRIGGERS = {
+  event: Type.Object(
+    { type: Type.Literal('event'), event: Text({ minLength: 1, maxLength: 100 }) },
+    { additionalProperties: false },
+  ),
+  webhook: Type.Object({ type: Type.Literal('webhook') }, { additionalProperties: false }),
+  form_submitted: Type.Object(
+    { type: Type.Literal('form_submitted'), form_id: Type.Optional(Text({ minLength: 1, maxLength: 64 })) },
+    { additionalProperties: false },
+  ),
+  lead_created: Type.Object({ type: Type.Literal('lead_created') }, { additionalProperties: false }),
+};
+const Trigger = Type.Union([
+  TRIGGERS.event,
+  TRIGGERS.webhook,
+  TRIGGERS.form_submitted,
+  TRIGGERS.lead_created,
+]);
+export type Trigger = Static<typeof Trigger>;
+
+export const Definition = Type.Object(
+  {
+    name: Text({ minLength: 1, maxLength: 200 }),
+    trigger: Trigger,
+    steps: Type.Array(Step, { minItems: 1, maxItems: 100 }),
+  },
+  { additionalProperties: false },
+);
+export type Definition = Static<typeof Definition>;
+
+export class DefinitionError extends Error {
+  constructor(readonly problems: Problem[]) {
+    super(`invalid definition: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
+  }
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true });
+addFormats.default(ajv, ['date-time']);
+// Checked in two passes so a bad step is reported against its own type, not as "matches no branch".
+const checkOutline = ajv.compile(
+  Type.Object(
+    {
+      name: Definition.properties.name,
+      trigger: Type.Object({ type: Type.Unsafe<string>({ type: 'string', enum: Object.keys(TRIGGERS) }) }),
+      steps: Type.Array(
+        Type.Object({ type: Type.Unsafe<string>({ type: 'string', enum: Object.keys(STEPS) }) }),
+        {
+          minItems: 1,
+          maxItems: 100,
+        },
+      ),
+    },
+    { additionalProperties: false, required: ['name', 'trigger', 'steps'] },
+  ),
+);
+const checkTrigger = Object.fromEntries(Object.entries(TRIGGERS).map(([k, v]) => [k, ajv.compile(v)]));
+const checkStep = Object.fromEntries(Object.entries(STEPS).map(([k, v]) => [k, ajv.compile(v)]));
+
+type Problem = { field: string; message: string };
+
+function ajvProblems(prefix: string, errors: typeof checkOutline.errors): Problem[] {
+  return (errors ?? []).map((e) => {
+    const path = [prefix, e.instancePath.replace(/^\//, '').replaceAll('/', '.')].filter(Boolean).join('.');
+    const missing = (e.params as { missingProperty?: string }).missingProperty;
+    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+    const allowed = (e.params as { allowedValue?: unknown }).allowedValue;
+    const choices = (e.params as { allowedValues?: unknown[] }).allowedValues;
+    const message = missing
+      ? `"${missing}" is required`
+      : extra
+        ? `"${extra}" is not a known field`
+        : allowed !== undefined
+          ? `must be ${JSON.stringify(allowed)}`
+          : choices
+            ? `must be one of ${choices.join(', ')}`
+            : (e.message ?? 'is invalid');
+    return { field: path || '(definition)', message };
+  });
+}
+
+/**
+ * Validates a definition: its shape, then the graph (ids unique, every link to an existing step, no
+ * cycle, so each step runs at most once per run). Throws DefinitionError naming each problem.
+ */
+export function parseDefinition(input: unknown): Definition {
+  if (!checkOutline(input)) throw new DefinitionError(uniqueProblems(ajvProblems('', checkOutline.errors)));
+  const outline = input as { trigger: { type: string }; steps: { type: string }[] };
+  const shape: Problem[] = [];
+  const trigger = checkTrigger[outline.trigger.type]!;
+  if (!trigger(outline.trigger)) shape.push(...ajvProblems('trigger', trigger.errors));
+  outline.steps.forEach((s, i) => {
+    const check = checkStep[s.type]!;
+    if (!check(s)) shape.push(...ajvProblems(`steps.${i}`, check.errors));
+  });
+  if (shape.length > 0) throw new DefinitionError(uniqueProblems(shape));
+  return checkGraph(input as Definition);
+}
+
+function checkGraph(input: Definition): Definition {
+  const problems: Problem[] = [];
+  const ids = new Map<string, number>();
+  input.steps.forEach((s, i) => {
+    if (ids.has(s.id)) problems.push({ field: `steps.${i}.id`, message: `"${s.id}" is used twice` });
+    ids.set(s.id, i);
+    if (s.type === 'wait' && !s.duration === !s.until) {
+      problems.push({ field: `steps.${i}`, message: 'a wait needs exactly one of duration or until' });
+    }
+  });
+  input.steps.forEach((s, i) => {
+    for (const [key, target] of Object.entries(links(s))) {
+      if (target && !ids.has(target)) {
+        problems.push({ field: `steps.${i}.${key}`, message: `no step with id "${target}"` });
+      }
+    }
+  });
+  if (problems.length === 0) {
+    const cycle = findCycle(input.steps);
+    if (cycle) problems.push({ field: 'steps', message: `steps form a loop: ${cycle.join(' → ')}` });
+  }
+  if (problems.length > 0) throw new DefinitionError(problems);
+  return input;
+}
+
+/** The steps a step can lead to, by the field that names each. */
+export function links(s: Step): Record<string, string | null | undefined> {
+  if (s.type === 'condition') return { if_true: s.if_true, if_false: s.if_false };
+  if (s.type === 'send_text') return { next: s.next, not_sent: s.not_sent };
+  return { next: s.next };
+}
+
+/** The step after `index` when `next` is absent; undefined `next` means "the following one". */
+export function following(steps: Step[], index: number, target: string | null | undefined): string | null {
+  if (target === undefined) return steps[index + 1]?.id ?? null;
+  return target;
+}
+
+function findCycle(steps: Step[]): string[] | null {
+  const index = new Map(steps.map((s, i) => [s.id, i]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const path: string[] = [];
+  const visit = (id: string): string[] | null => {
+    if (state.get(id) === 'done') return null;
+    if (state.get(id) === 'visiting') return [...path.slice(path.indexOf(id)), id];
+    state.set(id, 'visiting');
+    path.push(id);
+    const i = index.get(id)!;
+    const s = steps[i]!;
+    const targets = Object.entries(links(s)).map(([key, t]) =>
+      following(steps, i, key === 'next' ? t : (t ?? null)),
+    );
+    for (const t of targets) {
+      if (t === null) continue;
+      const found = visit(t);
+      if (found) return found;
+    }
+    path.pop();
+    state.set(id, 'done');
+    return null;
+  };
+  for (const s of steps) {
+    const found = visit(s.id);
+    if (found) return found;
+  }
+  return null;
+}
+
+function uniqueProblems(list: Problem[]) {
+  const seen = new Set<string>();
+  return list
+    .filter((p) => {
+      const k = `${p.field} ${p.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .slice(0, 20);
+}
+
+/** The kind an automation is, by its trigger: event triggers make flows, the others sequences. */
+export function kindOf(trigger: Trigger): 'flow' | 'sequence' {
+  return trigger.type === 'event' ? 'flow' : 'sequence';
+}

@@ -1,0 +1,50 @@
+import type { AppContext } from '../../context.js';
+import type { Definition } from './definition.js';
+
+export interface AutomationView {
+  id: string;
+  kind: 'flow' | 'sequence';
+  name: string;
+  trigger_type: string;
+  trigger_event: string | null;
+  draft: Definition;
+  draft_version: number;
+  published_version: number | null;
+  /** Webhook sequences: the secret in clear, for the team to copy (the URL is a password). */
+  secret: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = `id, kind, name, trigger_type, trigger_event, draft, draft_version, published_version, secret_enc,
+  created_at, updated_at`;
+
+function view(ctx: AppContext, row: AutomationView & { secret_enc: string | null }): AutomationView {
+  const { secret_enc, ...rest } = row;
+  return { ...rest, secret: secret_enc ? ctx.secrets.open(secret_enc) : null };
+}
+
+export async function listAutomations(
+  ctx: AppContext,
+  workspaceId: string,
+  kind?: 'flow' | 'sequence',
+): Promise<AutomationView[]> {
+  const { rows } = await ctx.db.query<AutomationView & { secret_enc: string | null }>(
+    `SELECT ${COLUMNS} FROM automations WHERE workspace_id = $1 AND ($2::text IS NULL OR kind = $2)
+     ORDER BY created_at DESC, id`,
+    [workspaceId, kind ?? null],
+  );
+  return rows.map((r) => view(ctx, r));
+}
+
+export async function getAutomation(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+): Promise<AutomationView | null> {
+  const { rows } = await ctx.db.query<AutomationView & { secret_enc: string | null }>(
+    `SELECT ${COLUMNS} FROM automations WHERE workspace_id = $1 AND id = $2`,
+    [workspaceId, id],
+  );
+  return rows[0] ? view(ctx, rows[0]) : null;
+}

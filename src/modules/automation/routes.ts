@@ -1,0 +1,26 @@
+import type { RestApp } from '../../http/rest-app.js';
+import { errorResponses } from '../../http/schema.js';
+import { TrackEventBody, TrackEventResult } from './schemas.js';
+import { trackEvent } from './track-event.js';
+
+export function registerEventRoutes(app: RestApp): void {
+  app.post(
+    '/events',
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Track an event; starts every published flow listening for its name',
+        description:
+          'The contact is created if absent (402 at the plan contact limit). 202 once the event is stored; ' +
+          'the runs start from the job queue.',
+        tags: ['events'],
+        body: TrackEventBody,
+        response: { 202: TrackEventResult, ...errorResponses(400, 401, 402, 409, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const result = await trackEvent(app.ctx, request.principal(), request.body);
+      return reply.code(202).send({ result: true, ...result });
+    },
+  );
+}

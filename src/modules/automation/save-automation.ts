@@ -1,0 +1,133 @@
+import type { AppContext } from '../../context.js';
+import { newId, newSecret } from '../../lib/ids.js';
+import { type Definition, kindOf, parseDefinition } from './definition.js';
+
+export interface SavedAutomation {
+  id: string;
+  kind: 'flow' | 'sequence';
+  /** Webhook sequences only; shown when created (and readable later by the workspace's team). */
+  secret: string | null;
+  published_version: number | null;
+}
+
+export class AutomationNotFoundError extends Error {}
+
+function triggerColumns(d: Definition) {
+  return {
+    type: d.trigger.type,
+    event: d.trigger.type === 'event' ? d.trigger.event : null,
+    formId: d.trigger.type === 'form_submitted' ? (d.trigger.form_id ?? null) : null,
+  };
+}
+
+/** Creates a flow or sequence from a definition (validated here), optionally publishing it at once. */
+export async function createAutomation(
+  ctx: AppContext,
+  workspaceId: string,
+  input: unknown,
+  options: { publish?: boolean; expectKind?: 'flow' | 'sequence' } = {},
+): Promise<SavedAutomation> {
+  const definition = parseDefinition(input);
+  const kind = kindOf(definition.trigger);
+  if (options.expectKind && options.expectKind !== kind) {
+    throw new WrongKindError(
+      kind === 'flow'
+        ? 'a sequence is started by a webhook, a form or a new lead, not by an event: use "flow create"'
+        : 'a flow is started by an event (trigger {"type": "event", "event": "..."}): use "sequence create"',
+    );
+  }
+  const id = newId(kind === 'flow' ? 'fl' : 'sq');
+  const secret = definition.trigger.type === 'webhook' ? newSecret('whsec_') : null;
+  const t = triggerColumns(definition);
+  await ctx.db.query(
+    `INSERT INTO automations (workspace_id, id, kind, name, trigger_type, trigger_event, trigger_form_id, secret_enc, draft)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+    [
+      workspaceId,
+      id,
+      kind,
+      definition.name,
+      t.type,
+      t.event,
+      t.formId,
+      secret ? ctx.secrets.seal(secret) : null,
+      JSON.stringify(definition),
+    ],
+  );
+  const published = options.publish ? await publishAutomation(ctx, workspaceId, id) : null;
+  return { id, kind, secret, published_version: published };
+}
+
+export class WrongKindError extends Error {}
+
+/**
+ * Replaces the draft. The trigger's kind cannot change (a flow stays a flow); published versions are
+ * untouched until the next publish.
+ */
+export async function updateDraft(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+  input: unknown,
+): Promise<void> {
+  const definition = parseDefinition(input);
+  const t = triggerColumns(definition);
+  const { rows } = await ctx.db.query<{ kind: string; secret_enc: string | null }>(
+    'SELECT kind, secret_enc FROM automations WHERE workspace_id = $1 AND id = $2',
+    [workspaceId, id],
+  );
+  const current = rows[0];
+  if (!current) throw new AutomationNotFoundError(`no flow or sequence ${id}`);
+  if (current.kind !== kindOf(definition.trigger)) {
+    throw new WrongKindError(
+      `a ${current.kind} keeps its kind: its trigger cannot become a ${kindOf(definition.trigger)} trigger`,
+    );
+  }
+  const secret =
+    t.type === 'webhook' && !current.secret_enc ? ctx.secrets.seal(newSecret('whsec_')) : current.secret_enc;
+  await ctx.db.query(
+    `UPDATE automations SET name = $3, draft = $4::jsonb, draft_version = draft_version + 1, trigger_type = $5,
+       trigger_event = $6, trigger_form_id = $7, secret_enc = $8, updated_at = now()
+     WHERE workspace_id = $1 AND id = $2`,
+    [workspaceId, id, definition.name, JSON.stringify(definition), t.type, t.event, t.formId, secret],
+  );
+}
+
+/**
+ * Publishes the draft as a new immutable version (or keeps the latest when the draft has not changed
+ * since) and makes it the one new runs start on. Returns the published version number.
+ */
+export async function publishAutomation(ctx: AppContext, workspaceId: string, id: string): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ draft_version: number; latest: number | null }>(
+      `SELECT a.draft_version, (SELECT max(version) FROM automation_versions v
+         WHERE v.workspace_id = a.workspace_id AND v.automation_id = a.id) AS latest
+       FROM automations a WHERE a.workspace_id = $1 AND a.id = $2 FOR UPDATE`,
+      [workspaceId, id],
+    );
+    const a = rows[0];
+    if (!a) throw new AutomationNotFoundError(`no flow or sequence ${id}`);
+    if (a.latest !== a.draft_version) {
+      await tx.query(
+        `INSERT INTO automation_versions (workspace_id, automation_id, version, definition)
+         SELECT workspace_id, id, draft_version, draft FROM automations WHERE workspace_id = $1 AND id = $2`,
+        [workspaceId, id],
+      );
+    }
+    await tx.query(
+      'UPDATE automations SET published_version = draft_version, updated_at = now() WHERE workspace_id = $1 AND id = $2',
+      [workspaceId, id],
+    );
+    return a.draft_version;
+  });
+}
+
+/** Stops new runs; runs already under way go on to their end on the version they started on. */
+export async function unpublishAutomation(ctx: AppContext, workspaceId: string, id: string): Promise<void> {
+  const { rows } = await ctx.db.query(
+    `UPDATE automations SET published_version = NULL, updated_at = now() WHERE workspace_id = $1 AND id = $2
+     RETURNING id`,
+    [workspaceId, id],
+  );
+  if (!rows[0]) throw new AutomationNotFoundError(`no flow or sequence ${id}`);
+}

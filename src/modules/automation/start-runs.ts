@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/db.js';
+import { newId } from '../../lib/ids.js';
+import type { Definition } from './definition.js';
+
+export interface RunStart {
+  automationId: string;
+  version: number;
+  contactId: string | null;
+  leadId?: string | null;
+  eventId?: string | null;
+  triggerData: Record<string, unknown>;
+}
+
+/** A job id derived from the run and step: enqueuing the same step twice adds nothing. */
+export function stepJobId(runId: string, stepId: string): string {
+  const h = createHash('sha256').update(`${runId}/${stepId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Queues a run's step inside the caller's transaction, so the step and the state that led to it commit together. */
+export async function queueStep(
+  ctx: AppContext,
+  tx: Queryable,
+  workspaceId: string,
+  runId: string,
+  stepId: string,
+  startAfter?: Date,
+): Promise<void> {
+  if (!ctx.queue) throw new Error('the job queue is not running in this process');
+  await ctx.queue.send(
+    'automation.step',
+    { workspaceId, runId, stepId },
+    {
+      id: stepJobId(runId, stepId),
+      ...(startAfter ? { startAfter } : {}),
+      db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) as never },
+    },
+  );
+}
+
+/**
+ * Creates a run and queues its first step, in one transaction. An event starts a flow once; a lead
+ * with an unfinished run of a sequence is not enrolled again: then the existing run is returned.
+ */
+export async function startRun(
+  ctx: AppContext,
+  workspaceId: string,
+  start: RunStart,
+): Promise<{ runId: string; created: boolean }> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const { rows: defs } = await tx.query<{ definition: Definition }>(
+      'SELECT definition FROM automation_versions WHERE workspace_id = $1 AND automation_id = $2 AND version = $3',
+      [workspaceId, start.automationId, start.version],
+    );
+    const first = defs[0]?.definition.steps[0]?.id;
+    if (!first) throw new Error(`no version ${start.version} of ${start.automationId}`);
+    const conflict = start.eventId
+      ? '(workspace_id, automation_id, event_id) WHERE event_id IS NOT NULL'
+      : start.leadId
+        ? "(workspace_id, automation_id, lead_id) WHERE lead_id IS NOT NULL AND status IN ('running', 'waiting')"
+        : null;
+    const runId = newId('run');
+    const { rows } = await tx.query<{ id: string }>(
+      `INSERT INTO runs (workspace_id, id, automation_id, version, contact_id, lead_id, event_id, trigger_data,
+         status, current_step)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, 'running', $9)
+       ${conflict ? `ON CONFLICT ${conflict} DO NOTHING` : ''}
+       RETURNING id`,
+      [
+        workspaceId,
+        runId,
+        start.automationId,
+        start.version,
+        start.contactId,
+        start.leadId ?? null,
+        start.eventId ?? null,
+        JSON.stringify(start.triggerData),
+        first,
+      ],
+    );
+    if (rows[0]) {
+      await queueStep(ctx, tx, workspaceId, runId, first);
+      return { runId, created: true };
+    }
+    const existing = await tx.query<{ id: string }>(
+      start.eventId
+        ? 'SELECT id FROM runs WHERE workspace_id = $1 AND automation_id = $2 AND event_id = $3'
+        : `SELECT id FROM runs WHERE workspace_id = $1 AND automation_id = $2 AND lead_id = $3
+             AND status IN ('running', 'waiting')`,
+      [workspaceId, start.automationId, start.eventId ?? start.leadId],
+    );
+    return { runId: existing.rows[0]!.id, created: false };
+  });
+  if (result.created) ctx.queue?.wake('automation.step');
+  return result;
+}
+
+/** The `automation.start` job: a run of each flow the event matched when it arrived (once each). */
+export async function startEventRuns(
+  ctx: AppContext,
+  data: { workspaceId: string; eventId: string },
+): Promise<void> {
+  const { rows } = await ctx.db.query<{
+    contact_id: string;
+    name: string;
+    properties: Record<string, string>;
+    flows: { id: string; version: number }[];
+  }>('SELECT contact_id, name, properties, flows FROM events WHERE workspace_id = $1 AND id = $2', [
+    data.workspaceId,
+    data.eventId,
+  ]);
+  const event = rows[0];
+  if (!event) return;
+  for (const flow of event.flows) {
+    await startRun(ctx, data.workspaceId, {
+      automationId: flow.id,
+      version: flow.version,
+      contactId: event.contact_id,
+      eventId: data.eventId,
+      triggerData: { event: { id: data.eventId, name: event.name, properties: event.properties } },
+    });
+  }
+}

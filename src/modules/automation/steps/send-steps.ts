@@ -1,0 +1,67 @@
+import { ApiError } from '../../../http/errors.js';
+import type { SendMessageBody } from '../../messaging/schemas.js';
+import { type SendResult, sendMessage } from '../../messaging/send-message.js';
+import { interpolate, lookup } from '../interpolate.js';
+import { PermanentStepError, type StepInput, type StepOutcome } from './step.js';
+
+/**
+ * Sends through the same path as POST /messages, keyed by the run step: the message is stored once
+ * under that key, so a step run again after a crash finds it instead of sending a second one.
+ */
+async function send(input: StepInput, body: Omit<SendMessageBody, 'to'>): Promise<SendResult | ApiError> {
+  const phone = lookup(input.scope, 'contact.phone');
+  if (typeof phone !== 'string')
+    throw new PermanentStepError('the run has no contact with a phone to send to');
+  const { rows } = await input.ctx.db.query<{ default_country_code: string | null }>(
+    'SELECT default_country_code FROM workspaces WHERE id = $1',
+    [input.workspaceId],
+  );
+  try {
+    return await sendMessage(
+      input.ctx,
+      { workspaceId: input.workspaceId, defaultCountryCode: rows[0]?.default_country_code ?? null },
+      { to: `+${phone}`, ...body },
+      { sourceKey: input.key },
+    );
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+}
+
+export async function sendTemplate(
+  input: StepInput,
+  template: { name: string; language: string; body?: string[] },
+): Promise<StepOutcome> {
+  const missing: string[] = [];
+  const values = (template.body ?? []).map((v) => interpolate(v, input.scope, missing));
+  const empty = values.findIndex((v) => v.trim() === '');
+  if (empty >= 0) {
+    throw new PermanentStepError(
+      `template value ${empty + 1} is empty${missing.length ? ` (no ${missing.join(', ')})` : ''}: ` +
+        'give a fallback such as {{contact.name | "there"}}',
+    );
+  }
+  const result = await send(input, {
+    type: 'template',
+    template: { name: template.name, language: template.language, body: values },
+  });
+  if (result instanceof ApiError) throw new PermanentStepError(`${result.code}: ${result.message}`);
+  return { status: 'done', outcome: { message_id: result.id, message_status: result.status } };
+}
+
+/** Free text goes out only inside the 24-hour window; otherwise the step takes its "not sent" branch. */
+export async function sendText(input: StepInput, text: string, notSent: string | null): Promise<StepOutcome> {
+  const body = interpolate(text, input.scope).slice(0, 4096);
+  if (body.trim() === '') throw new PermanentStepError('the text is empty once its placeholders are filled');
+  const result = await send(input, { type: 'text', text: body });
+  if (result instanceof ApiError) {
+    if (result.code !== 'outside_window') throw new PermanentStepError(`${result.code}: ${result.message}`);
+    return {
+      status: 'skipped',
+      outcome: { sent: false, reason: 'outside the 24-hour window' },
+      branch: notSent,
+    };
+  }
+  return { status: 'done', outcome: { sent: true, message_id: result.id, message_status: result.status } };
+}

@@ -1,0 +1,28 @@
+import type { AppContext } from '../../../context.js';
+import type { Scope } from '../interpolate.js';
+
+/** What a step is given: the run it belongs to, what it can read, and the key that names its side effect. */
+export interface StepInput {
+  ctx: AppContext;
+  workspaceId: string;
+  runId: string;
+  contactId: string | null;
+  leadId: string | null;
+  scope: Scope;
+  /** `<run id>/<step id>`: the idempotency key of the step's side effect. */
+  key: string;
+}
+
+/** How a step ended. `branch` overrides the step's `next` (conditions, text not sent). */
+export interface StepOutcome {
+  status: 'done' | 'skipped';
+  outcome: Record<string, unknown>;
+  branch?: string | null;
+  waitUntil?: Date;
+}
+
+/** The run cannot go on (a missing template, a refused request): the run fails, no retry. */
+export class PermanentStepError extends Error {}
+
+/** Worth another try later (a network error, a 5xx): the job is retried with backoff. */
+export class TransientStepError extends Error {}

@@ -1,0 +1,62 @@
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { normalizePhone } from '../../lib/phone.js';
+import type { Principal } from '../api-keys/key-verifier.js';
+import { withContactLimit } from '../contacts/contact-limit.js';
+import type { TrackEventBody } from './schemas.js';
+
+/**
+ * POST /events: finds or creates the contact (402 at the plan's contact limit), stores the event with
+ * the published flows it matches now, and queues one job that starts their runs, all in one
+ * transaction; so the request costs the same whether it starts one flow or fifty.
+ */
+export async function trackEvent(
+  ctx: AppContext,
+  principal: Pick<Principal, 'workspaceId' | 'defaultCountryCode'>,
+  input: TrackEventBody,
+): Promise<{ id: string; flows_started: number }> {
+  const phone = normalizePhone(input.phone, principal.defaultCountryCode);
+  if (!phone.ok) throw ApiError.validation('phone', phone.message);
+  const id = newId('ev');
+  const started = await withContactLimit(
+    ctx.db,
+    async (tx) => {
+      const { rows } = await tx.query<{ flows: number }>(
+        `WITH contact AS (
+           INSERT INTO contacts (workspace_id, id, phone) VALUES ($1, $2, $3)
+           ON CONFLICT (workspace_id, phone) DO UPDATE SET updated_at = contacts.updated_at
+           RETURNING id),
+         flows AS (
+           SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'version', a.published_version)), '[]') AS list
+           FROM automations a
+           WHERE a.workspace_id = $1 AND a.trigger_type = 'event' AND a.trigger_event = $5
+             AND a.published_version IS NOT NULL)
+         INSERT INTO events (workspace_id, id, contact_id, name, properties, flows)
+         SELECT $1, $4, contact.id, $5, $6::jsonb, flows.list FROM contact, flows
+         RETURNING jsonb_array_length(flows) AS flows`,
+        [
+          principal.workspaceId,
+          newId('ct'),
+          phone.digits,
+          id,
+          input.event,
+          JSON.stringify(input.properties ?? {}),
+        ],
+      );
+      const flows = rows[0]!.flows;
+      if (flows > 0) {
+        if (!ctx.queue) throw new Error('the job queue is not running in this process');
+        await ctx.queue.send(
+          'automation.start',
+          { workspaceId: principal.workspaceId, eventId: id },
+          { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) as never } },
+        );
+      }
+      return flows;
+    },
+    { transaction: true },
+  );
+  if (started > 0) ctx.queue?.wake('automation.start');
+  return { id, flows_started: started };
+}
