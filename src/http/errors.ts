@@ -4,6 +4,8 @@ const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   plan_limit_reached: 402,
+  forbidden: 403,
+  csrf_failed: 403,
   not_found: 404,
   template_not_found: 404,
   method_not_allowed: 405,

@@ -8,9 +8,11 @@ import { whatsappWebhookRoutes } from '../modules/messaging/webhook-routes.js';
 import { simulator } from '../simulator/plugin.js';
 import { SimState } from '../simulator/state.js';
 import { AccessLog } from './access-log.js';
+import { appApi } from './app-api.js';
 import { registerMetrics } from './metrics.js';
 import { REST_BODY_LIMIT, restV1 } from './rest-v1.js';
 import { buildValidator } from './validation.js';
+import { registerWebApp } from './web-app.js';
 
 const INCOMING_REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -73,6 +75,9 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
 
   await app.register(restV1, { prefix: '/api/v1' });
   await app.register(whatsappWebhookRoutes, { prefix: '/api/webhooks/whatsapp' });
+  // The web app's session-authenticated JSON API, and the app itself at / (SPA fallback).
+  await app.register(appApi, { prefix: '/api/app' });
+  await registerWebApp(app);
   // The WhatsApp Cloud API simulator, in process, for the embedded default (demo, development, tests).
   if (ctx.db.kind === 'pglite' || ctx.config.simulator) {
     const state = new SimState();

@@ -1,0 +1,95 @@
+import type { FastifyRequest } from 'fastify';
+import { registerAuthRoutes } from '../modules/accounts/auth-routes.js';
+import { csrfMatches, currentSession, type Session } from '../modules/accounts/sessions.js';
+import { registerTeamRoutes } from '../modules/accounts/team-routes.js';
+import { registerAppContactRoutes } from '../modules/app-inbox/contact-routes.js';
+import { registerAppMessageRoutes } from '../modules/app-inbox/message-routes.js';
+import { registerAppTemplateRoutes } from '../modules/app-inbox/template-routes.js';
+import { registerDeveloperRoutes } from '../modules/app-settings/developer-routes.js';
+import { registerSettingsRoutes } from '../modules/app-settings/settings-routes.js';
+import { ApiError, restErrorBody } from './errors.js';
+import { toApiError } from './fastify-errors.js';
+import type { RestApp } from './rest-app.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    appSession: Session | null;
+    /** The signed-in session; only on /api/app routes that are not public. */
+    session(): Session;
+  }
+  interface FastifyContextConfig {
+    /** An /api/app route reachable without a session (first-run setup, sign-in, invitations). */
+    public?: boolean;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CSRF_HEADER = 'x-parley-csrf';
+
+/**
+ * The web app's JSON API: cookie sessions, CSRF checks on every state-changing request (the session's
+ * token in `x-parley-csrf`, and an Origin, when sent, that is this server's), the REST error envelope.
+ */
+export async function appApi(app: RestApp): Promise<void> {
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler((err, request, reply) => {
+    let apiError = toApiError(err);
+    if (!apiError) {
+      request.log.error({ err }, 'unhandled error');
+      apiError = new ApiError(
+        'internal_error',
+        'Something failed on our side; quote the request id if it persists',
+      );
+    }
+    return reply.code(apiError.status).send(restErrorBody(apiError, request.id));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const err = new ApiError('not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
+    return reply.code(404).send(restErrorBody(err, request.id));
+  });
+
+  app.decorateRequest('appSession', null);
+  app.decorateRequest('session', function session() {
+    if (!this.appSession) throw new ApiError('unauthorized', 'Sign in first');
+    return this.appSession;
+  });
+  app.addHook('onRequest', async (request) => {
+    request.appSession = await currentSession(app.ctx, request);
+    const isPublic = request.routeOptions.config?.public === true;
+    if (!isPublic && !request.appSession)
+      throw new ApiError('unauthorized', 'Your session has ended; sign in again');
+    if (SAFE_METHODS.has(request.method)) return;
+    checkOrigin(app, request);
+    const presented = request.headers[CSRF_HEADER];
+    if (typeof presented !== 'string' || presented.length === 0) {
+      throw new ApiError('csrf_failed', `Missing the ${CSRF_HEADER} header`);
+    }
+    if (!isPublic && !csrfMatches(request.appSession!, presented)) {
+      throw new ApiError('csrf_failed', 'The CSRF token does not match this session; reload the page');
+    }
+  });
+  // Nothing here may be cached by a shared cache: answers are per user.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  registerAuthRoutes(app);
+  registerTeamRoutes(app);
+  registerSettingsRoutes(app);
+  registerDeveloperRoutes(app);
+  registerAppContactRoutes(app);
+  registerAppMessageRoutes(app);
+  registerAppTemplateRoutes(app);
+}
+
+/** A browser always sends Origin on a cross-site POST; when present it must be this server. */
+function checkOrigin(app: RestApp, request: FastifyRequest): void {
+  if (request.headers['sec-fetch-site'] === 'cross-site') {
+    throw new ApiError('csrf_failed', 'Cross-site requests are not accepted');
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  const allowed = [new URL(app.ctx.config.appUrl).origin, `${request.protocol}://${request.host}`];
+  if (!allowed.includes(origin))
+    throw new ApiError('csrf_failed', `Requests from ${origin} are not accepted`);
+}

@@ -1,0 +1,120 @@
+import { ApiError } from '../../http/errors.js';
+import type { RestApp } from '../../http/rest-app.js';
+import { acceptInvitation, previewInvitation } from './invitations.js';
+import { checkLoginThrottle, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
+import { DUMMY_HASH, verifyPassword } from './passwords.js';
+import { canManage } from './roles.js';
+import { AcceptBody, LoginBody, NewWorkspaceBody, SetupBody, SwitchBody, TokenParams } from './schemas.js';
+import { endSession, startSession } from './sessions.js';
+import { createOwnedWorkspace, createUser, userByEmail, workspacesOf } from './users.js';
+
+// Keeps two first-run setups racing each other from both creating an owner.
+const SETUP_LOCK = 7_202_612;
+
+async function hasUsers(app: RestApp): Promise<boolean> {
+  const { rows } = await app.ctx.db.query('SELECT 1 FROM users LIMIT 1');
+  return rows.length > 0;
+}
+
+/** Sign-in, sign-out, first-run setup, invitations accepted, workspaces created and switched. */
+export function registerAuthRoutes(app: RestApp): void {
+  app.get('/session', { config: { public: true } }, async (request) => {
+    const s = request.appSession;
+    if (!s) return { result: true, authenticated: false, needs_setup: !(await hasUsers(app)) };
+    return {
+      result: true,
+      authenticated: true,
+      csrf_token: s.csrfToken,
+      user: { id: s.userId, email: s.email, name: s.name },
+      workspace: { id: s.workspaceId, name: s.workspaceName, default_country_code: s.defaultCountryCode },
+      role: s.role,
+      can_manage: canManage(s.role),
+      workspaces: await workspacesOf(app.ctx.db, s.userId),
+      app_url: app.ctx.config.appUrl,
+    };
+  });
+
+  app.post('/setup', { config: { public: true }, schema: { body: SetupBody } }, async (request, reply) => {
+    const b = request.body;
+    await app.ctx.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [SETUP_LOCK]);
+      const { rows } = await tx.query('SELECT 1 FROM users LIMIT 1');
+      if (rows.length > 0) {
+        throw new ApiError(
+          'conflict',
+          'This server is already set up; sign in, or ask an owner for an invitation',
+        );
+      }
+      const userId = await createUser(tx, b.email, b.password, b.name);
+      const workspaceId = await createOwnedWorkspace(tx, userId, b.workspace_name, b.default_country_code);
+      await startSession(app.ctx, tx, reply, userId, workspaceId);
+    });
+    return reply.code(201).send({ result: true });
+  });
+
+  app.post('/login', { config: { public: true }, schema: { body: LoginBody } }, async (request, reply) => {
+    const { email, password } = request.body;
+    await checkLoginThrottle(app.ctx.db, email, request.ip);
+    const user = await userByEmail(app.ctx.db, email);
+    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+    if (!user || !ok) {
+      await recordLoginFailure(app.ctx.db, email, request.ip);
+      throw new ApiError('unauthorized', 'The e-mail address or password is not right');
+    }
+    const workspace = (await workspacesOf(app.ctx.db, user.id))[0];
+    if (!workspace) throw new ApiError('forbidden', 'You are no longer a member of any workspace');
+    await clearLoginFailures(app.ctx.db, email);
+    await startSession(app.ctx, app.ctx.db, reply, user.id, workspace.id);
+    return { result: true };
+  });
+
+  app.post('/logout', async (request, reply) => {
+    await endSession(app.ctx, request, reply);
+    return { result: true };
+  });
+
+  app.get(
+    '/invitations/:token',
+    { config: { public: true }, schema: { params: TokenParams } },
+    async (request) => {
+      return { result: true, invitation: await previewInvitation(app.ctx.db, request.params.token) };
+    },
+  );
+
+  app.post(
+    '/invitations/accept',
+    { config: { public: true }, schema: { body: AcceptBody } },
+    async (request, reply) => {
+      await checkLoginThrottle(app.ctx.db, `invite:${request.body.token}`, request.ip);
+      await app.ctx.db.transaction(async (tx) => {
+        const { userId, workspaceId } = await acceptInvitation(tx, request.body, request.ip);
+        await startSession(app.ctx, tx, reply, userId, workspaceId);
+      });
+      return reply.code(201).send({ result: true });
+    },
+  );
+
+  app.post('/workspaces', { schema: { body: NewWorkspaceBody } }, async (request, reply) => {
+    const s = request.session();
+    const id = await app.ctx.db.transaction((tx) =>
+      createOwnedWorkspace(tx, s.userId, request.body.name, request.body.default_country_code),
+    );
+    await switchTo(app, s.tokenHash, s.userId, id);
+    return reply.code(201).send({ result: true, id });
+  });
+
+  app.post('/session/workspace', { schema: { body: SwitchBody } }, async (request) => {
+    const s = request.session();
+    await switchTo(app, s.tokenHash, s.userId, request.body.workspace_id);
+    return { result: true };
+  });
+}
+
+async function switchTo(app: RestApp, tokenHash: string, userId: string, workspaceId: string): Promise<void> {
+  const { rows } = await app.ctx.db.query(
+    `UPDATE sessions SET workspace_id = $3 WHERE token_hash = $1
+     AND EXISTS (SELECT 1 FROM memberships WHERE workspace_id = $3 AND user_id = $2) RETURNING 1`,
+    [tokenHash, userId, workspaceId],
+  );
+  if (rows.length === 0) throw new ApiError('not_found', 'No such workspace');
+}

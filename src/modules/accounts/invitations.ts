@@ -1,0 +1,100 @@
+import type { Queryable } from '../../db/db.js';
+import { ApiError } from '../../http/errors.js';
+import { sha256Hex } from '../../lib/hash.js';
+import { newId, newSecret } from '../../lib/ids.js';
+import { recordLoginFailure } from './login-throttle.js';
+import { verifyPassword } from './passwords.js';
+import type { Role } from './roles.js';
+import { addMember, createUser, userByEmail } from './users.js';
+
+const VALID_DAYS = 7;
+
+/** An invitation link, shown once to the inviter (only the token's hash is kept). */
+export async function createInvitation(
+  db: Queryable,
+  appUrl: string,
+  workspaceId: string,
+  invitedBy: { userId: string; role: Role },
+  email: string,
+  role: Role,
+): Promise<{ id: string; url: string }> {
+  if (role === 'owner' && invitedBy.role !== 'owner') {
+    throw new ApiError('forbidden', 'Only an owner can invite another owner');
+  }
+  const { rows } = await db.query(
+    `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.workspace_id = $1 AND lower(u.email) = lower($2)`,
+    [workspaceId, email],
+  );
+  if (rows.length > 0) throw new ApiError('conflict', `${email} is already a member of this workspace`);
+  const id = newId('inv');
+  const token = newSecret('');
+  await db.query(
+    `INSERT INTO invitations (workspace_id, id, email, role, token_hash, invited_by, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(days => $7))`,
+    [workspaceId, id, email.trim(), role, sha256Hex(token), invitedBy.userId, VALID_DAYS],
+  );
+  return { id, url: `${appUrl}/invite/${token}` };
+}
+
+interface OpenInvitation {
+  workspace_id: string;
+  id: string;
+  email: string;
+  role: Role;
+  workspace_name: string;
+}
+
+async function openInvitation(db: Queryable, token: string): Promise<OpenInvitation> {
+  const { rows } = await db.query<OpenInvitation>(
+    `SELECT i.workspace_id, i.id, i.email, i.role, w.name AS workspace_name
+     FROM invitations i JOIN workspaces w ON w.id = i.workspace_id
+     WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()`,
+    [sha256Hex(token)],
+  );
+  if (!rows[0]) {
+    throw new ApiError('not_found', 'This invitation link is not valid any more; ask for a new one');
+  }
+  return rows[0];
+}
+
+/** What the invitation page shows before it is accepted. */
+export async function previewInvitation(db: Queryable, token: string) {
+  const inv = await openInvitation(db, token);
+  const existing = await userByEmail(db, inv.email);
+  return {
+    email: inv.email,
+    role: inv.role,
+    workspace_name: inv.workspace_name,
+    has_account: existing !== null,
+  };
+}
+
+/**
+ * Accepts: a new user sets a password; someone who already has an account proves it with theirs.
+ * The invitation can be used once.
+ */
+export async function acceptInvitation(
+  db: Queryable,
+  input: { token: string; password: string; name?: string },
+  address: string,
+): Promise<{ userId: string; workspaceId: string }> {
+  const inv = await openInvitation(db, input.token);
+  const existing = await userByEmail(db, inv.email);
+  let userId: string;
+  if (existing) {
+    if (!(await verifyPassword(input.password, existing.password_hash))) {
+      await recordLoginFailure(db, `invite:${input.token}`, address);
+      throw new ApiError('unauthorized', `${inv.email} already has an account: enter its password to join`);
+    }
+    userId = existing.id;
+  } else {
+    userId = await createUser(db, inv.email, input.password, input.name);
+  }
+  await addMember(db, inv.workspace_id, userId, inv.role);
+  await db.query('UPDATE invitations SET accepted_at = now() WHERE workspace_id = $1 AND id = $2', [
+    inv.workspace_id,
+    inv.id,
+  ]);
+  return { userId, workspaceId: inv.workspace_id };
+}

@@ -1,0 +1,180 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchBrowser, screenshot } from './support/browser.js';
+import { freePort, type RunningServer, startServer, tempDataDir } from './support/cli.js';
+import { until } from './support/until.js';
+
+// The web app end to end: the real server (built CLI, embedded database) driven by headless Chromium.
+describe.skipIf(!hasChromium)('web app in a browser', () => {
+  const data = tempDataDir();
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    server = await startServer([], { DATA_DIR: data.dir, PORT: String(await freePort()), LOG_LEVEL: 'warn' });
+    base = server.url;
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(15_000);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    data.remove();
+  });
+
+  const rest = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : null,
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  const go = (name: string, on = page) => on.locator('nav').getByRole('link', { name, exact: true }).click();
+  const openSettings = async (tab: string) => {
+    await go('Settings');
+    await page.getByRole('tab', { name: tab }).click();
+  };
+
+  it('signs up on first run: the owner account and the workspace', async () => {
+    await page.goto(base);
+    await page.getByRole('heading', { name: 'Welcome to Parley' }).waitFor();
+    await page.getByLabel('Your name').fill('Asha Rao');
+    await page.getByLabel('E-mail').fill('asha@example.com');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByLabel('Workspace name').fill('Acme Foods');
+    await page.getByLabel(/Default country code/).fill('91');
+    await screenshot(page, '01-setup');
+    await page.getByRole('button', { name: 'Create account and workspace' }).click();
+    await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
+    await page.getByText('No contacts yet').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/contacts');
+    await screenshot(page, '02-contacts-empty');
+  });
+
+  it('connects the simulator as the number in Settings', async () => {
+    await openSettings('Connected number');
+    await page.getByText('No WhatsApp number connected yet').waitFor();
+    await page.getByRole('button', { name: 'Connect the simulator' }).click();
+    await page.getByText('Built-in WhatsApp simulator').waitFor();
+    await screenshot(page, '03-settings-number');
+  });
+
+  it('creates an API key in Settings › Developer and uses it on the REST API', async () => {
+    await openSettings('Developer');
+    await page.getByText('No API keys yet').waitFor();
+    await page.getByLabel('Key name').fill('Website backend');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const shown = page.getByTestId('new-api-key').locator('code').first();
+    apiKey = (await shown.textContent()) ?? '';
+    expect(apiKey).toMatch(/^pk_live_[0-9A-Za-z]{32}$/);
+    await page.getByRole('cell', { name: 'Website backend' }).waitFor();
+    await screenshot(page, '04-settings-developer');
+
+    const templates = await rest('GET', '/templates');
+    expect(templates.status).toBe(200);
+    expect((templates.body.templates as { name: string }[]).map((t) => t.name).sort()).toEqual([
+      'order_update',
+      'welcome',
+    ]);
+    // Last use is recorded within seconds (batched); the list then shows it.
+    await until(async () => {
+      await page.reload();
+      await page.getByRole('cell', { name: 'Website backend' }).waitFor();
+      return page.getByRole('cell', { name: 'just now' }).isVisible();
+    });
+  });
+
+  it('shows contacts with search, and a contact with its timeline', async () => {
+    for (const [phone, name, tags] of [
+      ['98765 43210', 'Ravi Kumar', ['vip', 'mumbai']],
+      ['91234 56789', 'Meera Shah', ['newsletter']],
+      ['+14155552671', 'John Appleseed', []],
+    ] as const) {
+      const r = await rest('POST', '/contacts', { phone, name, tags, traits: { plan: 'gold', orders: 3 } });
+      expect(r.status).toBe(201);
+    }
+    const sent = await rest('POST', '/messages', {
+      to: '9876543210',
+      template: { name: 'welcome', language: 'en', body: ['Ravi', 'Acme Foods'] },
+    });
+    expect(sent.status).toBe(201);
+    await go('Contacts');
+    await page.getByRole('link', { name: 'Meera Shah' }).waitFor();
+    await screenshot(page, '05-contacts');
+    await page.getByLabel('Search contacts').fill('ravi');
+    await until(async () => (await page.getByRole('link', { name: 'Meera Shah' }).count()) === 0);
+    await page.getByRole('link', { name: 'Ravi Kumar' }).click();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.getByText('Sent template welcome').waitFor();
+    await screenshot(page, '06-contact');
+  });
+
+  it('replies in a conversation only inside the 24-hour window', async () => {
+    await page.getByRole('link', { name: 'Open conversation' }).click();
+    await page.getByText('Free text is closed.').waitFor();
+    // The customer writes in: the window opens.
+    const inbound = await fetch(`${base}/_sim/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ from: '919876543210', text: 'Hi! Is my order on its way?' }),
+    });
+    expect(inbound.status).toBeLessThan(300);
+    await page.getByText('Is my order on its way?').waitFor({ timeout: 20_000 });
+    await page.getByLabel('Reply').fill('Yes — it ships today.');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.locator('.bubble.outbound', { hasText: 'Yes — it ships today.' }).waitFor();
+    await expect.poll(() => page.getByLabel('Reply').inputValue()).toBe('');
+    await screenshot(page, '07-conversation');
+    await go('Messages');
+    await page.getByRole('cell', { name: 'Hi! Is my order on its way?' }).waitFor();
+    await screenshot(page, '08-messages');
+  });
+
+  it('lists templates and syncs them', async () => {
+    await go('Templates');
+    await page.getByText('order_update').waitFor();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByText(/Synced \d+ templates? from WhatsApp/).waitFor();
+    await screenshot(page, '09-templates');
+  });
+
+  it('invites a teammate and shows plan usage', async () => {
+    await openSettings('Team');
+    await page.getByLabel('E-mail').fill('sam@example.com');
+    await page.getByRole('button', { name: 'Create invitation' }).click();
+    await page.getByText('/invite/').waitFor();
+    await screenshot(page, '10-settings-team');
+    await page.getByRole('tab', { name: 'Plan & usage' }).click();
+    await page.getByText('Messages this month').waitFor();
+    await screenshot(page, '11-settings-plan');
+  });
+
+  it('works on a phone-sized screen', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await phone.context().addCookies(await page.context().cookies());
+    await phone.goto(`${base}/contacts`);
+    await phone.getByRole('link', { name: 'Ravi Kumar' }).waitFor();
+    await screenshot(phone, '12-phone-contacts');
+    await phone.getByRole('button', { name: 'Menu' }).click();
+    await go('Templates', phone);
+    await phone.getByText('order_update').waitFor();
+    await screenshot(phone, '13-phone-templates');
+    await phone.close();
+  });
+
+  it('signs out and back in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshot(page, '14-sign-in');
+    await page.getByLabel('E-mail').fill('asha@example.com');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
+  });
+});

@@ -1,0 +1,157 @@
+import { type ReactNode, useState } from 'react';
+import { api } from './api';
+import { ContactPage, ContactsPage } from './pages/Contacts';
+import { ConversationPage, MessagesPage } from './pages/Messages';
+import { SettingsPage } from './pages/Settings';
+import { TemplatesPage } from './pages/Templates';
+import { Link, match, navigate, useLocation } from './router';
+import { useSession } from './session';
+import { Empty } from './ui';
+
+interface Route {
+  pattern: string;
+  render: (params: Record<string, string>) => ReactNode;
+}
+
+const NAV = [
+  { href: '/contacts', label: 'Contacts', icon: '◎' },
+  { href: '/messages', label: 'Messages', icon: '✉' },
+  { href: '/templates', label: 'Templates', icon: '▤' },
+  { href: '/settings', label: 'Settings', icon: '⚙' },
+];
+
+const ROUTES: Route[] = [
+  { pattern: '/contacts', render: () => <ContactsPage /> },
+  { pattern: '/contacts/:id', render: (p) => <ContactPage id={p.id!} /> },
+  { pattern: '/messages', render: () => <MessagesPage /> },
+  { pattern: '/messages/:contactId', render: (p) => <ConversationPage contactId={p.contactId!} /> },
+  { pattern: '/templates', render: () => <TemplatesPage /> },
+  { pattern: '/settings', render: () => <SettingsPage /> },
+  { pattern: '/settings/:tab', render: (p) => <SettingsPage tab={p.tab} /> },
+];
+
+/** The signed-in app: sidebar (a drawer on phones), workspace switcher, the page for the path. */
+export function Shell() {
+  const { session, refresh } = useSession();
+  const { path } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  if (path === '/' || path === '') {
+    queueMicrotask(() => navigate('/contacts', true));
+    return null;
+  }
+  let page: ReactNode = (
+    <Empty
+      icon="?"
+      title="Nothing here"
+      action={
+        <Link href="/contacts" className="btn">
+          Go to contacts
+        </Link>
+      }
+    >
+      This address does not match a page of the app.
+    </Empty>
+  );
+  for (const r of ROUTES) {
+    const params = match(r.pattern, path);
+    if (params) {
+      page = r.render(params);
+      break;
+    }
+  }
+  const signOut = async () => {
+    await api('POST', '/logout').catch(() => {});
+    navigate('/', true);
+    await refresh();
+  };
+  const switchTo = async (id: string) => {
+    await api('POST', '/session/workspace', { workspace_id: id });
+    navigate('/contacts', true);
+    await refresh();
+  };
+  return (
+    <div className={menuOpen ? 'shell menu-open' : 'shell'}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <button
+          type="button"
+          className="btn ghost icon"
+          aria-label="Menu"
+          aria-expanded={menuOpen}
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          ☰
+        </button>
+        <span className="brand">
+          <span className="logo" aria-hidden="true" /> Parley
+        </span>
+      </header>
+      <aside className="sidebar" aria-label="Main">
+        <div className="brand sidebar-brand">
+          <span className="logo" aria-hidden="true" /> Parley
+        </div>
+        {session.workspaces.length > 1 ? (
+          <label className="ws-switch">
+            <span className="sr-only">Workspace</span>
+            <select value={session.workspace.id} onChange={(e) => void switchTo(e.target.value)}>
+              {session.workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <div className="ws-name" title={session.workspace.name}>
+            {session.workspace.name}
+          </div>
+        )}
+        <nav>
+          {NAV.map((n) => {
+            const active = path === n.href || path.startsWith(`${n.href}/`);
+            return (
+              <Link
+                key={n.href}
+                href={n.href}
+                className={active ? 'nav-item active' : 'nav-item'}
+                aria-current={active ? 'page' : undefined}
+                onClick={() => setMenuOpen(false)}
+              >
+                <span className="nav-icon" aria-hidden="true">
+                  {n.icon}
+                </span>
+                {n.label}
+              </Link>
+            );
+          })}
+        </nav>
+        <div className="sidebar-foot">
+          <div className="me">
+            <div className="avatar" aria-hidden="true">
+              {(session.user.name || session.user.email).slice(0, 1).toUpperCase()}
+            </div>
+            <div className="me-text">
+              <div className="me-name">{session.user.name || session.user.email}</div>
+              <div className="small muted">{session.role}</div>
+            </div>
+          </div>
+          <button type="button" className="btn ghost small" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </aside>
+      <button
+        type="button"
+        className="scrim"
+        aria-label="Close menu"
+        tabIndex={-1}
+        onClick={() => setMenuOpen(false)}
+      />
+      <main id="main" className="content">
+        {page}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,273 @@
+import { useEffect, useState } from 'react';
+import { formatDate, useApi } from '../api';
+import { Link, navigate, useLocation } from '../router';
+import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../ui';
+
+export interface Contact {
+  id: string;
+  phone: string;
+  name: string | null;
+  email: string | null;
+  tags: string[];
+  traits: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  last_inbound_at: string | null;
+}
+
+interface TimelineItem {
+  kind: string;
+  id: string;
+  at: string;
+  title: string;
+  detail: string | null;
+  status: string | null;
+}
+
+const PAGE = 50;
+
+export function ContactsPage() {
+  const { query } = useLocation();
+  const q = query.get('q') ?? '';
+  const tag = query.get('tag') ?? '';
+  const offset = Number(query.get('offset') ?? 0) || 0;
+  const [text, setText] = useState(q);
+  useEffect(() => setText(q), [q]);
+  const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
+  if (q) params.set('q', q);
+  if (tag) params.set('tag', tag);
+  const list = useApi<{ contacts: Contact[]; has_next_page: boolean }>(`/contacts?${params}`);
+  const go = (next: { q?: string; tag?: string; offset?: number }) => {
+    const p = new URLSearchParams();
+    const nq = next.q ?? q;
+    const nt = next.tag ?? tag;
+    if (nq) p.set('q', nq);
+    if (nt) p.set('tag', nt);
+    if (next.offset) p.set('offset', String(next.offset));
+    navigate(`/contacts${p.size ? `?${p}` : ''}`);
+  };
+  useEffect(() => {
+    if (text === q) return;
+    const t = setTimeout(() => go({ q: text, offset: 0 }), 300);
+    return () => clearTimeout(t);
+  });
+  return (
+    <>
+      <PageHeader
+        title="Contacts"
+        description="Everyone you message or who writes in. Created by the REST API, forms, events and inbound messages."
+      />
+      <div className="toolbar">
+        <input
+          type="search"
+          className="search"
+          aria-label="Search contacts"
+          placeholder="Search by phone, name or e-mail"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+        {tag && (
+          <button
+            type="button"
+            className="chip"
+            onClick={() => go({ tag: '', offset: 0 })}
+            aria-label={`Remove tag filter ${tag}`}
+          >
+            tag: {tag} ✕
+          </button>
+        )}
+      </div>
+      <Card>
+        {list.loading && !list.data ? (
+          <Loading />
+        ) : list.error ? (
+          <ErrorNote message={list.error} onRetry={list.reload} />
+        ) : list.data!.contacts.length === 0 ? (
+          q || tag ? (
+            <Empty icon="⌕" title="No contacts match">
+              Try part of the number, a name or an e-mail address.
+            </Empty>
+          ) : (
+            <Empty icon="◎" title="No contacts yet">
+              Add them with <code>POST /api/v1/contacts</code> (create a key under{' '}
+              <Link href="/settings/developer">Settings › Developer</Link>), or they appear as customers write
+              to your number.
+            </Empty>
+          )
+        ) : (
+          <>
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th>Contact</th>
+                    <th>Phone</th>
+                    <th className="hide-sm">Tags</th>
+                    <th className="hide-sm">Added</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data!.contacts.map((c) => (
+                    <tr key={c.id} className="clickable" onClick={() => navigate(`/contacts/${c.id}`)}>
+                      <td>
+                        <Link href={`/contacts/${c.id}`} className="strong-link">
+                          {c.name || `+${c.phone}`}
+                        </Link>
+                        {c.email && <div className="small muted">{c.email}</div>}
+                      </td>
+                      <td className="mono">+{c.phone}</td>
+                      <td className="hide-sm">
+                        <div className="tags">
+                          {c.tags.slice(0, 4).map((t) => (
+                            <button
+                              key={t}
+                              type="button"
+                              className="tag"
+                              onClick={(e) => {
+                                e.stopPropagation();
+                                go({ tag: t, offset: 0 });
+                              }}
+                            >
+                              {t}
+                            </button>
+                          ))}
+                        </div>
+                      </td>
+                      <td className="muted hide-sm">{formatDate(c.created_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager
+              offset={offset}
+              count={list.data!.contacts.length}
+              hasNext={list.data!.has_next_page}
+              onGo={(o) => go({ offset: o })}
+            />
+          </>
+        )}
+      </Card>
+    </>
+  );
+}
+
+export function Pager({
+  offset,
+  count,
+  hasNext,
+  onGo,
+}: {
+  offset: number;
+  count: number;
+  hasNext: boolean;
+  onGo: (offset: number) => void;
+}) {
+  if (offset === 0 && !hasNext) return null;
+  return (
+    <div className="pager">
+      <span className="small muted">
+        {offset + 1}–{offset + count}
+      </span>
+      <button
+        type="button"
+        className="btn small"
+        disabled={offset === 0}
+        onClick={() => onGo(Math.max(0, offset - PAGE))}
+      >
+        Previous
+      </button>
+      <button type="button" className="btn small" disabled={!hasNext} onClick={() => onGo(offset + PAGE)}>
+        Next
+      </button>
+    </div>
+  );
+}
+
+export function ContactPage({ id }: { id: string }) {
+  const res = useApi<{ contact: Contact; timeline: TimelineItem[] }>(`/contacts/${encodeURIComponent(id)}`);
+  if (res.loading && !res.data) return <Loading />;
+  if (res.error || !res.data) return <ErrorNote message={res.error ?? 'Not found'} onRetry={res.reload} />;
+  const { contact: c, timeline } = res.data;
+  const traits = Object.entries(c.traits);
+  return (
+    <>
+      <PageHeader
+        title={c.name || `+${c.phone}`}
+        description={
+          <>
+            <Link href="/contacts">Contacts</Link> / {c.name ? `+${c.phone}` : 'contact'}
+          </>
+        }
+        actions={
+          <Link href={`/messages/${c.id}`} className="btn primary">
+            Open conversation
+          </Link>
+        }
+      />
+      <div className="grid-2">
+        <Card title="Details">
+          <dl className="facts">
+            <dt>Phone</dt>
+            <dd className="mono">+{c.phone}</dd>
+            <dt>E-mail</dt>
+            <dd>{c.email ?? '—'}</dd>
+            <dt>Tags</dt>
+            <dd>
+              <div className="tags">
+                {c.tags.length
+                  ? c.tags.map((t) => (
+                      <Link key={t} className="tag" href={`/contacts?tag=${encodeURIComponent(t)}`}>
+                        {t}
+                      </Link>
+                    ))
+                  : '—'}
+              </div>
+            </dd>
+            <dt>Last wrote in</dt>
+            <dd>{formatDate(c.last_inbound_at)}</dd>
+            <dt>Added</dt>
+            <dd>{formatDate(c.created_at)}</dd>
+          </dl>
+          <h3 className="section-title">Traits</h3>
+          {traits.length === 0 ? (
+            <p className="small muted">
+              No traits. Set them with the <code>traits</code> field of <code>POST /contacts</code> or a
+              flow's “set trait” step.
+            </p>
+          ) : (
+            <dl className="facts">
+              {traits.map(([k, v]) => (
+                <div key={k} className="fact-pair">
+                  <dt>{k}</dt>
+                  <dd className="mono">{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </Card>
+        <Card title="Timeline">
+          {timeline.length === 0 ? (
+            <p className="muted">Nothing has happened with this contact yet.</p>
+          ) : (
+            <ol className="timeline">
+              {timeline.map((t) => (
+                <li key={`${t.kind}-${t.id}`} className={`tl-${t.kind}`}>
+                  <div className="tl-dot" aria-hidden="true" />
+                  <div>
+                    <div className="row wrap">
+                      <strong>{t.title}</strong>
+                      {t.status && <Badge>{t.status}</Badge>}
+                    </div>
+                    {t.detail && <div className="tl-detail">{t.detail}</div>}
+                    <div className="small muted">{formatDate(t.at)}</div>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

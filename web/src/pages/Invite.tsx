@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { api, useApi } from '../api';
+import { navigate } from '../router';
+import { ErrorNote, Field, Loading, submitHandler, useAction } from '../ui';
+import { AuthLayout } from './AuthLayout';
+
+interface Invitation {
+  email: string;
+  role: string;
+  workspace_name: string;
+  has_account: boolean;
+}
+
+export function InvitePage({ token, onDone }: { token: string; onDone: () => Promise<void> }) {
+  const inv = useApi<{ invitation: Invitation }>(`/invitations/${encodeURIComponent(token)}`);
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, fieldErrors, run } = useAction();
+  if (inv.loading)
+    return (
+      <AuthLayout title="Invitation">
+        <Loading />
+      </AuthLayout>
+    );
+  if (inv.error || !inv.data) {
+    return (
+      <AuthLayout title="Invitation">
+        <ErrorNote message={inv.error ?? 'Not found'} />
+        <p>
+          <a href="/">Go to sign in</a>
+        </p>
+      </AuthLayout>
+    );
+  }
+  const i = inv.data.invitation;
+  const submit = () =>
+    run(async () => {
+      await api('POST', '/invitations/accept', { token, password, ...(i.has_account ? {} : { name }) });
+      navigate('/', true);
+      await onDone();
+    });
+  return (
+    <AuthLayout
+      title={`Join ${i.workspace_name}`}
+      subtitle={
+        <>
+          You were invited as <strong>{i.role}</strong> with {i.email}.
+        </>
+      }
+    >
+      <form onSubmit={submitHandler(submit)} className="stack">
+        {!i.has_account && (
+          <Field label="Your name">
+            {(id) => (
+              <input id={id} value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
+            )}
+          </Field>
+        )}
+        <Field
+          label={i.has_account ? 'Your password' : 'Choose a password'}
+          hint={i.has_account ? 'You already have an account: sign in to join.' : 'At least 10 characters.'}
+          error={fieldErrors.password}
+        >
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              required
+              minLength={i.has_account ? 1 : 10}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              autoComplete={i.has_account ? 'current-password' : 'new-password'}
+            />
+          )}
+        </Field>
+        {error && <ErrorNote message={error} />}
+        <button type="submit" className="btn primary wide" disabled={busy}>
+          {busy ? 'Joining…' : 'Accept invitation'}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

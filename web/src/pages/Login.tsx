@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { api } from '../api';
+import { ErrorNote, Field, submitHandler, useAction } from '../ui';
+import { AuthLayout } from './AuthLayout';
+
+export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, run } = useAction();
+  const submit = () =>
+    run(async () => {
+      await api('POST', '/login', { email, password });
+      await onDone();
+    });
+  return (
+    <AuthLayout
+      title="Sign in"
+      subtitle="New here? Ask an owner or admin of your workspace for an invitation link."
+    >
+      <form onSubmit={submitHandler(submit)} className="stack">
+        <Field label="E-mail">
+          {(id) => (
+            <input
+              id={id}
+              type="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              autoComplete="username"
+            />
+          )}
+        </Field>
+        <Field label="Password">
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              autoComplete="current-password"
+            />
+          )}
+        </Field>
+        {error && <ErrorNote message={error} />}
+        <button type="submit" className="btn primary wide" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import { navigate } from '../router';
+import { useSession } from '../session';
+import { PageHeader, Tabs } from '../ui';
+import { DeveloperSettings } from './settings/Developer';
+import { GeneralSettings } from './settings/General';
+import { NumberSettings } from './settings/Number';
+import { PlanSettings } from './settings/Plan';
+import { TeamSettings } from './settings/Team';
+
+const TABS = [
+  { id: 'general', label: 'General' },
+  { id: 'team', label: 'Team' },
+  { id: 'number', label: 'Connected number' },
+  { id: 'developer', label: 'Developer' },
+  { id: 'plan', label: 'Plan & usage' },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
+
+export function SettingsPage({ tab }: { tab?: string }) {
+  const { session } = useSession();
+  const current: Tab = TABS.some((t) => t.id === tab) ? (tab as Tab) : 'general';
+  const [, force] = useState(0);
+  return (
+    <>
+      <PageHeader title="Settings" description={`${session.workspace.name} · you are ${session.role}`} />
+      <Tabs
+        tabs={[...TABS]}
+        value={current}
+        onChange={(t) => {
+          navigate(`/settings/${t}`);
+          force((n) => n + 1);
+        }}
+      />
+      <div className="tab-body">
+        {current === 'general' && <GeneralSettings />}
+        {current === 'team' && <TeamSettings />}
+        {current === 'number' && <NumberSettings />}
+        {current === 'developer' && <DeveloperSettings />}
+        {current === 'plan' && <PlanSettings />}
+      </div>
+    </>
+  );
+}

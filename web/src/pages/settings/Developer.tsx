@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import { api, formatDate, timeAgo, useApi } from '../../api';
+import { useSession } from '../../session';
+import { Badge, Card, Empty, ErrorNote, Field, Loading, Secret, submitHandler, useAction } from '../../ui';
+import { Webhooks } from './Webhooks';
+
+interface ApiKey {
+  id: string;
+  name: string;
+  display_prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export function DeveloperSettings() {
+  return (
+    <div className="stack">
+      <ApiKeys />
+      <Webhooks />
+    </div>
+  );
+}
+
+function ApiKeys() {
+  const { session } = useSession();
+  const keys = useApi<{ api_keys: ApiKey[] }>('/api-keys');
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  const create = useAction();
+  const revoke = useAction();
+  const base = `${session.app_url}/api/v1`;
+  const add = () =>
+    create.run(async () => {
+      const r = await api<{ key: string }>('POST', '/api-keys', { name });
+      setCreated(r.key);
+      setName('');
+      keys.reload();
+    });
+  return (
+    <Card
+      title="API keys"
+      description={
+        <>
+          Call the REST API at <code>{base}</code> with <code>Authorization: Bearer &lt;key&gt;</code>. A key
+          is shown once, when it is created.
+        </>
+      }
+    >
+      {session.can_manage && (
+        <form className="row wrap align-end" onSubmit={submitHandler(add)}>
+          <Field label="Key name" hint="Where it will be used, e.g. “Website backend”.">
+            {(id) => <input id={id} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />}
+          </Field>
+          <button type="submit" className="btn primary" disabled={create.busy}>
+            {create.busy ? 'Creating…' : 'Create API key'}
+          </button>
+        </form>
+      )}
+      {create.error && <ErrorNote message={create.error} />}
+      {created && (
+        <div className="callout" data-testid="new-api-key">
+          <strong>Copy your new key now.</strong> It will not be shown again.
+          <Secret value={created} />
+          <pre className="snippet">{`curl ${base}/templates \\\n  -H "Authorization: Bearer ${created}"`}</pre>
+        </div>
+      )}
+      {revoke.error && <ErrorNote message={revoke.error} />}
+      {keys.loading && !keys.data ? (
+        <Loading />
+      ) : keys.error ? (
+        <ErrorNote message={keys.error} onRetry={keys.reload} />
+      ) : keys.data!.api_keys.length === 0 ? (
+        <Empty icon="⚿" title="No API keys yet">
+          Create a key to send messages, upsert contacts and track events from your own systems.
+        </Empty>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Key</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data!.api_keys.map((k) => (
+                <tr key={k.id} className={k.revoked_at ? 'dim' : undefined}>
+                  <td>{k.name || <span className="muted">Unnamed</span>}</td>
+                  <td>
+                    <code>{k.display_prefix}…</code>
+                  </td>
+                  <td className="muted">{formatDate(k.created_at)}</td>
+                  <td className="muted">{timeAgo(k.last_used_at)}</td>
+                  <td className="right">
+                    {k.revoked_at ? (
+                      <Badge>revoked</Badge>
+                    ) : (
+                      session.can_manage && (
+                        <button
+                          type="button"
+                          className="btn small danger"
+                          disabled={revoke.busy}
+                          onClick={() =>
+                            confirm('Revoke this key? Calls using it stop working at once.') &&
+                            revoke.run(async () => {
+                              await api('DELETE', `/api-keys/${k.id}`);
+                              keys.reload();
+                            })
+                          }
+                        >
+                          Revoke
+                        </button>
+                      )
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

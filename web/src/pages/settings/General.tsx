@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { api, useApi } from '../../api';
+import { useSession } from '../../session';
+import { Card, ErrorNote, Field, Loading, submitHandler, useAction } from '../../ui';
+
+interface Workspace {
+  id: string;
+  name: string;
+  default_country_code: string | null;
+  plan: string;
+}
+
+export function GeneralSettings() {
+  const { session, refresh } = useSession();
+  const ws = useApi<{ workspace: Workspace }>('/workspace');
+  const [name, setName] = useState('');
+  const [cc, setCc] = useState('');
+  const [saved, setSaved] = useState(false);
+  const { busy, error, fieldErrors, run } = useAction();
+  useEffect(() => {
+    if (ws.data) {
+      setName(ws.data.workspace.name);
+      setCc(ws.data.workspace.default_country_code ?? '');
+    }
+  }, [ws.data]);
+  if (ws.loading && !ws.data) return <Loading />;
+  if (ws.error) return <ErrorNote message={ws.error} onRetry={ws.reload} />;
+  const save = () =>
+    run(async () => {
+      await api('PATCH', '/workspace', { name, default_country_code: cc.trim() || null });
+      setSaved(true);
+      await refresh();
+    });
+  const readOnly = !session.can_manage;
+  return (
+    <Card
+      title="Workspace"
+      description="The name your team sees, and how phone numbers without a country code are read."
+    >
+      <form className="stack narrow" onSubmit={submitHandler(save)}>
+        <Field label="Workspace name" error={fieldErrors.name}>
+          {(id) => (
+            <input
+              id={id}
+              value={name}
+              required
+              disabled={readOnly}
+              onChange={(e) => {
+                setName(e.target.value);
+                setSaved(false);
+              }}
+            />
+          )}
+        </Field>
+        <Field
+          label="Default country code"
+          hint="Used when a number arrives without one (REST API, forms, imports). Leave empty to require country codes."
+          error={fieldErrors.default_country_code}
+        >
+          {(id) => (
+            <div className="input-prefix">
+              <span>+</span>
+              <input
+                id={id}
+                inputMode="numeric"
+                placeholder="91"
+                value={cc}
+                disabled={readOnly}
+                onChange={(e) => {
+                  setCc(e.target.value);
+                  setSaved(false);
+                }}
+              />
+            </div>
+          )}
+        </Field>
+        {error && <ErrorNote message={error} />}
+        {readOnly ? (
+          <p className="small muted">Only owners and admins can change these.</p>
+        ) : (
+          <div className="row">
+            <button type="submit" className="btn primary" disabled={busy}>
+              {busy ? 'Saving…' : 'Save changes'}
+            </button>
+            {saved && (
+              <span className="small success" role="status">
+                Saved
+              </span>
+            )}
+          </div>
+        )}
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,39 @@
+import { useApi } from '../../api';
+import { Badge, Card, ErrorNote, Loading, Meter } from '../../ui';
+
+interface Usage {
+  plan: string;
+  contacts: { used: number; limit: number };
+  messages_this_month: { used: number; limit: number };
+  leads_this_month: { used: number; limit: number } | null;
+}
+
+export function PlanSettings() {
+  const usage = useApi<Usage>('/usage');
+  if (usage.loading && !usage.data) return <Loading />;
+  if (usage.error || !usage.data)
+    return <ErrorNote message={usage.error ?? 'Not found'} onRetry={usage.reload} />;
+  const u = usage.data;
+  return (
+    <Card
+      title="Plan and usage"
+      description="Limits reset on the first of each month (UTC); contacts count for as long as they exist."
+      actions={<Badge tone="violet">{u.plan}</Badge>}
+    >
+      <div className="stack">
+        <Meter label="Contacts" used={u.contacts.used} limit={u.contacts.limit} />
+        <Meter
+          label="Messages this month"
+          used={u.messages_this_month.used}
+          limit={u.messages_this_month.limit}
+        />
+        {u.leads_this_month && (
+          <Meter label="Leads this month" used={u.leads_this_month.used} limit={u.leads_this_month.limit} />
+        )}
+      </div>
+      <p className="small muted">
+        The server's operator changes plans with <code>parley plan set</code>.
+      </p>
+    </Card>
+  );
+}

@@ -1,0 +1,160 @@
+import { useState } from 'react';
+import { api, formatDate, useApi } from '../../api';
+import { useSession } from '../../session';
+import { Badge, Card, ErrorNote, Field, Loading, Secret, submitHandler, useAction } from '../../ui';
+
+interface Team {
+  members: { id: string; email: string; name: string; role: string; created_at: string }[];
+  invitations: { id: string; email: string; role: string; created_at: string; expires_at: string }[];
+}
+
+export function TeamSettings() {
+  const { session } = useSession();
+  const team = useApi<Team>('/team');
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('member');
+  const [link, setLink] = useState<string | null>(null);
+  const invite = useAction();
+  const change = useAction();
+  if (team.loading && !team.data) return <Loading />;
+  if (team.error || !team.data)
+    return <ErrorNote message={team.error ?? 'Not found'} onRetry={team.reload} />;
+  const send = () =>
+    invite.run(async () => {
+      const r = await api<{ url: string }>('POST', '/invitations', { email, role });
+      setLink(r.url);
+      setEmail('');
+      team.reload();
+    });
+  const act = (fn: () => Promise<unknown>) =>
+    change.run(async () => {
+      await fn();
+      team.reload();
+    });
+  return (
+    <div className="stack">
+      {session.can_manage && (
+        <Card
+          title="Invite a teammate"
+          description="They get a link to set their password and join this workspace. Owners and admins manage keys, webhooks and the team; members work with contacts, messages and templates."
+        >
+          <form className="row wrap align-end" onSubmit={submitHandler(send)}>
+            <Field label="E-mail" error={invite.fieldErrors.email}>
+              {(id) => (
+                <input
+                  id={id}
+                  type="email"
+                  required
+                  value={email}
+                  onChange={(e) => setEmail(e.target.value)}
+                />
+              )}
+            </Field>
+            <Field label="Role">
+              {(id) => (
+                <select id={id} value={role} onChange={(e) => setRole(e.target.value)}>
+                  <option value="member">Member</option>
+                  <option value="admin">Admin</option>
+                  {session.role === 'owner' && <option value="owner">Owner</option>}
+                </select>
+              )}
+            </Field>
+            <button type="submit" className="btn primary" disabled={invite.busy}>
+              Create invitation
+            </button>
+          </form>
+          {invite.error && <ErrorNote message={invite.error} />}
+          {link && (
+            <Secret
+              value={link}
+              note="Send this link to your teammate. It works once and expires in 7 days; it is not shown again."
+            />
+          )}
+        </Card>
+      )}
+      <Card title="Members">
+        {change.error && <ErrorNote message={change.error} />}
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Role</th>
+                <th>Joined</th>
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {team.data.members.map((m) => (
+                <tr key={m.id}>
+                  <td>
+                    <div>{m.name || m.email}</div>
+                    <div className="small muted">{m.email}</div>
+                  </td>
+                  <td>
+                    {session.can_manage && m.id !== session.user.id ? (
+                      <select
+                        aria-label={`Role of ${m.email}`}
+                        value={m.role}
+                        disabled={change.busy}
+                        onChange={(e) =>
+                          act(() => api('PATCH', `/members/${m.id}`, { role: e.target.value }))
+                        }
+                      >
+                        <option value="member">member</option>
+                        <option value="admin">admin</option>
+                        <option value="owner">owner</option>
+                      </select>
+                    ) : (
+                      <Badge>{m.role}</Badge>
+                    )}
+                  </td>
+                  <td className="muted">{formatDate(m.created_at)}</td>
+                  <td className="right">
+                    {session.can_manage && m.id !== session.user.id && (
+                      <button
+                        type="button"
+                        className="btn small danger"
+                        onClick={() =>
+                          confirm(`Remove ${m.email} from this workspace?`) &&
+                          act(() => api('DELETE', `/members/${m.id}`))
+                        }
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Card>
+      {team.data.invitations.length > 0 && (
+        <Card title="Open invitations">
+          <ul className="list">
+            {team.data.invitations.map((i) => (
+              <li key={i.id} className="list-row">
+                <div>
+                  <strong>{i.email}</strong> <Badge>{i.role}</Badge>
+                  <div className="small muted">expires {formatDate(i.expires_at)}</div>
+                </div>
+                {session.can_manage && (
+                  <button
+                    type="button"
+                    className="btn small"
+                    onClick={() => act(() => api('DELETE', `/invitations/${i.id}`))}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// Built into dist/web, which the server serves at / (src/http/web-app.ts). `npm run dev:web` proxies
+// the API to a server on port 3000.
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react()],
+  build: { outDir: '../dist/web', emptyOutDir: true, chunkSizeWarningLimit: 800 },
+  server: { proxy: { '/api': 'http://127.0.0.1:3000', '/f': 'http://127.0.0.1:3000' } },
+});
