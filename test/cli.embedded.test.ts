@@ -87,6 +87,8 @@ describe('parley CLI on the embedded database', () => {
       'app_url',
       'base_url',
       'connected_number',
+      'form',
+      'inactive_form',
       'pending_template',
       'simulator_url',
       'templates',
@@ -142,6 +144,43 @@ describe('parley CLI on the embedded database', () => {
       messages: { wamid: string }[];
     };
     expect(received.messages.map((m) => m.wamid)).toContain(wamid);
+  });
+
+  it('creates forms (form create, demo) whose tokens take submissions, inactive ones answering 404', async () => {
+    type Form = { id: string; token: string };
+    const demo = await runCliJson<{ workspace_id: string; form: Form; inactive_form: Form }>(['demo'], env);
+    const created = await runCliJson<Form>(
+      ['form', 'create', '--workspace', demo.workspace_id, '--name', 'Promo'],
+      env,
+    );
+    const inactive = await runCliJson<Form>(
+      ['form', 'create', '--workspace', demo.workspace_id, '--inactive'],
+      env,
+    );
+    for (const form of [demo.form, demo.inactive_form, created, inactive]) {
+      expect(Object.keys(form).sort()).toEqual(['id', 'token']);
+    }
+    const submit = (token: string) =>
+      fetch(`${server.url}/api/forms/submit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, name: 'Asha', phone: '98765 43210' }),
+      });
+    for (const form of [demo.form, created]) {
+      const res = await submit(form.token);
+      expect(res.status).toBe(201);
+      expect(await res.json()).toEqual({ success: true, lead_id: expect.stringMatching(/^ld_/) });
+    }
+    for (const form of [demo.inactive_form, inactive]) expect((await submit(form.token)).status).toBe(404);
+    const embed = await runCliJson<Record<string, string>>(
+      ['form', 'embed', '--workspace', demo.workspace_id, '--id', demo.form.id],
+      env,
+    );
+    expect(embed.hosted_url).toBe(`${server.url}/f/${demo.form.token}`);
+    expect((await fetch(embed.hosted_url!)).status).toBe(200);
+    const missing = await runCli(['form', 'create', '--workspace', 'ws_nope', '--json'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/workspace ws_nope does not exist/);
   });
 
   it('connects a number with secrets from the environment and syncs its templates', async () => {

@@ -2,6 +2,9 @@ import type { AppContext } from '../context.js';
 import { migrate } from '../db/migrate.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
 import { revokeApiKey } from '../modules/api-keys/revoke-api-key.js';
+import { createForm } from '../modules/forms/create-form.js';
+import { FormInputError } from '../modules/forms/form-fields.js';
+import { publishCodes } from '../modules/forms/publish-codes.js';
 import {
   type ConnectNumberInput,
   connectNumber,
@@ -19,7 +22,10 @@ export class CommandError extends Error {}
 /** An error that is the operator's to fix, printed as it is (anything else is a fault of ours). */
 export function isOperatorError(err: unknown): err is Error {
   return (
-    err instanceof CommandError || err instanceof WorkspaceInputError || err instanceof WebhookInputError
+    err instanceof CommandError ||
+    err instanceof WorkspaceInputError ||
+    err instanceof WebhookInputError ||
+    err instanceof FormInputError
   );
 }
 
@@ -95,6 +101,15 @@ const commands = {
     const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
     if (rows.length === 0) throw new CommandError(`workspace ${input.workspaceId} does not exist`);
     return createEndpoint(ctx, input.workspaceId, input.url, input.events);
+  },
+
+  'form.create': async (ctx: AppContext, input: { workspaceId: string; name?: string; inactive?: boolean }) =>
+    createForm(ctx.db, input.workspaceId, { name: input.name, active: !input.inactive }),
+
+  'form.embed': async (ctx: AppContext, input: { workspaceId: string; id: string }) => {
+    const codes = await publishCodes(ctx.db, ctx.config.appUrl, input.workspaceId, input.id);
+    if (!codes) throw new CommandError(`no form ${input.id} in workspace ${input.workspaceId}`);
+    return codes;
   },
 
   demo: (ctx: AppContext) => seedDemo(ctx),

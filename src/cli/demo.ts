@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { newSecret } from '../lib/ids.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
+import { createForm } from '../modules/forms/create-form.js';
 import { connectNumber, numberOfWorkspace } from '../modules/messaging/connected-numbers.js';
 import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
 import { saveTemplate, type TemplateInput } from '../modules/templates/save-template.js';
@@ -57,6 +58,11 @@ export async function seedDemo(ctx: AppContext) {
   const connected = await numberOfWorkspace(ctx, ctx.db, workspace.id);
   // Registered now when the server runs (this command came over its socket); else on its next start.
   await registerWithSimulator(ctx, connected!);
+  const form = await createForm(ctx.db, workspace.id, {
+    name: 'Talk to us',
+    thankYouMessage: 'Thanks! We will message you on WhatsApp shortly.',
+  });
+  const inactiveForm = await createForm(ctx.db, workspace.id, { name: 'Old offer', active: false });
   return {
     app_url: ctx.config.appUrl,
     base_url: `${ctx.config.appUrl}/api/v1`,
@@ -74,5 +80,7 @@ export async function seedDemo(ctx: AppContext) {
       display_phone: connection.displayPhone,
       phone_number_id: connection.phoneNumberId,
     },
+    form,
+    inactive_form: inactiveForm,
   };
 }

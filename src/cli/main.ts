@@ -173,6 +173,31 @@ program
     ),
   );
 
+const form = program.command('form').description('lead capture forms');
+form
+  .command('create')
+  .description('create a form (name, e-mail and phone fields); prints its id and public token')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .option('--name <name>', 'the form name, shown on its hosted page')
+  .option('--inactive', 'create it switched off (submissions answer 404)')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { workspace: string; name?: string; inactive?: boolean; json?: boolean }) =>
+    run(
+      'form.create',
+      { workspaceId: opts.workspace, name: opts.name, inactive: !!opts.inactive },
+      !!opts.json,
+    ),
+  );
+form
+  .command('embed')
+  .description('print the hosted page URL, the <script> embed and the plain HTML <form> snippet')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .requiredOption('--id <id>', 'form id')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { workspace: string; id: string; json?: boolean }) =>
+    run('form.embed', { workspaceId: opts.workspace, id: opts.id }, !!opts.json),
+  );
+
 program
   .command('simulator')
   .description('run the WhatsApp Cloud API simulator on its own')

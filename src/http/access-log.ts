@@ -1,5 +1,13 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
+// The workflow webhook URL carries its secret as the last path segment: never written to a log.
+const WEBHOOK_SECRET_SEGMENT = /^(\/api\/automation\/webhooks\/[^/?#]+\/)[^?#]+/i;
+
+/** The URL as it may be logged or echoed: a workflow webhook's secret segment replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(WEBHOOK_SECRET_SEGMENT, '$1[redacted]');
+}
+
 /**
  * One access-log line per request, when it completes, at debug level: at info it costs about a
  * quarter of the API's throughput (measured with npm run bench), while the proxy in front usually
@@ -16,7 +24,7 @@ export class AccessLog extends LogController {
   ): void {
     const line = {
       method: request.method,
-      url: request.url,
+      url: redactUrl(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };

@@ -4,6 +4,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
+import { formPageRoutes } from '../modules/forms/page-routes.js';
+import { formSubmitRoutes } from '../modules/leads/form-submit-routes.js';
+import { workflowWebhookRoutes } from '../modules/leads/webhook-routes.js';
 import { whatsappWebhookRoutes } from '../modules/messaging/webhook-routes.js';
 import { simulator } from '../simulator/plugin.js';
 import { SimState } from '../simulator/state.js';
@@ -75,6 +78,10 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
 
   await app.register(restV1, { prefix: '/api/v1' });
   await app.register(whatsappWebhookRoutes, { prefix: '/api/webhooks/whatsapp' });
+  // Lead intake: the form endpoint, its hosted page and embed script.
+  await app.register(formSubmitRoutes, { prefix: '/api/forms' });
+  await app.register(formPageRoutes, { prefix: '/f' });
+  await app.register(workflowWebhookRoutes, { prefix: '/api/automation/webhooks' });
   // The web app's session-authenticated JSON API, and the app itself at / (SPA fallback).
   await app.register(appApi, { prefix: '/api/app' });
   await registerWebApp(app);

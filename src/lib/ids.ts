@@ -4,7 +4,20 @@ const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 const idBody = customAlphabet(ALPHANUMERIC, 20);
 const secretBody = customAlphabet(ALPHANUMERIC, 32);
 
-export type IdPrefix = 'ws' | 'key' | 'ct' | 'tpl' | 'req' | 'pn' | 'msg' | 'we' | 'evt' | 'usr' | 'inv';
+export type IdPrefix =
+  | 'ws'
+  | 'key'
+  | 'ct'
+  | 'tpl'
+  | 'req'
+  | 'pn'
+  | 'msg'
+  | 'we'
+  | 'evt'
+  | 'ld'
+  | 'fm'
+  | 'usr'
+  | 'inv';
 
 /** Resource ids: a prefix that says what they name, then 119 random bits. */
 export function newId(prefix: IdPrefix): string {

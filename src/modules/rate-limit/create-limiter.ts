@@ -11,3 +11,13 @@ export function createApiRateLimiter(redisUrl: string | undefined): RateLimiter 
     ? new RedisRateLimiter(redisUrl, API_RATE_LIMIT, API_RATE_WINDOW_MS)
     : new MemoryRateLimiter(API_RATE_LIMIT, API_RATE_WINDOW_MS);
 }
+
+const FORM_RATE_LIMIT = 5;
+const FORM_RATE_WINDOW_MS = 60_000;
+
+/** Form submissions: 5 per minute per client address, in the same store as the API's counters. */
+export function createFormRateLimiter(redisUrl: string | undefined): RateLimiter {
+  return redisUrl
+    ? new RedisRateLimiter(redisUrl, FORM_RATE_LIMIT, FORM_RATE_WINDOW_MS, 'parley:rl:form:')
+    : new MemoryRateLimiter(FORM_RATE_LIMIT, FORM_RATE_WINDOW_MS);
+}

@@ -1,0 +1,100 @@
+import type { FormField } from './form-fields.js';
+import { HONEYPOT_FIELD } from './form-fields.js';
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML element content and quoted attribute values alike. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+const STYLE = `
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+color:#1f2328;background:#f6f8fa}main{max-width:34rem;margin:0 auto;padding:1.5rem 1rem}
+.card{background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:1.5rem}
+h1{font-size:1.4rem;margin:0 0 1rem}label{display:block;font-weight:600;margin:0 0 .25rem}
+.field{margin:0 0 1rem}input,select,textarea{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8c959f;
+border-radius:8px;background:#fff}textarea{min-height:6rem}input[type=checkbox]{width:auto}
+button{width:100%;font:inherit;font-weight:600;padding:.75rem;border:0;border-radius:8px;background:#1a7f37;
+color:#fff;cursor:pointer}.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.req{color:#cf222e}p.note{color:#57606a}`;
+
+/** A small, mobile-friendly page around `body` (already escaped). */
+export function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<body><main><div class="card">${body}</div></main></body></html>
+`;
+}
+
+/** The page's security headers: nothing but its own inline style, no scripts, no framing by others. */
+export const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'cache-control': 'no-store',
+};
+
+function input(field: FormField): string {
+  const name = escapeHtml(field.name);
+  const id = `pf_${name}`;
+  const required = field.required ? ' required' : '';
+  const label = `<label for="${id}">${escapeHtml(field.label)}${field.required ? ' <span class="req">*</span>' : ''}</label>`;
+  switch (field.type) {
+    case 'textarea':
+      return `${label}<textarea id="${id}" name="${name}"${required}></textarea>`;
+    case 'select':
+      return `${label}<select id="${id}" name="${name}"${required}><option value=""></option>${(
+        field.options ?? []
+      )
+        .map((o) => `<option>${escapeHtml(o)}</option>`)
+        .join('')}</select>`;
+    case 'checkbox':
+      return `<label><input type="checkbox" id="${id}" name="${name}" value="yes"${required}> ${escapeHtml(field.label)}</label>`;
+    default: {
+      const auto = { name: 'name', email: 'email', phone: 'tel' }[field.name];
+      return `${label}<input id="${id}" type="${field.type}" name="${name}"${auto ? ` autocomplete="${auto}"` : ''}${required}>`;
+    }
+  }
+}
+
+/**
+ * The form as plain HTML: posts application/x-www-form-urlencoded to `action`, works without
+ * JavaScript, and carries the token and the honeypot (an off-screen field people never fill).
+ */
+export function formHtml(form: { token: string; fields: FormField[] }, action: string): string {
+  return `<form method="post" action="${escapeHtml(action)}" accept-charset="utf-8">
+<input type="hidden" name="token" value="${escapeHtml(form.token)}">
+${form.fields.map((f) => `<div class="field">${input(f)}</div>`).join('\n')}
+<div class="hp" aria-hidden="true"><label for="pf_hp">Leave this empty</label><input id="pf_hp" type="text" name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off"></div>
+<button type="submit">Send</button>
+</form>`;
+}
+
+export function formPage(form: { name: string; token: string; fields: FormField[] }, action: string): string {
+  return page(form.name, `<h1>${escapeHtml(form.name)}</h1>\n${formHtml(form, action)}`);
+}
+
+export function thankYouPage(message: string | null): string {
+  return page(
+    'Thank you',
+    `<h1>Thank you</h1><p>${escapeHtml(message ?? 'We received your details and will be in touch.')}</p>`,
+  );
+}
+
+export function errorPage(status: number, message: string): string {
+  const title =
+    status === 429 ? 'Please wait a moment' : status === 404 ? 'Form not available' : 'Please check the form';
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p class="note">Go back with your browser's back button to try again.</p>`,
+  );
+}

@@ -1,0 +1,117 @@
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/db.js';
+import { ApiError } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { withContactLimit } from '../contacts/contact-limit.js';
+import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
+
+export interface NewLead {
+  workspaceId: string;
+  source: 'form' | 'webhook';
+  sourceId: string;
+  name: string | null;
+  email: string | null;
+  /** E.164 digits, already normalised. */
+  phone: string | null;
+  fields: Record<string, unknown>;
+}
+
+export interface CreatedLead {
+  id: string;
+  contactId: string | null;
+}
+
+/** The plan's monthly lead limit refused the lead (402); told apart from the contact limit's 402. */
+class LeadLimitError extends ApiError {}
+
+/**
+ * Stores a lead in one transaction: counts it against the plan's month (402 over it, nothing stored),
+ * links it to the contact with its phone (created if absent), and records `lead.created` for the
+ * customer's webhooks, queued once the transaction has committed.
+ *
+ * At the plan's contact limit the lead is still stored, without a contact: refusing it would lose a
+ * person who asked to be contacted, and keeping the contact limit keeps the plan's meaning.
+ */
+export async function createLead(ctx: AppContext, lead: NewLead): Promise<CreatedLead> {
+  const id = newId('ld');
+  const write = (linkContact: boolean) => async (q: Queryable) => {
+    await countLead(q, lead.workspaceId);
+    const contactId = linkContact && lead.phone ? await contactFor(q, lead) : null;
+    await q.query(
+      `INSERT INTO leads (workspace_id, id, contact_id, name, email, phone, source, source_id, fields)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+      [
+        lead.workspaceId,
+        id,
+        contactId,
+        lead.name,
+        lead.email,
+        lead.phone,
+        lead.source,
+        lead.sourceId,
+        JSON.stringify(lead.fields),
+      ],
+    );
+    const deliveries = await recordEvent(q, lead.workspaceId, 'lead.created', id, {
+      id,
+      contact_id: contactId,
+      name: lead.name,
+      email: lead.email,
+      phone: lead.phone,
+      source: lead.source,
+      source_id: lead.sourceId,
+      status: 'new',
+      fields: lead.fields,
+    });
+    return { contactId, deliveries };
+  };
+  let stored: { contactId: string | null; deliveries: string[] };
+  try {
+    stored = await withContactLimit(ctx.db, write(true), { transaction: true });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'plan_limit_reached' || err instanceof LeadLimitError)
+      throw err;
+    ctx.log.warn(
+      { workspaceId: lead.workspaceId, leadId: id },
+      'contact limit reached: lead stored without a contact',
+    );
+    stored = await ctx.db.transaction(write(false));
+  }
+  await queueDeliveries(ctx, lead.workspaceId, stored.deliveries);
+  return { id, contactId: stored.contactId };
+}
+
+/**
+ * One more lead this month, unless the plan's limit is reached. The counter row stays locked until
+ * the transaction ends, so racing submissions cannot pass the limit together.
+ */
+async function countLead(q: Queryable, workspaceId: string): Promise<void> {
+  const { rows } = await q.query(
+    `INSERT INTO lead_usage AS u (workspace_id, month, created)
+     SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1
+     FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1 AND p.monthly_leads_limit > 0
+     ON CONFLICT (workspace_id, month) DO UPDATE SET created = u.created + 1
+       WHERE u.created < (SELECT p.monthly_leads_limit FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1)
+     RETURNING created`,
+    [workspaceId],
+  );
+  if (rows.length === 0) {
+    throw new LeadLimitError(
+      'plan_limit_reached',
+      "The plan's monthly lead limit is reached; no more leads can be taken this month",
+    );
+  }
+}
+
+/** The contact with the lead's phone, created if absent; a known contact only gets blanks filled. */
+async function contactFor(q: Queryable, lead: NewLead): Promise<string> {
+  const { rows } = await q.query<{ id: string }>(
+    `INSERT INTO contacts (workspace_id, id, phone, name, email) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (workspace_id, phone) DO UPDATE SET
+       name = COALESCE(contacts.name, EXCLUDED.name), email = COALESCE(contacts.email, EXCLUDED.email),
+       updated_at = now()
+     RETURNING id`,
+    [lead.workspaceId, newId('ct'), lead.phone, lead.name, lead.email],
+  );
+  return rows[0]!.id;
+}

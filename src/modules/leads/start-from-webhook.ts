@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { enrollLead, findSequence, type SequenceForIntake } from '../automation/intake.js';
+import { createLead } from './create-lead.js';
+import { storableJson } from './json-safety.js';
+import { NO_CONTACT_DETAILS, readEmail, readName, readPhone } from './lead-identity.js';
+import { safeEqual, validSignature } from './secret-compare.js';
+import { startSequencesForNewLead } from './start-sequences.js';
+
+export interface WebhookRequest {
+  sequenceId: string;
+  /** The last path segment, on /api/automation/webhooks/{sequenceId}/{secret}. */
+  pathSecret?: string;
+  apiKey?: string;
+  signature?: string;
+  raw: Buffer;
+}
+
+export interface WebhookStarted {
+  leadId: string;
+  runId: string;
+}
+
+const REPLAY_WINDOW = "interval '24 hours'";
+
+/**
+ * POST /api/automation/webhooks/...: 404 unless the sequence exists, is started by a webhook and is
+ * published; 401 unless the secret (path or x-api-key) or the body's HMAC matches; 400 for a body
+ * that is not JSON; 422 when no lead can be made or `leadId` names no lead of the workspace.
+ * A signed body seen in the last 24 hours answers as it did the first time and starts nothing.
+ */
+export async function startFromWebhook(ctx: AppContext, request: WebhookRequest): Promise<WebhookStarted> {
+  const sequence = await findSequence(ctx, request.sequenceId);
+  if (sequence?.triggerType !== 'webhook' || !sequence.secret) {
+    throw new ApiError('not_found', 'No workflow with this id is started by a webhook');
+  }
+  const signed = authenticate(sequence.secret, request);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(request.raw.toString('utf8'));
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw invalid("The body must be a JSON object holding the lead's fields");
+  }
+  const checked = storableJson(parsed);
+  if (!checked.ok) throw invalid(checked.message);
+  const body = checked.value as Record<string, unknown>;
+  if (!sequence.publishedVersion) {
+    throw new ApiError(
+      'not_found',
+      'The workflow is not published: publish it before starting it by webhook',
+    );
+  }
+  if (!signed) return start(ctx, sequence, body);
+
+  const digest = createHash('sha256').update(request.raw).digest('hex');
+  const seen = await claimBody(ctx, sequence, digest);
+  if (seen) return seen;
+  try {
+    const started = await start(ctx, sequence, body);
+    await ctx.db.query(
+      `UPDATE webhook_intake_seen SET lead_id = $4, run_id = $5
+       WHERE workspace_id = $1 AND sequence_id = $2 AND body_sha256 = $3`,
+      [sequence.workspaceId, sequence.id, digest, started.leadId, started.runId],
+    );
+    return started;
+  } catch (err) {
+    // Nothing was started: the same body may be sent again.
+    await ctx.db.query(
+      'DELETE FROM webhook_intake_seen WHERE workspace_id = $1 AND sequence_id = $2 AND body_sha256 = $3',
+      [sequence.workspaceId, sequence.id, digest],
+    );
+    throw err;
+  }
+}
+
+/** Which credential is checked: the path secret, else x-api-key, else the signature. True when signed. */
+function authenticate(secret: string, request: WebhookRequest): boolean {
+  if (request.pathSecret !== undefined || request.apiKey !== undefined) {
+    if (!safeEqual(request.pathSecret ?? request.apiKey ?? '', secret)) {
+      throw new ApiError('unauthorized', 'The secret does not match');
+    }
+    return false;
+  }
+  if (request.signature === undefined) {
+    throw new ApiError(
+      'unauthorized',
+      'Give the secret in the URL or in x-api-key, or sign the raw body: X-Webhook-Signature: sha256=<hex HMAC-SHA256>',
+    );
+  }
+  if (!validSignature(request.signature, request.raw, secret)) {
+    throw new ApiError('unauthorized', 'The signature does not match the body');
+  }
+  return true;
+}
+
+/**
+ * Takes this body for this request, or gives the first request's answer. A first request still in
+ * flight is waited for (it takes a moment); if it failed, its claim is gone and this one goes ahead.
+ */
+async function claimBody(
+  ctx: AppContext,
+  sequence: SequenceForIntake,
+  digest: string,
+): Promise<WebhookStarted | null> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const { rows } = await ctx.db.query<{ lead_id: string | null; run_id: string | null; mine: boolean }>(
+      `INSERT INTO webhook_intake_seen AS s (workspace_id, sequence_id, body_sha256, expires_at)
+       VALUES ($1, $2, $3, now() + ${REPLAY_WINDOW})
+       ON CONFLICT (workspace_id, sequence_id, body_sha256) DO UPDATE
+         SET lead_id = NULL, run_id = NULL, expires_at = EXCLUDED.expires_at WHERE s.expires_at <= now()
+       RETURNING true AS mine`,
+      [sequence.workspaceId, sequence.id, digest],
+    );
+    if (rows[0]) return null;
+    const first = await ctx.db.query<{ lead_id: string | null; run_id: string | null }>(
+      `SELECT lead_id, run_id FROM webhook_intake_seen
+       WHERE workspace_id = $1 AND sequence_id = $2 AND body_sha256 = $3`,
+      [sequence.workspaceId, sequence.id, digest],
+    );
+    const row = first.rows[0];
+    if (row?.lead_id && row.run_id) return { leadId: row.lead_id, runId: row.run_id };
+    await sleep(50);
+  }
+  throw new ApiError('conflict', 'The same request is still being handled; retry in a moment');
+}
+
+async function start(
+  ctx: AppContext,
+  sequence: SequenceForIntake,
+  body: Record<string, unknown>,
+): Promise<WebhookStarted> {
+  const enroll = (leadId: string, contactId: string | null) =>
+    enrollLead(ctx, {
+      workspaceId: sequence.workspaceId,
+      sequenceId: sequence.id,
+      leadId,
+      contactId,
+      payload: body,
+    });
+
+  if (body.leadId !== undefined) {
+    const leadId = typeof body.leadId === 'string' ? body.leadId : '';
+    const { leadId: _given, ...fields } = body;
+    // The rest of the body joins the lead's fields, so the sequence's steps can read it.
+    const { rows } = await ctx.db.query<{ contact_id: string | null }>(
+      `UPDATE leads SET fields = fields || $3::jsonb, updated_at = now()
+       WHERE workspace_id = $1 AND id = $2 RETURNING contact_id`,
+      [sequence.workspaceId, leadId, JSON.stringify(fields)],
+    );
+    if (!rows[0]) throw invalid(`No lead with id "${leadId.slice(0, 64)}" in this workspace`);
+    const run = await enroll(leadId, rows[0].contact_id);
+    return { leadId, runId: run.runId };
+  }
+
+  const workspace = await ctx.db.query<{ default_country_code: string | null }>(
+    'SELECT default_country_code FROM workspaces WHERE id = $1',
+    [sequence.workspaceId],
+  );
+  // A value the sender got wrong is dropped rather than losing the lead, as long as one way to
+  // reach the person is left; the whole body is kept in the lead's fields either way.
+  const email = readEmail(body.email);
+  const phone = readPhone(body.phone ?? body.mobile, workspace.rows[0]?.default_country_code ?? null);
+  const emailValue = email.ok ? email.value : null;
+  const phoneValue = phone.ok ? phone.value : null;
+  if (!emailValue && !phoneValue) {
+    const problems = [email, phone].filter((r) => !r.ok).map((r) => (r as { message: string }).message);
+    throw invalid(problems.length ? `No lead could be created: ${problems.join('; ')}` : NO_CONTACT_DETAILS);
+  }
+  const lead = {
+    workspaceId: sequence.workspaceId,
+    source: 'webhook' as const,
+    sourceId: sequence.id,
+    name: readName(body.name ?? body.full_name),
+    email: emailValue,
+    phone: phoneValue,
+    fields: body,
+  };
+  const created = await createLead(ctx, lead);
+  const run = await enroll(created.id, created.contactId);
+  await startSequencesForNewLead(ctx, {
+    workspaceId: sequence.workspaceId,
+    id: created.id,
+    contactId: created.contactId,
+    payload: body,
+  });
+  return { leadId: created.id, runId: run.runId };
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError('validation_error', message, [{ field: 'body', message }]);
+}

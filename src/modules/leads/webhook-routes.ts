@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { intakeErrors } from './intake-errors.js';
+import { startFromWebhook } from './start-from-webhook.js';
+
+const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The workflow webhook: /{sequenceId}/{secret}, or /{sequenceId} with the secret in x-api-key or the
+ * body signed in X-Webhook-Signature. The body is kept as raw bytes (the HMAC covers them as sent)
+ * and parsed only once the caller is known. The secret segment never reaches a log (access-log.ts).
+ */
+export async function workflowWebhookRoutes(app: FastifyInstance): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
+  intakeErrors(app, { unsupportedMediaType: 'Send the body as JSON with Content-Type: application/json' });
+
+  const handle = async (request: FastifyRequest<{ Params: { sequenceId: string; secret?: string } }>) => {
+    const started = await startFromWebhook(app.ctx, {
+      sequenceId: request.params.sequenceId,
+      pathSecret: request.params.secret,
+      apiKey: header(request, 'x-api-key'),
+      signature: header(request, 'x-webhook-signature'),
+      raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+    });
+    return { success: true as const, lead_id: started.leadId, run_id: started.runId };
+  };
+  app.post<{ Params: { sequenceId: string } }>(
+    '/:sequenceId',
+    { schema: { hide: true } },
+    async (request, reply) => reply.code(202).send(await handle(request)),
+  );
+  app.post<{ Params: { sequenceId: string; secret: string } }>(
+    '/:sequenceId/:secret',
+    { schema: { hide: true } },
+    async (request, reply) => reply.code(202).send(await handle(request)),
+  );
+}
