@@ -8,8 +8,14 @@ import { publishCodes } from '../modules/forms/publish-codes.js';
 import {
   type ConnectNumberInput,
   connectNumber,
+  NumberInputError,
   numberOfWorkspace,
 } from '../modules/messaging/connected-numbers.js';
+import {
+  createTemplate,
+  type NewTemplate,
+  TemplateInputError,
+} from '../modules/messaging/create-template.js';
 import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
 import { syncTemplates } from '../modules/messaging/sync-templates.js';
 import { createEndpoint, WebhookInputError } from '../modules/webhooks/endpoints.js';
@@ -25,7 +31,9 @@ export function isOperatorError(err: unknown): err is Error {
     err instanceof CommandError ||
     err instanceof WorkspaceInputError ||
     err instanceof WebhookInputError ||
-    err instanceof FormInputError
+    err instanceof FormInputError ||
+    err instanceof NumberInputError ||
+    err instanceof TemplateInputError
   );
 }
 
@@ -82,6 +90,7 @@ const commands = {
     const synced = await syncTemplates(ctx, number).catch((err: Error) => err);
     return {
       id,
+      messages_per_second: number.messagesPerSecond,
       webhook_url: `${ctx.config.appUrl}/api/webhooks/whatsapp/${id}`,
       templates_synced: typeof synced === 'number' ? synced : null,
       ...(typeof synced === 'number' ? {} : { sync_error: synced.message }),
@@ -92,6 +101,13 @@ const commands = {
     const number = await numberOfWorkspace(ctx, ctx.db, input.workspaceId);
     if (!number) throw new CommandError(`workspace ${input.workspaceId} has no connected number`);
     return { synced: await syncTemplates(ctx, number) };
+  },
+
+  'templates.create': async (ctx: AppContext, input: NewTemplate & { workspaceId: string }) => {
+    const { workspaceId, ...template } = input;
+    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
+    if (rows.length === 0) throw new CommandError(`workspace ${workspaceId} does not exist`);
+    return createTemplate(ctx, workspaceId, template);
   },
 
   'webhook.create': async (

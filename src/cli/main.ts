@@ -105,6 +105,11 @@ program
     '--graph-url <url>',
     'Graph API base URL (default GRAPH_API_URL; a simulator: http://HOST:PORT/_sim)',
   )
+  .option(
+    '--messages-per-second <n>',
+    "the number's throughput on the network, 1 to 1000 (default 80; kept on reconnect)",
+    integer,
+  )
   .option('--json', 'machine-readable output')
   .addHelpText(
     'after',
@@ -118,6 +123,7 @@ program
       businessAccountId: string;
       displayPhone: string;
       graphUrl?: string;
+      messagesPerSecond?: number;
       json?: boolean;
     }) => {
       const secret = (name: string) => {
@@ -136,15 +142,48 @@ program
           accessToken: secret('WHATSAPP_ACCESS_TOKEN'),
           appSecret: secret('WHATSAPP_APP_SECRET'),
           verifyToken: secret('WHATSAPP_VERIFY_TOKEN'),
+          messagesPerSecond: opts.messagesPerSecond,
         },
         !!opts.json,
       );
     },
   );
 
-program
-  .command('templates')
-  .description('message templates')
+const templates = program.command('templates').description('message templates');
+templates
+  .command('create')
+  .description('submit a template to the WhatsApp Business account for review (PENDING until approved)')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .requiredOption('--name <name>', 'lowercase letters, digits and _')
+  .requiredOption('--language <code>', 'e.g. en, en_US, pt_BR')
+  .requiredOption('--category <category>', 'MARKETING, UTILITY or AUTHENTICATION')
+  .requiredOption('--body <text>', 'the body, variables written {{1}}, {{2}}, ...')
+  .option('--example <value...>', "sample values for the body's variables, in order")
+  .option('--json', 'machine-readable output')
+  .action(
+    async (opts: {
+      workspace: string;
+      name: string;
+      language: string;
+      category: string;
+      body: string;
+      example?: string[];
+      json?: boolean;
+    }) =>
+      run(
+        'templates.create',
+        {
+          workspaceId: opts.workspace,
+          name: opts.name,
+          language: opts.language,
+          category: opts.category,
+          body: opts.body,
+          ...(opts.example ? { examples: opts.example } : {}),
+        },
+        !!opts.json,
+      ),
+  );
+templates
   .command('sync')
   .description("copy the connected number's templates from the network now")
   .requiredOption('--workspace <id>', 'workspace id')

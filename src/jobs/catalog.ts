@@ -13,6 +13,8 @@ export interface JobDefinition<Data extends object = object> {
   /** A job running longer than this is taken to be dead and handed out again: keep it short. */
   expireInSeconds: number;
   cron?: string;
+  /** Jobs fetched and run at once (each retried on its own); 1 when not set. */
+  batchSize?: number;
   handler: (ctx: AppContext, data: Data, attempt: { lastTry: boolean }) => Promise<void>;
 }
 
@@ -37,6 +39,8 @@ export const jobCatalog = {
     retryLimit: 8,
     retryDelaySeconds: 2,
     expireInSeconds: 60,
+    // A burst deferred past a number's throughput drains at the paced rate, not one job per poll.
+    batchSize: 100,
     handler: (ctx, data, attempt) => retrySend(ctx, data, attempt.lastTry),
   }),
   'webhooks.deliver': defineJob<{ workspaceId: string; deliveryId: string }>({

@@ -54,11 +54,24 @@ export class Queue {
         data: object,
         attempt: { lastTry: boolean },
       ) => Promise<void>;
-      const workerId = await this.boss.work<object>(
+      const batchSize = job.batchSize ?? 1;
+      let workerId = '';
+      workerId = await this.boss.work<object>(
         name,
-        { includeMetadata: true, pollingIntervalSeconds: 1 },
+        { includeMetadata: true, pollingIntervalSeconds: 1, batchSize },
         async (jobs) => {
-          for (const j of jobs) await handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit });
+          const results = await Promise.allSettled(
+            jobs.map((j) => handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit })),
+          );
+          const failed = jobs.filter((_, i) => results[i]!.status === 'rejected');
+          if (jobs.length === 1 && failed.length === 1) throw (results[0] as PromiseRejectedResult).reason;
+          // In a batch each job fails (and is retried) on its own; pg-boss then completes the rest.
+          for (const j of failed) {
+            const reason = (results[jobs.indexOf(j)] as PromiseRejectedResult).reason;
+            await this.boss.fail(name, j.id, { message: String(reason?.message ?? reason) });
+          }
+          // A full batch means more are waiting: fetch again at once instead of sleeping a poll.
+          if (batchSize > 1 && jobs.length === batchSize) this.boss.notifyWorker(workerId);
         },
       );
       this.#workers.set(name, workerId);
@@ -72,6 +85,12 @@ export class Queue {
     options: PgBoss.SendOptions = {},
   ): Promise<string | null> {
     return this.boss.send(name, data, options);
+  }
+
+  /** Wakes this process's worker for a queue now instead of at its next poll (after a commit that queued work). */
+  wake(name: JobName): void {
+    const workerId = this.#workers.get(name);
+    if (workerId) this.boss.notifyWorker(workerId);
   }
 
   async stop(): Promise<void> {

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { countVariables } from '../modules/templates/variables.js';
-import { type SimMessage, type SimNumber, SimState, type SimTemplate } from './state.js';
+import { graphError } from './graph-error.js';
+import { type SimMessage, type SimNumber, SimState, type SimTemplate, waIdOf } from './state.js';
+import { templateRoutes } from './templates.js';
 import { deliver, inboundPayload, statusPayload } from './webhooks.js';
 
 interface SendBody {
@@ -15,18 +17,6 @@ interface SendBody {
   };
   text?: { body?: string };
   biz_opaque_callback_data?: string;
-}
-
-function graphError(reply: FastifyReply, status: number, code: number, message: string, details?: string) {
-  return reply.code(status).send({
-    error: {
-      message,
-      type: 'OAuthException',
-      code,
-      error_data: { messaging_product: 'whatsapp', details: details ?? message },
-      fbtrace_id: 'sim',
-    },
-  });
 }
 
 /**
@@ -50,28 +40,42 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
       const f = state.faults;
       if (f.latencyMs) await sleep(f.latencyMs);
       if (Math.random() < f.timeoutRate) await sleep(120_000);
-      if (Math.random() < f.serverErrorRate) return graphError(reply, 500, 1, 'An unknown error occurred');
-      if (Math.random() < f.throughputErrorRate) {
-        return graphError(
-          reply,
+      const to = String(request.body?.to ?? '').replace(/\D/g, '');
+      const refuse = (status: number, code: number, message: string, details?: string) => {
+        state.attempts.push({ at: state.now(), to, code });
+        return graphError(reply, status, code, message, details);
+      };
+      if (f.failNext > 0) {
+        f.failNext--;
+        return refuse(f.failNextCode >= 500 ? 500 : 400, f.failNextCode, 'Simulated failure');
+      }
+      if (Math.random() < f.serverErrorRate) return refuse(500, 1, 'An unknown error occurred');
+      if (
+        Math.random() < f.throughputErrorRate ||
+        (f.throughputPerSecond > 0 && state.recentSends(number!.phoneNumberId, 1000) >= f.throughputPerSecond)
+      ) {
+        return refuse(400, 130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
+      }
+      if (
+        f.pairRateLimitMs > 0 &&
+        state.recentSends(number!.phoneNumberId, f.pairRateLimitMs, waIdOf(to)) > 0
+      ) {
+        return refuse(
           400,
-          130429,
-          'Rate limit hit',
-          'Cloud API message throughput has been reached.',
+          131056,
+          '(Business Account, Consumer Account) pair rate limit hit',
+          'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.',
         );
       }
       const body = request.body ?? {};
-      const to = String(body.to ?? '').replace(/\D/g, '');
-      if (body.messaging_product !== 'whatsapp' || !to)
-        return graphError(reply, 400, 100, 'Invalid parameter');
+      if (body.messaging_product !== 'whatsapp' || !to) return refuse(400, 100, 'Invalid parameter');
       if (body.type === 'template') {
         const templates = state.templates.get(number!.businessAccountId) ?? [];
         const t = templates.find(
           (x) => x.name === body.template?.name && x.language === body.template?.language?.code,
         );
         if (t?.status !== 'APPROVED') {
-          return graphError(
-            reply,
+          return refuse(
             404,
             132001,
             'Template name does not exist in the translation',
@@ -80,19 +84,12 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
         }
         const params = body.template?.components?.find((c) => c.type === 'body')?.parameters ?? [];
         if (params.length !== countVariables(t.body)) {
-          return graphError(
-            reply,
-            400,
-            132000,
-            'Number of parameters does not match the expected number of params',
-          );
+          return refuse(400, 132000, 'Number of parameters does not match the expected number of params');
         }
       } else if (body.type === 'text') {
-        if (!body.text?.body)
-          return graphError(reply, 400, 100, 'Invalid parameter', 'text.body is required');
+        if (!body.text?.body) return refuse(400, 100, 'Invalid parameter', 'text.body is required');
         if (!state.windowOpen(number!.phoneNumberId, to)) {
-          return graphError(
-            reply,
+          return refuse(
             400,
             131047,
             'Re-engagement message',
@@ -100,12 +97,13 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
           );
         }
       } else {
-        return graphError(reply, 400, 100, 'Invalid parameter', `unsupported type ${body.type}`);
+        return refuse(400, 100, 'Invalid parameter', `unsupported type ${body.type}`);
       }
       const message: SimMessage = {
         wamid: SimState.wamid(),
         phoneNumberId: number!.phoneNumberId,
         to,
+        waId: waIdOf(to),
         type: body.type,
         payload: body,
         callbackData: body.biz_opaque_callback_data,
@@ -113,10 +111,11 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
         status: 'accepted',
       };
       state.messages.push(message);
+      state.attempts.push({ at: message.receivedAt, to, code: 0 });
       void progress(number!, message);
       return {
         messaging_product: 'whatsapp',
-        contacts: [{ input: body.to, wa_id: to }],
+        contacts: [{ input: body.to, wa_id: message.waId }],
         messages: [{ id: message.wamid, message_status: 'accepted' }],
       };
     },
@@ -138,27 +137,11 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
     id: m.wamid,
     status: status as 'sent',
     timestamp: String(Math.floor(state.now() / 1000)),
-    recipient_id: m.to,
+    recipient_id: m.waId,
     ...(m.callbackData ? { biz_opaque_callback_data: m.callbackData } : {}),
   });
 
-  app.get<{ Params: { version: string; wabaId: string } }>(
-    '/:version/:wabaId/message_templates',
-    async (request, reply) => {
-      const number = state.numberByWaba(request.params.wabaId);
-      if (!authorised(number, request.headers.authorization))
-        return graphError(reply, 401, 190, 'Invalid OAuth access token');
-      const data = (state.templates.get(request.params.wabaId) ?? []).map((t) => ({
-        id: t.id,
-        name: t.name,
-        language: t.language,
-        status: t.status,
-        category: t.category,
-        components: [{ type: 'BODY', text: t.body }],
-      }));
-      return { data, paging: { cursors: { before: 'start', after: 'end' } } };
-    },
-  );
+  templateRoutes(app, state);
 
   // Control endpoints (not part of the Graph API).
   app.post<{ Body: SimNumber & { templates?: Omit<SimTemplate, 'id'>[] } }>('/numbers', async (request) => {
@@ -186,7 +169,7 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
         type: 'text',
         text: { body: String(request.body.text) },
       };
-      state.lastInbound.set(`${number.phoneNumberId}:${from}`, state.now());
+      state.lastInbound.set(`${number.phoneNumberId}:${waIdOf(from)}`, state.now());
       const status = await deliver(number, inboundPayload(number, message, request.body.name));
       return { wamid: message.id, delivered_status: status };
     },
@@ -213,24 +196,8 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
 
   app.get<{ Querystring: { to?: string } }>('/messages', async (request) => {
     const to = request.query.to?.replace(/\D/g, '');
-    return { messages: state.messages.filter((m) => !to || m.to === to).reverse() };
+    return { messages: state.messages.filter((m) => !to || m.to === to || m.waId === to).reverse() };
   });
-
-  app.post<{ Params: { name: string; language: string; verdict: 'approve' | 'reject' } }>(
-    '/templates/:name/:language/:verdict',
-    async (request, reply) => {
-      for (const templates of state.templates.values()) {
-        const t = templates.find(
-          (x) => x.name === request.params.name && x.language === request.params.language,
-        );
-        if (t) {
-          t.status = request.params.verdict === 'approve' ? 'APPROVED' : 'REJECTED';
-          return { name: t.name, language: t.language, status: t.status };
-        }
-      }
-      return reply.code(404).send({ error: 'no such template' });
-    },
-  );
 
   app.post<{
     Body: Partial<SimState['faults']> & {

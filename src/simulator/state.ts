@@ -21,7 +21,10 @@ export interface SimTemplate {
 export interface SimMessage {
   wamid: string;
   phoneNumberId: string;
+  /** The digits as the sender wrote them. */
   to: string;
+  /** The WhatsApp user they reached (see waIdOf). */
+  waId: string;
   type: string;
   payload: unknown;
   callbackData?: string;
@@ -38,6 +41,30 @@ export interface Faults {
   throughputErrorRate: number;
   /** Share of sends that never answer (the client times out). */
   timeoutRate: number;
+  /** Sends a number may make in any one second before 130429 (0: no limit). */
+  throughputPerSecond: number;
+  /** A second message to the same user within this many ms gets 131056, pair rate limit (0: off). */
+  pairRateLimitMs: number;
+  /** The next this-many sends are refused with failNextCode (counts down). */
+  failNext: number;
+  failNextCode: number;
+}
+
+/** One send request the network received, accepted (code 0) or refused with its error code. */
+export interface SimAttempt {
+  at: number;
+  to: string;
+  code: number;
+}
+
+/**
+ * The WhatsApp user a number reaches. Brazil's mobiles gained a ninth digit in 2012-2016 but many
+ * accounts are still registered without it: the network answers (and the customer writes from) the
+ * wa_id 55 AA XXXXXXXX for 55 AA 9XXXXXXXX. The simulator does so for every Brazilian mobile.
+ */
+export function waIdOf(digits: string): string {
+  const brazilMobile = /^55(\d{2})9(\d{8})$/.exec(digits);
+  return brazilMobile ? `55${brazilMobile[1]}${brazilMobile[2]}` : digits;
 }
 
 export const WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -47,9 +74,19 @@ export class SimState {
   readonly numbers = new Map<string, SimNumber>();
   readonly templates = new Map<string, SimTemplate[]>();
   readonly messages: SimMessage[] = [];
+  readonly attempts: SimAttempt[] = [];
   /** Last time each user wrote to each number: `${phoneNumberId}:${user}`. */
   readonly lastInbound = new Map<string, number>();
-  faults: Faults = { latencyMs: 0, serverErrorRate: 0, throughputErrorRate: 0, timeoutRate: 0 };
+  faults: Faults = {
+    latencyMs: 0,
+    serverErrorRate: 0,
+    throughputErrorRate: 0,
+    timeoutRate: 0,
+    throughputPerSecond: 0,
+    pairRateLimitMs: 0,
+    failNext: 0,
+    failNextCode: 130429,
+  };
   statusDelaysMs: [number, number, number] = [20, 40, 60];
   clockOffsetMs = 0;
 
@@ -62,8 +99,20 @@ export class SimState {
   }
 
   windowOpen(phoneNumberId: string, user: string): boolean {
-    const last = this.lastInbound.get(`${phoneNumberId}:${user}`);
+    const last = this.lastInbound.get(`${phoneNumberId}:${waIdOf(user)}`);
     return last !== undefined && this.now() - last < WINDOW_MS;
+  }
+
+  /** Accepted sends of a number in the last second (throughput), and to one user within `ms` (pair). */
+  recentSends(phoneNumberId: string, ms: number, waId?: string): number {
+    const since = this.now() - ms;
+    let n = 0;
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.receivedAt <= since) break;
+      if (m.phoneNumberId === phoneNumberId && (waId === undefined || m.waId === waId)) n++;
+    }
+    return n;
   }
 
   static wamid(): string {

@@ -56,3 +56,31 @@ export function inboundPayload(number: SimNumber, message: WebhookMessage, profi
 export function statusPayload(number: SimNumber, status: WebhookStatus) {
   return envelope(number, { statuses: [status] });
 }
+
+/** Meta's `message_template_status_update` change, sent when a template is approved or rejected. */
+export function templateStatusPayload(
+  wabaId: string,
+  t: { id: string; name: string; language: string; status: string },
+) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: wabaId,
+        time: Math.floor(Date.now() / 1000),
+        changes: [
+          {
+            field: 'message_template_status_update',
+            value: {
+              event: t.status,
+              message_template_id: Number(t.id) || t.id,
+              message_template_name: t.name,
+              message_template_language: t.language,
+              reason: t.status === 'REJECTED' ? 'INCORRECT_CATEGORY' : 'NONE',
+            },
+          },
+        ],
+      },
+    ],
+  };
+}

@@ -31,7 +31,7 @@ export const SIM_TEMPLATES = [
 export async function connectedWorkspace(
   t: TestApp,
   base: string,
-  options: { defaultCountryCode?: string | null } = {},
+  options: { defaultCountryCode?: string | null; messagesPerSecond?: number } = {},
 ) {
   const ws = await t.workspace({ defaultCountryCode: options.defaultCountryCode ?? '91' });
   const secrets = {
@@ -45,6 +45,7 @@ export async function connectedWorkspace(
     displayPhone: '+1 555 0100',
     verifyToken: 'verify-me',
     graphBaseUrl: `${base}/_sim`,
+    messagesPerSecond: options.messagesPerSecond,
     ...secrets,
   });
   const number = (await numberOfWorkspace(t.ctx, t.ctx.db, ws.id))!;
@@ -62,4 +63,18 @@ export async function connectedWorkspace(
   );
   await syncTemplates(t.ctx, number);
   return { ...ws, number };
+}
+
+/** POSTs to one of the simulator's control endpoints and returns its JSON answer. */
+export async function simControl<T = Record<string, unknown>>(
+  base: string,
+  path: string,
+  body: unknown = {},
+) {
+  const res = await fetch(`${base}/_sim${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as T };
 }

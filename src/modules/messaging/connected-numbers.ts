@@ -24,7 +24,11 @@ export interface ConnectNumberInput {
   appSecret: string;
   verifyToken: string;
   graphBaseUrl: string;
+  /** The number's throughput on the network (1 to 1,000; 80 when first connected without one). */
+  messagesPerSecond?: number;
 }
+
+export class NumberInputError extends Error {}
 
 /** Connects (or reconnects) the workspace's number; secrets are sealed before they are stored. */
 export async function connectNumber(
@@ -32,14 +36,19 @@ export async function connectNumber(
   workspaceId: string,
   input: ConnectNumberInput,
 ): Promise<{ id: string }> {
+  const rate = input.messagesPerSecond;
+  if (rate !== undefined && (!Number.isInteger(rate) || rate < 1 || rate > 1000)) {
+    throw new NumberInputError('messages per second must be a whole number from 1 to 1,000');
+  }
   const { rows } = await ctx.db.query<{ id: string }>(
     `INSERT INTO connected_numbers (workspace_id, id, phone_number_id, business_account_id, display_phone,
-       access_token_enc, app_secret_enc, verify_token_hash, graph_base_url)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       access_token_enc, app_secret_enc, verify_token_hash, graph_base_url, messages_per_second)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, COALESCE($10::int, 80))
      ON CONFLICT (workspace_id) DO UPDATE SET phone_number_id = EXCLUDED.phone_number_id,
        business_account_id = EXCLUDED.business_account_id, display_phone = EXCLUDED.display_phone,
        access_token_enc = EXCLUDED.access_token_enc, app_secret_enc = EXCLUDED.app_secret_enc,
-       verify_token_hash = EXCLUDED.verify_token_hash, graph_base_url = EXCLUDED.graph_base_url
+       verify_token_hash = EXCLUDED.verify_token_hash, graph_base_url = EXCLUDED.graph_base_url,
+       messages_per_second = COALESCE($10::int, connected_numbers.messages_per_second)
      RETURNING id`,
     [
       workspaceId,
@@ -51,6 +60,7 @@ export async function connectNumber(
       ctx.secrets.seal(input.appSecret),
       sha256Hex(input.verifyToken),
       input.graphBaseUrl.replace(/\/+$/, ''),
+      input.messagesPerSecond ?? null,
     ],
   );
   return { id: rows[0]!.id };

@@ -1,13 +1,14 @@
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
+import { applyTemplateStatus } from './apply-template-status.js';
 import type { WebhookMessage, WebhookPayload, WebhookStatus } from './cloud-api/types.js';
 import type { ConnectedNumber } from './connected-numbers.js';
 import { advanceStatus, type MessageStatus } from './status.js';
 
 /**
  * Applies one verified webhook from the network. Idempotent: a redelivered inbound message is
- * stored once (unique wamid), and statuses only move forward.
+ * stored once (unique wamid), statuses only move forward, a template's review sets its status.
  */
 export async function receiveWebhook(
   ctx: AppContext,
@@ -17,6 +18,10 @@ export async function receiveWebhook(
   for (const entry of payload.entry ?? []) {
     for (const change of entry.changes ?? []) {
       const value = change.value;
+      if (change.field === 'message_template_status_update' && entry.id === number.businessAccountId) {
+        await applyTemplateStatus(ctx, number, value ?? {});
+        continue;
+      }
       if (change.field !== 'messages' || value?.metadata?.phone_number_id !== number.phoneNumberId) continue;
       for (const m of value.messages ?? []) {
         const name = value.contacts?.find((c) => c.wa_id === m.from)?.profile?.name ?? null;

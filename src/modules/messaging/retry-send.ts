@@ -1,7 +1,9 @@
 import type { AppContext } from '../../context.js';
 import type { OutboundMessage } from './cloud-api/client.js';
 import { numberOfWorkspace } from './connected-numbers.js';
+import { takeSendSlot, waitForSlot } from './pacing.js';
 import { deliverMessage } from './send-message.js';
+import { JOB_SLOT_WAIT_MS, leaseSeconds, scheduleSend } from './send-schedule.js';
 
 interface Row {
   phone: string;
@@ -17,8 +19,10 @@ export class TransientSendError extends Error {}
 
 /**
  * The `messages.send` job: takes a queued message's lease (so no attempt runs beside another; the
- * network has no idempotency key) and tries again. Transient failures throw so the queue retries
- * with backoff; on the last try the message is marked failed.
+ * network has no idempotency key), waits for the number's next send slot and tries again. Transient
+ * failures (5xx, timeouts, 130429 throughput, 131056 pair rate limit) throw so the queue retries with
+ * backoff; on the last try the message is marked failed. Waiting for a slot is not a failure: when
+ * none comes soon, the job hands the message to a later job and ends without using a retry.
  */
 export async function retrySend(
   ctx: AppContext,
@@ -26,10 +30,10 @@ export async function retrySend(
   lastTry: boolean,
 ): Promise<void> {
   const { rows } = await ctx.db.query<Row>(
-    `UPDATE messages SET sending_until = now() + interval '30 seconds'
+    `UPDATE messages SET sending_until = now() + make_interval(secs => $3)
      WHERE workspace_id = $1 AND id = $2 AND status_rank = 0 AND (sending_until IS NULL OR sending_until < now())
      RETURNING phone, type, template_name, template_language, template_values, text, callback_data`,
-    [data.workspaceId, data.messageId],
+    [data.workspaceId, data.messageId, leaseSeconds(JOB_SLOT_WAIT_MS)],
   );
   const row = rows[0];
   if (!row) return;
@@ -49,6 +53,12 @@ export async function retrySend(
         }
       : { type: 'text', to: row.phone, text: row.text! };
   if (row.callback_data) message.callbackData = row.callback_data;
+  const slot = await takeSendSlot(ctx.db, number, JOB_SLOT_WAIT_MS);
+  if (!slot.granted) {
+    await scheduleSend(ctx, data, slot.retryInMs - JOB_SLOT_WAIT_MS / 2);
+    return;
+  }
+  await waitForSlot(number, slot.waitMs);
   const outcome = await deliverMessage(ctx, number, data.messageId, message);
   if (outcome.status !== 'queued') return;
   if (lastTry) await markFailed(ctx, data, outcome.code ?? 0, 'the network kept failing; retries exhausted');

@@ -6,7 +6,15 @@ import type { Principal } from '../api-keys/key-verifier.js';
 import { withContactLimit } from '../contacts/contact-limit.js';
 import { CloudApiError, type OutboundMessage } from './cloud-api/client.js';
 import { type ConnectedNumber, clientFor, numberOfWorkspace } from './connected-numbers.js';
+import { takeSendSlot, waitForSlot } from './pacing.js';
 import type { SendMessageBody } from './schemas.js';
+import {
+  JOB_SLOT_WAIT_MS,
+  leaseSeconds,
+  NETWORK_ALLOWANCE_MS,
+  SEND_TIMEOUT_MS,
+  scheduleSend,
+} from './send-schedule.js';
 import type { MessageStatus } from './status.js';
 
 export interface SendResult {
@@ -16,8 +24,8 @@ export interface SendResult {
 }
 
 const WINDOW = "interval '24 hours'";
-// A send in flight holds the message this long; a retry waits for it (the network has no idempotency key).
-const SEND_TIMEOUT_MS = 30_000;
+// A deferred send's job starts this long before its slot is due, and waits for it.
+const JOB_SLOT_HEADSTART_MS = JOB_SLOT_WAIT_MS / 2;
 
 /**
  * POST /messages: checks in the order the spec's statuses imply (no number 409, no such approved
@@ -124,7 +132,7 @@ export async function sendMessage(
           message.type === 'template' ? JSON.stringify(message.bodyValues) : null,
           message.type === 'text' ? message.text : null,
           input.callback_data ?? null,
-          SEND_TIMEOUT_MS / 1000,
+          leaseSeconds(ctx.config.sendDeadlineMs),
         ],
       );
     },
@@ -133,21 +141,32 @@ export async function sendMessage(
   return attemptWithin(ctx, number, id, message);
 }
 
-/** Tries the send; answers within the deadline either way, while the attempt itself runs to its end. */
+/**
+ * Takes the number's next send slot and tries the send; answers within the deadline either way,
+ * while the attempt itself runs to its end. A burst past the number's throughput gets no slot within
+ * the deadline: the message stays queued for the messages.send job, which sends it when a slot frees.
+ */
 async function attemptWithin(ctx: AppContext, number: ConnectedNumber, id: string, message: OutboundMessage) {
-  const attempt = deliverMessage(ctx, number, id, message).then(async (outcome) => {
-    if (outcome.status === 'queued') {
-      await ctx.queue?.send(
-        'messages.send',
-        { workspaceId: number.workspaceId, messageId: id },
-        { startAfter: 2 },
-      );
-    }
-    return outcome;
-  });
+  const started = Date.now();
+  const job = { workspaceId: number.workspaceId, messageId: id };
+  const slot = await takeSendSlot(
+    ctx.db,
+    number,
+    Math.max(0, ctx.config.sendDeadlineMs - NETWORK_ALLOWANCE_MS),
+  );
+  if (!slot.granted) {
+    await scheduleSend(ctx, job, slot.retryInMs - JOB_SLOT_HEADSTART_MS);
+    return { id, wamid: null, status: 'queued' as const };
+  }
+  const attempt = waitForSlot(number, slot.waitMs)
+    .then(() => deliverMessage(ctx, number, id, message))
+    .then(async (outcome) => {
+      if (outcome.status === 'queued') await scheduleSend(ctx, job, 2_000);
+      return outcome;
+    });
   attempt.catch((err) => ctx.log.error({ err, messageId: id }, 'send attempt failed'));
   const deadline = new Promise<null>((resolve) =>
-    setTimeout(resolve, ctx.config.sendDeadlineMs, null).unref(),
+    setTimeout(resolve, Math.max(0, ctx.config.sendDeadlineMs - (Date.now() - started)), null).unref(),
   );
   const outcome = await Promise.race([attempt, deadline]);
   if (outcome && outcome.status === 'failed' && outcome.code === 131047) {

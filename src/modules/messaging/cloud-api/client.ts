@@ -1,4 +1,11 @@
-import type { GraphErrorBody, GraphTemplate, SendResponse, TemplateListResponse } from './types.js';
+import type {
+  CreateTemplateRequest,
+  CreateTemplateResponse,
+  GraphErrorBody,
+  GraphTemplate,
+  SendResponse,
+  TemplateListResponse,
+} from './types.js';
 
 export interface CloudApiConfig {
   /** e.g. https://graph.facebook.com, or the simulator's /_sim. */
@@ -84,6 +91,14 @@ export class CloudApiClient {
       if (!after) break;
     }
     return all;
+  }
+
+  /** Submits a template for review: the network answers with its id and status (PENDING, usually). */
+  async createTemplate(
+    businessAccountId: string,
+    template: CreateTemplateRequest,
+  ): Promise<CreateTemplateResponse> {
+    return this.request<CreateTemplateResponse>('POST', `/${businessAccountId}/message_templates`, template);
   }
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {

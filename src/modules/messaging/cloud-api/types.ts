@@ -31,6 +31,29 @@ export interface TemplateListResponse {
   paging?: { cursors?: { before?: string; after?: string }; next?: string };
 }
 
+/** POST /{waba-id}/message_templates; `example` is required by Meta when the body has variables. */
+export interface CreateTemplateRequest {
+  name: string;
+  language: string;
+  category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+  components: { type: 'BODY'; text: string; example?: { body_text: string[][] } }[];
+}
+
+export interface CreateTemplateResponse {
+  id: string;
+  status: string;
+  category: string;
+}
+
+/** The value of a `message_template_status_update` change. */
+export interface TemplateStatusUpdate {
+  event: string;
+  message_template_id: number | string;
+  message_template_name: string;
+  message_template_language: string;
+  reason?: string;
+}
+
 export interface WebhookMessage {
   from: string;
   id: string;
@@ -54,7 +77,7 @@ export interface WebhookPayload {
     id: string;
     changes: {
       field: string;
-      value: {
+      value: Partial<TemplateStatusUpdate> & {
         messaging_product: 'whatsapp';
         metadata: { display_phone_number: string; phone_number_id: string };
         contacts?: { profile?: { name?: string }; wa_id: string }[];

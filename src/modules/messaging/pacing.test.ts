@@ -1,0 +1,95 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { until } from '../../../test/support/until.js';
+import type { Db } from '../../db/db.js';
+import { openPostgres } from '../../db/postgres.js';
+import { takeSendSlot } from './pacing.js';
+
+let t: TestApp;
+let base: string;
+/** A second connection pool on the same database, as another API or worker process would hold. */
+let other: Db;
+beforeAll(async () => {
+  t = await createTestApp({ queue: true });
+  base = await listen(t);
+  simState(t).statusDelaysMs = [-1, -1, -1];
+  other = t.ctx.config.databaseUrl ? await openPostgres(t.ctx.config.databaseUrl, 5) : t.ctx.db;
+});
+afterEach(() => {
+  simState(t).faults.throughputPerSecond = 0;
+});
+afterAll(async () => {
+  if (other !== t?.ctx.db) await other?.close();
+  await t?.close();
+});
+
+describe('send slots of a connected number', () => {
+  it('are 1/rate apart for every sender sharing the database, however many ask at once', async () => {
+    const number = { workspaceId: 'ws_pacing', id: 'pn_shared', messagesPerSecond: 50 };
+    const slots = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => takeSendSlot(i % 2 ? other : t.ctx.db, number, 10_000)),
+    );
+    const at = slots.map((s) => (s.granted ? s.at : Number.NaN)).sort((a, b) => a - b);
+    expect(at.every(Number.isFinite)).toBe(true);
+    for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(19.99);
+    // 60 slots at 50/s span 59 steps: about 1.2 s from the first to the last.
+    expect(at.at(-1)! - at[0]!).toBeLessThan(1_180 + 200);
+  });
+
+  it('are not taken when they come later than the caller can wait, and say when one frees up', async () => {
+    const number = { workspaceId: 'ws_pacing', id: 'pn_slow', messagesPerSecond: 2 };
+    const first = await takeSendSlot(t.ctx.db, number, 100);
+    const second = await takeSendSlot(t.ctx.db, number, 100);
+    const third = await takeSendSlot(other, number, 100);
+    expect(first).toMatchObject({ granted: true });
+    expect(second).toMatchObject({ granted: false });
+    expect(third).toMatchObject({ granted: false });
+    // Refusals reserve nothing: the next slot is still half a second after the first.
+    if (!third.granted) expect(third.retryInMs).toBeLessThanOrEqual(500);
+    const waited = await takeSendSlot(t.ctx.db, number, 1_000);
+    expect(waited.granted && waited.at - (first.granted ? first.at : 0)).toBeCloseTo(500, 0);
+  });
+});
+
+describe('a burst past the number’s throughput', () => {
+  it('is paced: no 130429 from the network, every message sent once, at the configured rate', async () => {
+    const ws = await connectedWorkspace(t, base, { messagesPerSecond: 10 });
+    // The network allows a little more than the number's rate, so only a burst would trip it.
+    simState(t).faults.throughputPerSecond = 15;
+    const tos = Array.from({ length: 40 }, (_, i) => `+1415555${String(3000 + i)}`);
+    const answers = await Promise.all(
+      tos.map((to) =>
+        t.api('POST', '/messages', ws.key, { to, template: { name: 'hello', language: 'en_US' } }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(tos.map(() => 201));
+    const statuses = answers.map((a) => a.json().status as string);
+    // Within the 3 s deadline about 25 slots come; the rest answer queued and go from the queue.
+    expect(statuses).toContain('accepted');
+    expect(statuses).toContain('queued');
+
+    const ids = answers.map((a) => a.json().id as string);
+    await until(async () => {
+      const { rows } = await t.ctx.db.query(
+        "SELECT 1 FROM messages WHERE workspace_id = $1 AND status = 'accepted'",
+        [ws.id],
+      );
+      return rows.length === 40;
+    }, 20_000);
+    const views = await Promise.all(ids.map((id) => t.api('GET', `/messages/${id}`, ws.key)));
+    const wamids = views.map((v) => v.json().wamid as string);
+
+    const sim = simState(t);
+    const ours = new Set(tos.map((to) => to.slice(1)));
+    const received = sim.messages.filter((m) => m.phoneNumberId === ws.number.phoneNumberId);
+    expect(received).toHaveLength(40);
+    expect(new Set(received.map((m) => m.to))).toEqual(ours);
+    expect(new Set(received.map((m) => m.wamid))).toEqual(new Set(wamids));
+    expect(sim.attempts.filter((a) => ours.has(a.to) && a.code !== 0)).toEqual([]);
+    // 40 sends at 10/s: 39 gaps of 100 ms, 3.9 s; the simulator shares this process's event loop, so
+    // its clock reads a request only when the loop is free: allow that jitter at both ends.
+    const times = received.map((m) => m.receivedAt).sort((a, b) => a - b);
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(3_900 - 400);
+  });
+});

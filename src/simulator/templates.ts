@@ -1,0 +1,111 @@
+import { randomInt } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { graphError } from './graph-error.js';
+import type { SimState, SimTemplate } from './state.js';
+import { deliver, templateStatusPayload } from './webhooks.js';
+
+interface CreateTemplateBody {
+  name?: string;
+  language?: string;
+  category?: string;
+  components?: { type?: string; text?: string }[];
+}
+
+const CATEGORIES = new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION']);
+
+/**
+ * Message templates of a WhatsApp Business account: list and create (Graph API), and the control
+ * endpoint that approves or rejects one, telling the account's numbers by a signed
+ * `message_template_status_update` webhook as Meta does.
+ */
+export function templateRoutes(app: FastifyInstance, state: SimState): void {
+  const authorised = (wabaId: string, authorization: string | undefined) => {
+    const number = state.numberByWaba(wabaId);
+    return number !== undefined && authorization === `Bearer ${number.accessToken}`;
+  };
+
+  app.get<{ Params: { version: string; wabaId: string } }>(
+    '/:version/:wabaId/message_templates',
+    async (request, reply) => {
+      if (!authorised(request.params.wabaId, request.headers.authorization))
+        return graphError(reply, 401, 190, 'Invalid OAuth access token');
+      const data = (state.templates.get(request.params.wabaId) ?? []).map((t) => ({
+        id: t.id,
+        name: t.name,
+        language: t.language,
+        status: t.status,
+        category: t.category,
+        components: [{ type: 'BODY', text: t.body }],
+      }));
+      return { data, paging: { cursors: { before: 'start', after: 'end' } } };
+    },
+  );
+
+  app.post<{ Params: { version: string; wabaId: string }; Body: CreateTemplateBody }>(
+    '/:version/:wabaId/message_templates',
+    async (request, reply) => {
+      const { wabaId } = request.params;
+      if (!authorised(wabaId, request.headers.authorization))
+        return graphError(reply, 401, 190, 'Invalid OAuth access token');
+      const { name = '', language = '', category = '', components = [] } = request.body ?? {};
+      const body = components.find((c) => c.type === 'BODY')?.text;
+      const invalid = (details: string) => graphError(reply, 400, 100, 'Invalid parameter', details);
+      if (!/^[a-z0-9_]{1,512}$/.test(name)) return invalid('name: lowercase letters, digits and _ only');
+      if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)) return invalid(`language: unknown code "${language}"`);
+      if (!CATEGORIES.has(category)) return invalid('category: MARKETING, UTILITY or AUTHENTICATION');
+      if (!body) return invalid('components: a BODY component with text is required');
+      const templates = state.templates.get(wabaId) ?? [];
+      if (templates.some((t) => t.name === name && t.language === language)) {
+        return graphError(
+          reply,
+          400,
+          100,
+          'Invalid parameter',
+          `Content in this language already exists for ${name}`,
+          2388024,
+        );
+      }
+      const template: SimTemplate = {
+        id: String(randomInt(1e12, 9e12)),
+        name,
+        language,
+        category,
+        body,
+        status: 'PENDING',
+      };
+      state.templates.set(wabaId, [...templates, template]);
+      return { id: template.id, status: template.status, category: template.category };
+    },
+  );
+
+  // Control: approve or reject in every business account that has the template, or only in
+  // ?business_account_id=.
+  app.post<{
+    Params: { name: string; language: string; verdict: string };
+    Querystring: { business_account_id?: string };
+  }>('/templates/:name/:language/:verdict', async (request, reply) => {
+    const { name, language, verdict } = request.params;
+    if (verdict !== 'approve' && verdict !== 'reject')
+      return reply.code(404).send({ error: 'no such verdict' });
+    const changed: { businessAccountId: string; template: SimTemplate; delivered: number[] }[] = [];
+    for (const [wabaId, templates] of state.templates) {
+      if (request.query.business_account_id && request.query.business_account_id !== wabaId) continue;
+      const t = templates.find((x) => x.name === name && x.language === language);
+      if (!t) continue;
+      t.status = verdict === 'approve' ? 'APPROVED' : 'REJECTED';
+      const delivered: number[] = [];
+      for (const number of state.numbers.values()) {
+        if (number.businessAccountId === wabaId)
+          delivered.push(await deliver(number, templateStatusPayload(wabaId, t)));
+      }
+      changed.push({ businessAccountId: wabaId, template: t, delivered });
+    }
+    if (changed.length === 0) return reply.code(404).send({ error: 'no such template' });
+    return {
+      name,
+      language,
+      status: changed[0]!.template.status,
+      business_accounts: changed.map((c) => ({ id: c.businessAccountId, delivered_status: c.delivered })),
+    };
+  });
+}
