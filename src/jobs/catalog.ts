@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
+import { forgetSeenBodies } from '../modules/leads/forget-seen-bodies.js';
 import { allNumbers } from '../modules/messaging/connected-numbers.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
 import { syncTemplates } from '../modules/messaging/sync-templates.js';
@@ -33,6 +34,8 @@ export const jobCatalog = {
       let deleted = 0;
       for (let n = await deleteExpiredKeys(ctx.db); n > 0; n = await deleteExpiredKeys(ctx.db)) deleted += n;
       if (deleted > 0) ctx.log.info({ deleted }, 'expired idempotency records removed');
+      const forgotten = await forgetSeenBodies(ctx.db);
+      if (forgotten > 0) ctx.log.info({ forgotten }, 'signed webhook bodies older than 24 hours forgotten');
     },
   }),
   'messages.send': defineJob<{ workspaceId: string; messageId: string }>({

@@ -8,6 +8,7 @@ import { rotateSequenceSecret } from '../automation/intake.js';
 import { createAutomation } from '../automation/save-automation.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
 import { setPlan } from '../workspaces/plans.js';
+import { forgetSeenBodies } from './forget-seen-bodies.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -285,9 +286,13 @@ describe('POST /api/automation/webhooks/{sequenceId} with x-api-key or X-Webhook
     const ids = new Set(answers.map((r) => expectStarted(r).lead_id));
     expect(ids.size).toBe(1);
     expect(await leadsOf(t, s.ws.id)).toHaveLength(2);
-    // Past 24 hours it is a new request again.
+    // Past 24 hours it is a new request again, and the cleanup job forgets it.
     await t.ctx.db.query("UPDATE webhook_intake_seen SET expires_at = now() - interval '1 second'");
     expect(expectStarted(await post(url, raw, headers)).lead_id).not.toBe(first.lead_id);
+    await t.ctx.db.query("UPDATE webhook_intake_seen SET expires_at = now() - interval '1 second'");
+    expect(await forgetSeenBodies(t.ctx.db)).toBeGreaterThanOrEqual(2);
+    const left = await t.ctx.db.query('SELECT 1 FROM webhook_intake_seen WHERE workspace_id = $1', [s.ws.id]);
+    expect(left.rows).toEqual([]);
   });
 
   it('a refused signed request does not block the same body once it can succeed', async () => {
