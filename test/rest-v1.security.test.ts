@@ -22,6 +22,7 @@ const ENDPOINTS: Endpoint[] = [
     body: { to: '+14155552671', template: { name: 'x', language: 'en' } },
   },
   { method: 'GET', path: '/messages/msg_00000000000000000000' },
+  { method: 'POST', path: '/events', body: { phone: '+14155552671', event: 'signup' } },
 ];
 
 describeAuthentication(() => t, ENDPOINTS);

@@ -2,6 +2,15 @@ import type { AppContext } from '../context.js';
 import { migrate } from '../db/migrate.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
 import { revokeApiKey } from '../modules/api-keys/revoke-api-key.js';
+import { DefinitionError } from '../modules/automation/definition.js';
+import { findSequence, rotateSequenceSecret } from '../modules/automation/intake.js';
+import {
+  AutomationNotFoundError,
+  createAutomation,
+  publishAutomation,
+  unpublishAutomation,
+  WrongKindError,
+} from '../modules/automation/save-automation.js';
 import { createForm } from '../modules/forms/create-form.js';
 import { FormInputError } from '../modules/forms/form-fields.js';
 import { publishCodes } from '../modules/forms/publish-codes.js';
@@ -28,6 +37,9 @@ export class CommandError extends Error {}
 /** An error that is the operator's to fix, printed as it is (anything else is a fault of ours). */
 export function isOperatorError(err: unknown): err is Error {
   return (
+    err instanceof DefinitionError ||
+    err instanceof WrongKindError ||
+    err instanceof AutomationNotFoundError ||
     err instanceof CommandError ||
     err instanceof WorkspaceInputError ||
     err instanceof WebhookInputError ||
@@ -126,6 +138,42 @@ const commands = {
     const codes = await publishCodes(ctx.db, ctx.config.appUrl, input.workspaceId, input.id);
     if (!codes) throw new CommandError(`no form ${input.id} in workspace ${input.workspaceId}`);
     return codes;
+  },
+
+  'automation.create': async (
+    ctx: AppContext,
+    input: { workspaceId: string; kind: 'flow' | 'sequence'; definition: unknown; publish?: boolean },
+  ) => {
+    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
+    if (rows.length === 0) throw new CommandError(`workspace ${input.workspaceId} does not exist`);
+    // A sequence is live once created (its webhook URL is what the operator came for); a flow waits for --publish.
+    const saved = await createAutomation(ctx, input.workspaceId, input.definition, {
+      publish: input.kind === 'sequence' || !!input.publish,
+      expectKind: input.kind,
+    });
+    return input.kind === 'flow'
+      ? { id: saved.id, published: saved.published_version !== null }
+      : { id: saved.id, secret: saved.secret };
+  },
+
+  'automation.publish': async (
+    ctx: AppContext,
+    input: { workspaceId: string; id: string; publish: boolean },
+  ) => {
+    if (input.publish)
+      return { id: input.id, published_version: await publishAutomation(ctx, input.workspaceId, input.id) };
+    await unpublishAutomation(ctx, input.workspaceId, input.id);
+    return { id: input.id, published_version: null };
+  },
+
+  'sequence.rotateSecret': async (ctx: AppContext, input: { id: string }) => {
+    const sequence = await findSequence(ctx, input.id);
+    const secret =
+      sequence?.triggerType === 'webhook'
+        ? await rotateSequenceSecret(ctx, sequence.workspaceId, sequence.id)
+        : null;
+    if (!secret) throw new CommandError(`no sequence ${input.id} started by a webhook`);
+    return { id: input.id, secret };
   },
 
   demo: (ctx: AppContext) => seedDemo(ctx),

@@ -8,6 +8,7 @@ import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/s
 import { saveTemplate, type TemplateInput } from '../modules/templates/save-template.js';
 import { countVariables } from '../modules/templates/variables.js';
 import { createWorkspace } from '../modules/workspaces/create-workspace.js';
+import { seedDemoAutomations } from './demo-automations.js';
 
 const APPROVED: TemplateInput[] = [
   {
@@ -63,6 +64,7 @@ export async function seedDemo(ctx: AppContext) {
     thankYouMessage: 'Thanks! We will message you on WhatsApp shortly.',
   });
   const inactiveForm = await createForm(ctx.db, workspace.id, { name: 'Old offer', active: false });
+  const automations = await seedDemoAutomations(ctx, workspace.id, form.id);
   return {
     app_url: ctx.config.appUrl,
     base_url: `${ctx.config.appUrl}/api/v1`,
@@ -82,5 +84,6 @@ export async function seedDemo(ctx: AppContext) {
     },
     form,
     inactive_form: inactiveForm,
+    ...automations,
   };
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { PendingMigrationsError } from '../runtime/compose.js';
@@ -235,6 +236,83 @@ form
   .option('--json', 'machine-readable output')
   .action(async (opts: { workspace: string; id: string; json?: boolean }) =>
     run('form.embed', { workspaceId: opts.workspace, id: opts.id }, !!opts.json),
+  );
+
+function readDefinition(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CommandError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CommandError(`${file} is not JSON: ${(err as Error).message}`);
+  }
+}
+
+const flow = program.command('flow').description('flows: started by events (POST /api/v1/events)');
+flow
+  .command('create')
+  .description('create a flow from a JSON definition (docs/automation.md)')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .requiredOption('--file <path>', 'the definition, JSON')
+  .option('--publish', 'publish it at once')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { workspace: string; file: string; publish?: boolean; json?: boolean }) =>
+    run(
+      'automation.create',
+      {
+        workspaceId: opts.workspace,
+        kind: 'flow',
+        definition: readDefinition(opts.file),
+        publish: !!opts.publish,
+      },
+      !!opts.json,
+    ),
+  );
+for (const [verb, publish] of [
+  ['publish', true],
+  ['unpublish', false],
+] as const) {
+  flow
+    .command(verb)
+    .description(
+      publish ? 'publish the current draft as a new version' : 'stop new runs (running ones finish)',
+    )
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--id <id>', 'flow id')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { workspace: string; id: string; json?: boolean }) =>
+      run('automation.publish', { workspaceId: opts.workspace, id: opts.id, publish }, !!opts.json),
+    );
+}
+
+const sequence = program
+  .command('sequence')
+  .description('sequences: started by the workflow webhook, a form or a new lead');
+sequence
+  .command('create')
+  .description('create and publish a sequence from a JSON definition; prints its webhook secret')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .requiredOption('--file <path>', 'the definition, JSON')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { workspace: string; file: string; json?: boolean }) =>
+    run(
+      'automation.create',
+      { workspaceId: opts.workspace, kind: 'sequence', definition: readDefinition(opts.file) },
+      !!opts.json,
+    ),
+  );
+
+sequence
+  .command('rotate-secret')
+  .description('give a webhook sequence a new secret; the old one is refused at once')
+  .requiredOption('--id <id>', 'sequence id')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { id: string; json?: boolean }) =>
+    run('sequence.rotateSecret', { id: opts.id }, !!opts.json),
   );
 
 program

@@ -15,7 +15,13 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
   const doc = res.json();
   expect(doc.openapi).toMatch(/^3\./);
   expect(doc.servers).toEqual([{ url: 'http://parley.test/api/v1' }]);
-  expect(Object.keys(doc.paths).sort()).toEqual(['/contacts', '/messages', '/messages/{id}', '/templates']);
+  expect(Object.keys(doc.paths).sort()).toEqual([
+    '/contacts',
+    '/events',
+    '/messages',
+    '/messages/{id}',
+    '/templates',
+  ]);
   const upsert = doc.paths['/contacts'].post;
   expect(Object.keys(upsert.responses)).toEqual(
     expect.arrayContaining(['200', '201', '401', '402', '422', '429']),

@@ -1,4 +1,5 @@
 import { authenticate } from '../modules/api-keys/authenticate.js';
+import { registerEventRoutes } from '../modules/automation/routes.js';
 import { registerContactRoutes } from '../modules/contacts/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
@@ -52,6 +53,7 @@ export async function restV1(app: RestApp): Promise<void> {
   registerContactRoutes(app);
   registerTemplateRoutes(app);
   registerMessageRoutes(app);
+  registerEventRoutes(app);
 }
 
 function toArray<T>(value: T | T[] | undefined): T[] {

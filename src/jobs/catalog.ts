@@ -1,5 +1,7 @@
 import type { AppContext } from '../context.js';
 import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
+import { runStep, type StepJob } from '../modules/automation/run-step.js';
+import { startEventRuns } from '../modules/automation/start-runs.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/forget-seen-bodies.js';
 import { allNumbers } from '../modules/messaging/connected-numbers.js';
@@ -64,6 +66,22 @@ export const jobCatalog = {
         );
       }
     },
+  }),
+  'automation.start': defineJob<{ workspaceId: string; eventId: string }>({
+    retryLimit: 10,
+    retryDelaySeconds: 1,
+    expireInSeconds: 30,
+    batchSize: 20,
+    handler: (ctx, data) => startEventRuns(ctx, data),
+  }),
+  // Steps are bounded well under the expiry (HTTP steps time out by 10 s, sends answer by their
+  // deadline), so a job found expired is a dead worker's: it comes back within seconds.
+  'automation.step': defineJob<StepJob>({
+    retryLimit: 6,
+    retryDelaySeconds: 2,
+    expireInSeconds: 20,
+    batchSize: 20,
+    handler: (ctx, data, attempt) => runStep(ctx, data, attempt.lastTry),
   }),
   'maintenance.autovacuum': defineJob<Record<string, never>>({
     retryLimit: 0,

@@ -17,7 +17,11 @@ export type IdPrefix =
   | 'ld'
   | 'fm'
   | 'usr'
-  | 'inv';
+  | 'inv'
+  | 'fl'
+  | 'sq'
+  | 'ev'
+  | 'run';
 
 /** Resource ids: a prefix that says what they name, then 119 random bits. */
 export function newId(prefix: IdPrefix): string {

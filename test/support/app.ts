@@ -27,7 +27,13 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { limiter?: RateLimiter; queue?: boolean; env?: Record<string, string> } = {},
+  options: {
+    limiter?: RateLimiter;
+    queue?: boolean;
+    env?: Record<string, string>;
+    /** 'api' sends jobs without running them (a worker process runs them). */
+    role?: 'all' | 'api';
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -41,7 +47,7 @@ export async function createTestApp(
   });
   await migrate(database.db);
   const runtime = await openRuntime(config, {
-    role: 'all',
+    role: options.role ?? 'all',
     log: createLogger(config.logLevel),
     db: database.db,
     limiter: options.limiter,

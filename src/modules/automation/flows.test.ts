@@ -121,6 +121,26 @@ describe('POST /events', () => {
     expect(rows).toEqual([]);
   });
 
+  it('answers hostile bodies with the error envelope, never a 500', async () => {
+    const ws = await t.workspace({ defaultCountryCode: '91' });
+    const raw = (payload: string, headers: Record<string, string> = {}) =>
+      t.api('POST', '/events', ws.key, payload, { 'content-type': 'application/json', ...headers });
+    expect((await raw('{"phone": "+14155552671", "event":')).statusCode).toBe(400);
+    expect(
+      (await raw(JSON.stringify({ phone: '+14155552671', event: 'x'.repeat(300_000) }))).statusCode,
+    ).toBe(413);
+    expect(
+      (await raw('{"phone":"+14155552671","event":"x","properties":{"__proto__":{"a":"b"}}}')).statusCode,
+    ).toBe(400);
+    expect((await raw('{"phone":"+14155552671","event":"a\\u0000b"}')).statusCode).toBe(422);
+    expect((await raw(`${'['.repeat(5000)}${']'.repeat(5000)}`)).statusCode).toBe(422);
+    expect((await raw('phone=1', { 'content-type': 'application/x-www-form-urlencoded' })).statusCode).toBe(
+      415,
+    );
+    const { rows } = await t.ctx.db.query('SELECT 1 FROM events WHERE workspace_id = $1', [ws.id]);
+    expect(rows).toEqual([]);
+  });
+
   it('answers 402 when a new contact would pass the plan limit', async () => {
     await setPlan(t.ctx.db, 'tiny', { contacts: 1, monthlyLeads: 10, messagesPerMonth: 10 });
     const ws = await t.workspace({ plan: 'tiny' });

@@ -49,7 +49,19 @@ export async function startRun(
   workspaceId: string,
   start: RunStart,
 ): Promise<{ runId: string; created: boolean }> {
-  const result = await ctx.db.transaction(async (tx) => {
+  // The unfinished run that blocked this one may finish in between: then try again.
+  for (let attempt = 0; ; attempt++) {
+    const result = await tryStartRun(ctx, workspaceId, start);
+    if (result || attempt === 2) {
+      if (!result) throw new Error(`could not start a run of ${start.automationId}`);
+      if (result.created) ctx.queue?.wake('automation.step');
+      return result;
+    }
+  }
+}
+
+async function tryStartRun(ctx: AppContext, workspaceId: string, start: RunStart) {
+  return ctx.db.transaction(async (tx) => {
     const { rows: defs } = await tx.query<{ definition: Definition }>(
       'SELECT definition FROM automation_versions WHERE workspace_id = $1 AND automation_id = $2 AND version = $3',
       [workspaceId, start.automationId, start.version],
@@ -91,10 +103,9 @@ export async function startRun(
              AND status IN ('running', 'waiting')`,
       [workspaceId, start.automationId, start.eventId ?? start.leadId],
     );
-    return { runId: existing.rows[0]!.id, created: false };
+    const found = existing.rows[0];
+    return found ? { runId: found.id, created: false } : null;
   });
-  if (result.created) ctx.queue?.wake('automation.step');
-  return result;
 }
 
 /** The `automation.start` job: a run of each flow the event matched when it arrived (once each). */

@@ -35,9 +35,14 @@ const JOB_SLOT_HEADSTART_MS = JOB_SLOT_WAIT_MS / 2;
  */
 export async function sendMessage(
   ctx: AppContext,
-  principal: Principal,
+  principal: Pick<Principal, 'workspaceId' | 'defaultCountryCode'>,
   input: SendMessageBody,
+  options: { sourceKey?: string } = {},
 ): Promise<SendResult> {
+  if (options.sourceKey) {
+    const sent = await messageBySourceKey(ctx, principal.workspaceId, options.sourceKey);
+    if (sent) return sent;
+  }
   const number = await numberOfWorkspace(ctx, ctx.db, principal.workspaceId);
   if (!number) {
     throw new ApiError(
@@ -93,7 +98,7 @@ export async function sendMessage(
   if (input.callback_data) message.callbackData = input.callback_data;
 
   const id = newId('msg');
-  await withContactLimit(
+  const stored = await withContactLimit(
     ctx.db,
     async (q) => {
       const usage = await q.query(
@@ -117,9 +122,9 @@ export async function sendMessage(
          ON CONFLICT (workspace_id, phone) DO UPDATE SET updated_at = contacts.updated_at
          RETURNING id)
        INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
-         template_values, text, callback_data, status, status_rank, sending_until)
+         template_values, text, callback_data, status, status_rank, sending_until, source_key)
        SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
-         now() + make_interval(secs => $11)
+         now() + make_interval(secs => $11), $12
        FROM contact`,
         [
           principal.workspaceId,
@@ -133,11 +138,18 @@ export async function sendMessage(
           message.type === 'text' ? message.text : null,
           input.callback_data ?? null,
           leaseSeconds(ctx.config.sendDeadlineMs),
+          options.sourceKey ?? null,
         ],
       );
     },
     { transaction: true },
-  );
+  ).catch(async (err: unknown) => {
+    // The same run step sending at once on two workers: the other one stored the message first.
+    if ((err as { constraint?: string }).constraint === 'messages_source_key' && options.sourceKey)
+      return 'stored';
+    throw err;
+  });
+  if (stored === 'stored') return (await messageBySourceKey(ctx, principal.workspaceId, options.sourceKey!))!;
   return attemptWithin(ctx, number, id, message);
 }
 
@@ -216,4 +228,20 @@ export async function deliverMessage(
     );
     return { status: 'failed', wamid: null, code: err.code };
   }
+}
+
+/**
+ * A message already stored under this key (an automation step run again): answered as it stands, and
+ * its send queued again in case the process that stored it died before trying (the send job takes the
+ * message's lease, so this never makes two attempts at once).
+ */
+async function messageBySourceKey(ctx: AppContext, workspaceId: string, sourceKey: string) {
+  const { rows } = await ctx.db.query<SendResult>(
+    'SELECT id, wamid, status FROM messages WHERE workspace_id = $1 AND source_key = $2',
+    [workspaceId, sourceKey],
+  );
+  const found = rows[0];
+  if (found?.status === 'queued')
+    await ctx.queue?.send('messages.send', { workspaceId, messageId: found.id });
+  return found;
 }
