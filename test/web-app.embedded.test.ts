@@ -144,6 +144,51 @@ describe.skipIf(!hasChromium)('web app in a browser', () => {
     await screenshot(page, '09-templates');
   });
 
+  it('builds and publishes a flow, and sees it run on an event', async () => {
+    await go('Flows');
+    await page.getByText('No flows yet').waitFor();
+    await screenshot(page, '15-flows-empty');
+    await page.getByRole('link', { name: 'New flow' }).first().click();
+    await page.getByLabel('Name').fill('Welcome on signup');
+    await page.getByLabel('When this event is tracked').fill('signup');
+    await page.getByRole('button', { name: /Send template/ }).click();
+    await page.getByLabel('Template').selectOption({ label: 'welcome (en)' });
+    await page.getByLabel('{{1}}').fill('{{contact.name | there}}');
+    await page.getByLabel('{{2}}').fill('Acme Foods');
+    await page.getByRole('button', { name: /Condition/ }).click();
+    await page.getByLabel('Field').fill('event.properties.plan');
+    await page.getByLabel('Check').selectOption('equals');
+    await page.getByLabel('Value').fill('pro');
+    await page.getByRole('button', { name: /Add tag/ }).click();
+    await page.getByLabel('Tag').fill('pro-welcomed');
+    // The condition's "yes" goes to the tag step; "no" ends the run.
+    await page.locator('.step').nth(1).locator('.step-head').click();
+    await page.getByLabel('When yes').selectOption('step_3');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.locator('.badge', { hasText: 'published' }).waitFor();
+    await screenshot(page, '16-flow-builder');
+
+    const tracked = await rest('POST', '/events', {
+      phone: '91234 56789',
+      event: 'signup',
+      properties: { plan: 'pro' },
+    });
+    expect(tracked.status).toBe(202);
+    await page.locator('.list-row', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Steps' }).first().click();
+    await page.getByRole('dialog').getByText('step_3', { exact: true }).waitFor();
+    await screenshot(page, '17-flow-run');
+    await page.getByRole('button', { name: 'Close' }).click();
+    const contacts = await rest('GET', '/contacts?limit=50&offset=0');
+    const meera = (contacts.body.contacts as { name: string; tags: string[] }[]).find(
+      (c) => c.name === 'Meera Shah',
+    );
+    expect(meera?.tags).toContain('pro-welcomed');
+    await go('Flows');
+    await page.getByRole('cell', { name: /Event “signup”/ }).waitFor();
+    await screenshot(page, '18-flows');
+  });
+
   it('invites a teammate and shows plan usage', async () => {
     await openSettings('Team');
     await page.getByLabel('E-mail').fill('sam@example.com');

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { registerAuthRoutes } from '../modules/accounts/auth-routes.js';
 import { csrfMatches, currentSession, type Session } from '../modules/accounts/sessions.js';
 import { registerTeamRoutes } from '../modules/accounts/team-routes.js';
+import { registerAppAutomationRoutes } from '../modules/app-automation/routes.js';
 import { registerAppContactRoutes } from '../modules/app-inbox/contact-routes.js';
 import { registerAppMessageRoutes } from '../modules/app-inbox/message-routes.js';
 import { registerAppTemplateRoutes } from '../modules/app-inbox/template-routes.js';
@@ -80,6 +81,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppContactRoutes(app);
   registerAppMessageRoutes(app);
   registerAppTemplateRoutes(app);
+  registerAppAutomationRoutes(app);
 }
 
 /** A browser always sends Origin on a cross-site POST; when present it must be this server. */

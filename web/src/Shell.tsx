@@ -1,5 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { api } from './api';
+import { AutomationsPage } from './pages/Automations';
+import { AutomationEditor } from './pages/automation/Editor';
 import { ContactPage, ContactsPage } from './pages/Contacts';
 import { ConversationPage, MessagesPage } from './pages/Messages';
 import { SettingsPage } from './pages/Settings';
@@ -17,6 +19,8 @@ const NAV = [
   { href: '/contacts', label: 'Contacts', icon: '◎' },
   { href: '/messages', label: 'Messages', icon: '✉' },
   { href: '/templates', label: 'Templates', icon: '▤' },
+  { href: '/flows', label: 'Flows', icon: '⟳' },
+  { href: '/sequences', label: 'Sequences', icon: '⇶' },
   { href: '/settings', label: 'Settings', icon: '⚙' },
 ];
 
@@ -26,6 +30,12 @@ const ROUTES: Route[] = [
   { pattern: '/messages', render: () => <MessagesPage /> },
   { pattern: '/messages/:contactId', render: (p) => <ConversationPage contactId={p.contactId!} /> },
   { pattern: '/templates', render: () => <TemplatesPage /> },
+  { pattern: '/flows', render: () => <AutomationsPage kind="flow" /> },
+  { pattern: '/flows/new', render: () => <AutomationEditor kind="flow" /> },
+  { pattern: '/flows/:id', render: (p) => <AutomationEditor key={p.id} kind="flow" id={p.id} /> },
+  { pattern: '/sequences', render: () => <AutomationsPage kind="sequence" /> },
+  { pattern: '/sequences/new', render: () => <AutomationEditor kind="sequence" /> },
+  { pattern: '/sequences/:id', render: (p) => <AutomationEditor key={p.id} kind="sequence" id={p.id} /> },
   { pattern: '/settings', render: () => <SettingsPage /> },
   { pattern: '/settings/:tab', render: (p) => <SettingsPage tab={p.tab} /> },
 ];

@@ -9,7 +9,7 @@ export interface TimelineItem {
   status: string | null;
 }
 
-/** A contact's history, newest first: messages, and whatever later modules record about the contact. */
+/** A contact's history, newest first: messages, events, and the flows and sequences run for them. */
 export async function timelineOf(
   db: Queryable,
   workspaceId: string,
@@ -20,7 +20,17 @@ export async function timelineOf(
        CASE WHEN direction = 'inbound' THEN 'Received a message'
             WHEN type = 'template' THEN 'Sent template ' || template_name ELSE 'Sent a message' END AS title,
        text AS detail, status
-     FROM messages WHERE workspace_id = $1 AND contact_id = $2 ORDER BY created_at DESC LIMIT 200`,
+     FROM messages WHERE workspace_id = $1 AND contact_id = $2
+     UNION ALL
+     SELECT 'event', id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+       'Event ' || name, CASE WHEN properties = '{}'::jsonb THEN NULL ELSE properties::text END, NULL
+     FROM events WHERE workspace_id = $1 AND contact_id = $2
+     UNION ALL
+     SELECT 'flow_run', r.id, to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+       'Ran ' || a.kind || ' ' || a.name, r.error, r.status
+     FROM runs r JOIN automations a ON a.workspace_id = r.workspace_id AND a.id = r.automation_id
+     WHERE r.workspace_id = $1 AND r.contact_id = $2
+     ORDER BY at DESC LIMIT 200`,
     [workspaceId, contactId],
   );
   return rows;

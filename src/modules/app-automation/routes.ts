@@ -1,0 +1,148 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import type { RestApp } from '../../http/rest-app.js';
+import { Text } from '../../http/schema.js';
+import { IdParams } from '../accounts/schemas.js';
+import { DefinitionError } from '../automation/definition.js';
+import { rotateSequenceSecret } from '../automation/intake.js';
+import { type AutomationView, getAutomation, listAutomations } from '../automation/list-automations.js';
+import { getRun, listRuns } from '../automation/list-runs.js';
+import {
+  AutomationNotFoundError,
+  createAutomation,
+  publishAutomation,
+  unpublishAutomation,
+  updateDraft,
+  WrongKindError,
+} from '../automation/save-automation.js';
+
+const Kind = Type.Union([Type.Literal('flow'), Type.Literal('sequence')]);
+const ListQuery = Type.Object({ kind: Type.Optional(Kind) });
+// The definition is checked by the automation module itself (parseDefinition), with its own messages.
+const CreateBody = Type.Object(
+  { kind: Kind, definition: Type.Unknown(), publish: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+const DraftBody = Type.Object({ definition: Type.Unknown() }, { additionalProperties: false });
+const RunParams = Type.Object({ id: Text({ minLength: 1, maxLength: 64 }) });
+
+/** The engine's own errors, in the app's envelope: definition problems are 422 with one detail each. */
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof DefinitionError) {
+      const first = err.problems[0];
+      throw new ApiError(
+        'validation_error',
+        first ? `${first.field}: ${first.message}` : err.message,
+        err.problems,
+      );
+    }
+    if (err instanceof WrongKindError) throw ApiError.validation('definition.trigger', err.message);
+    if (err instanceof AutomationNotFoundError)
+      throw new ApiError('not_found', 'No flow or sequence with that id');
+    throw err;
+  }
+}
+
+function present(ctx: AppContext, a: AutomationView) {
+  const { secret, ...rest } = a;
+  return {
+    ...rest,
+    status: a.published_version === null ? 'draft' : 'published',
+    unpublished_changes: a.published_version !== null && a.published_version !== a.draft_version,
+    webhook:
+      a.trigger_type === 'webhook' && secret
+        ? {
+            url: `${ctx.config.appUrl}/api/automation/webhooks/${a.id}/${secret}`,
+            url_without_secret: `${ctx.config.appUrl}/api/automation/webhooks/${a.id}`,
+            secret,
+          }
+        : null,
+  };
+}
+
+/** Flows and sequences: the builder's drafts, publish and unpublish, webhook secrets, run history. */
+export function registerAppAutomationRoutes(app: RestApp): void {
+  const { ctx } = app;
+
+  const found = async (workspaceId: string, id: string) => {
+    const a = await getAutomation(ctx, workspaceId, id);
+    if (!a) throw new ApiError('not_found', 'No flow or sequence with that id');
+    return a;
+  };
+
+  app.get('/automations', { schema: { querystring: ListQuery } }, async (request) => {
+    const s = request.session();
+    const list = await listAutomations(ctx, s.workspaceId, request.query.kind);
+    const { rows } = await ctx.db.query<{ automation_id: string; runs: string; last_run_at: Date }>(
+      `SELECT automation_id, count(*) AS runs, max(started_at) AS last_run_at FROM runs
+       WHERE workspace_id = $1 GROUP BY automation_id`,
+      [s.workspaceId],
+    );
+    const stats = new Map(rows.map((r) => [r.automation_id, r]));
+    return {
+      result: true,
+      automations: list.map((a) => ({
+        ...present(ctx, a),
+        runs: Number(stats.get(a.id)?.runs ?? 0),
+        last_run_at: stats.get(a.id)?.last_run_at ?? null,
+      })),
+    };
+  });
+
+  app.get('/automations/:id', { schema: { params: IdParams } }, async (request) => {
+    const s = request.session();
+    const a = await found(s.workspaceId, request.params.id);
+    const runs = await listRuns(ctx, s.workspaceId, { automationId: a.id, limit: 50 });
+    return { result: true, automation: present(ctx, a), runs };
+  });
+
+  app.post('/automations', { schema: { body: CreateBody } }, async (request, reply) => {
+    const s = request.session();
+    const { kind, definition, publish } = request.body;
+    const saved = await guarded(() =>
+      createAutomation(ctx, s.workspaceId, definition, { publish: publish ?? false, expectKind: kind }),
+    );
+    return reply.code(201).send({ result: true, id: saved.id, kind: saved.kind });
+  });
+
+  app.put('/automations/:id', { schema: { params: IdParams, body: DraftBody } }, async (request) => {
+    const s = request.session();
+    await found(s.workspaceId, request.params.id);
+    await guarded(() => updateDraft(ctx, s.workspaceId, request.params.id, request.body.definition));
+    return { result: true };
+  });
+
+  app.post('/automations/:id/publish', { schema: { params: IdParams } }, async (request) => {
+    const s = request.session();
+    await found(s.workspaceId, request.params.id);
+    return {
+      result: true,
+      version: await guarded(() => publishAutomation(ctx, s.workspaceId, request.params.id)),
+    };
+  });
+
+  app.post('/automations/:id/unpublish', { schema: { params: IdParams } }, async (request) => {
+    const s = request.session();
+    await found(s.workspaceId, request.params.id);
+    await guarded(() => unpublishAutomation(ctx, s.workspaceId, request.params.id));
+    return { result: true };
+  });
+
+  app.post('/automations/:id/rotate-secret', { schema: { params: IdParams } }, async (request) => {
+    const s = request.session();
+    await found(s.workspaceId, request.params.id);
+    const secret = await rotateSequenceSecret(ctx, s.workspaceId, request.params.id);
+    if (!secret) throw new ApiError('conflict', 'Only a sequence started by a webhook has a secret');
+    return { result: true };
+  });
+
+  app.get('/runs/:id', { schema: { params: RunParams } }, async (request) => {
+    const run = await getRun(ctx, request.session().workspaceId, request.params.id);
+    if (!run) throw new ApiError('not_found', 'No run with that id');
+    return { result: true, run };
+  });
+}

@@ -1,0 +1,117 @@
+import { timeAgo, useApi } from '../api';
+import { Link, navigate } from '../router';
+import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../ui';
+import type { Definition } from './automation/model';
+
+export type Kind = 'flow' | 'sequence';
+
+export interface Automation {
+  id: string;
+  kind: Kind;
+  name: string;
+  trigger_type: string;
+  trigger_event: string | null;
+  draft: Definition;
+  draft_version: number;
+  published_version: number | null;
+  status: 'draft' | 'published';
+  unpublished_changes: boolean;
+  webhook: { url: string; url_without_secret: string; secret: string } | null;
+  runs?: number;
+  last_run_at?: string | null;
+}
+
+export const KIND_TEXT = {
+  flow: {
+    title: 'Flows',
+    path: '/flows',
+    one: 'flow',
+    description:
+      'Flows start when your systems track an event (POST /api/v1/events) with the name they listen for.',
+    empty:
+      'A flow listens for an event such as “signup” and then sends templates, waits, tags contacts and branches on what it knows.',
+  },
+  sequence: {
+    title: 'Sequences',
+    path: '/sequences',
+    one: 'sequence',
+    description:
+      'Sequences follow up on leads: started by a secret webhook URL, a form submission or any new lead.',
+    empty:
+      'A sequence starts for a lead — from a webhook (Zapier, your CRM, ad platforms), a form, or every new lead — and works through its steps.',
+  },
+} as const;
+
+export function triggerLabel(a: Pick<Automation, 'trigger_type' | 'trigger_event'>): string {
+  switch (a.trigger_type) {
+    case 'event':
+      return `Event “${a.trigger_event}”`;
+    case 'webhook':
+      return 'Webhook';
+    case 'form_submitted':
+      return 'Form submitted';
+    case 'lead_created':
+      return 'Lead created';
+    default:
+      return a.trigger_type;
+  }
+}
+
+export function AutomationsPage({ kind }: { kind: Kind }) {
+  const text = KIND_TEXT[kind];
+  const list = useApi<{ automations: Automation[] }>(`/automations?kind=${kind}`);
+  const create = (
+    <Link href={`${text.path}/new`} className="btn primary">
+      New {text.one}
+    </Link>
+  );
+  return (
+    <>
+      <PageHeader title={text.title} description={text.description} actions={create} />
+      <Card>
+        {list.loading && !list.data ? (
+          <Loading />
+        ) : list.error ? (
+          <ErrorNote message={list.error} onRetry={list.reload} />
+        ) : list.data!.automations.length === 0 ? (
+          <Empty icon="⟳" title={`No ${text.title.toLowerCase()} yet`} action={create}>
+            {text.empty}
+          </Empty>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Trigger</th>
+                  <th>Status</th>
+                  <th className="hide-sm">Runs</th>
+                  <th className="hide-sm">Last run</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data!.automations.map((a) => (
+                  <tr key={a.id} className="clickable" onClick={() => navigate(`${text.path}/${a.id}`)}>
+                    <td>
+                      <Link href={`${text.path}/${a.id}`} className="strong-link">
+                        {a.name}
+                      </Link>
+                      <div className="small muted">{a.draft.steps.length} steps</div>
+                    </td>
+                    <td>{triggerLabel(a)}</td>
+                    <td>
+                      <Badge>{a.status}</Badge>
+                      {a.unpublished_changes && <div className="small muted">unpublished changes</div>}
+                    </td>
+                    <td className="hide-sm">{a.runs ?? 0}</td>
+                    <td className="muted hide-sm">{a.last_run_at ? timeAgo(a.last_run_at) : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </>
+  );
+}

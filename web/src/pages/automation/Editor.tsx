@@ -1,0 +1,416 @@
+import { useEffect, useState } from 'react';
+import { ApiFailure, api, formatDate, useApi } from '../../api';
+import { Link, navigate } from '../../router';
+import { Badge, Card, CopyButton, ErrorNote, Loading, Modal, PageHeader, Secret, useAction } from '../../ui';
+import { type Automation, KIND_TEXT, type Kind } from '../Automations';
+import type { Template } from '../Templates';
+import { type Definition, newStep, STEP_TYPES, type Step, type StepType } from './model';
+import { StepCard } from './StepCard';
+
+interface Run {
+  id: string;
+  version: number;
+  contact_id: string | null;
+  lead_id: string | null;
+  status: string;
+  current_step: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+const blank = (kind: Kind): Definition => ({
+  name: '',
+  trigger: kind === 'flow' ? { type: 'event', event: '' } : { type: 'webhook' },
+  steps: [],
+});
+
+/** The builder: trigger, a vertical graph of steps with branches, save, publish, webhook URL, runs. */
+export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
+  const text = KIND_TEXT[kind];
+  const loaded = useApi<{ automation: Automation; runs: Run[] }>(
+    id ? `/automations/${encodeURIComponent(id)}` : null,
+  );
+  const templates = useApi<{ templates: Template[] }>('/templates');
+  const [def, setDef] = useState<Definition | null>(id ? null : blank(kind));
+  const [open, setOpen] = useState<string | null>(null);
+  const [dirty, setDirty] = useState(false);
+  const [problems, setProblems] = useState<{ field: string; message: string }[]>([]);
+  const [run, setRun] = useState<string | null>(null);
+  const action = useAction();
+
+  useEffect(() => {
+    if (loaded.data && !dirty) setDef(structuredClone(loaded.data.automation.draft));
+  }, [loaded.data, dirty]);
+  // Runs move on their own: look again every few seconds.
+  useEffect(() => {
+    if (!id) return;
+    const t = setInterval(loaded.reload, 4000);
+    return () => clearInterval(t);
+  }, [id, loaded.reload]);
+
+  if (id && loaded.loading && !loaded.data) return <Loading />;
+  if (id && loaded.error && !loaded.data) return <ErrorNote message={loaded.error} onRetry={loaded.reload} />;
+  if (!def) return <Loading />;
+  const a = loaded.data?.automation;
+
+  const change = (d: Definition) => {
+    setDef(d);
+    setDirty(true);
+  };
+  const setSteps = (steps: Step[]) => change({ ...def, steps });
+  const add = (type: StepType) => {
+    const step = newStep(type, def.steps);
+    setSteps([...def.steps, step]);
+    setOpen(step.id);
+  };
+  const remove = (i: number) => {
+    const gone = def.steps[i]!.id;
+    // Links to the removed step end the run instead of pointing nowhere.
+    const steps = def.steps
+      .filter((_, j) => j !== i)
+      .map((s) => {
+        const copy = { ...s } as Record<string, unknown>;
+        for (const k of ['next', 'if_true', 'if_false', 'not_sent']) if (copy[k] === gone) copy[k] = null;
+        return copy as Step;
+      });
+    setSteps(steps);
+  };
+  const move = (i: number, delta: -1 | 1) => {
+    const steps = [...def.steps];
+    const [s] = steps.splice(i, 1);
+    steps.splice(i + delta, 0, s!);
+    setSteps(steps);
+  };
+
+  const save = async (): Promise<string | undefined> => {
+    setProblems([]);
+    try {
+      if (!id) {
+        const r = await api<{ id: string }>('POST', '/automations', { kind, definition: def });
+        setDirty(false);
+        navigate(`${text.path}/${r.id}`, true);
+        return r.id;
+      }
+      await api('PUT', `/automations/${id}`, { definition: def });
+      setDirty(false);
+      loaded.reload();
+      return id;
+    } catch (err) {
+      if (err instanceof ApiFailure && err.body.details) setProblems(err.body.details);
+      throw err;
+    }
+  };
+  const publish = () =>
+    action.run(async () => {
+      const saved = await save();
+      if (saved) await api('POST', `/automations/${saved}/publish`);
+      loaded.reload();
+    });
+  const unpublish = () =>
+    action.run(async () => {
+      await api('POST', `/automations/${id}/unpublish`);
+      loaded.reload();
+    });
+
+  const trigger = def.trigger;
+  return (
+    <>
+      <PageHeader
+        title={def.name || (id ? 'Untitled' : `New ${text.one}`)}
+        description={
+          <>
+            <Link href={text.path}>{text.title}</Link>
+            {a && (
+              <>
+                {' '}
+                · <Badge>{a.status}</Badge>
+                {a.published_version !== null && ` version ${a.published_version}`}
+                {(dirty || a.unpublished_changes) && ' · unpublished changes'}
+              </>
+            )}
+          </>
+        }
+        actions={
+          <>
+            <button
+              type="button"
+              className="btn"
+              disabled={action.busy || (!dirty && !!id)}
+              onClick={() => action.run(save)}
+            >
+              {dirty || !id ? 'Save draft' : 'Saved'}
+            </button>
+            {a?.status === 'published' && (
+              <button type="button" className="btn" disabled={action.busy} onClick={unpublish}>
+                Unpublish
+              </button>
+            )}
+            <button
+              type="button"
+              className="btn primary"
+              disabled={action.busy || (a?.status === 'published' && !dirty && !a.unpublished_changes)}
+              onClick={publish}
+            >
+              {a?.status !== 'published'
+                ? 'Publish'
+                : dirty || a.unpublished_changes
+                  ? 'Publish changes'
+                  : 'Published'}
+            </button>
+          </>
+        }
+      />
+      {action.error && <ErrorNote message={action.error} />}
+      {problems.length > 1 && (
+        <ul className="problems">
+          {problems.map((p) => (
+            <li key={`${p.field}${p.message}`}>
+              <code>{p.field}</code> {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="builder">
+        <div className="stack">
+          <Card title="Name and trigger">
+            <div className="grid-fields">
+              <label className="field">
+                <span>Name</span>
+                <input
+                  value={def.name}
+                  maxLength={200}
+                  onChange={(e) => change({ ...def, name: e.target.value })}
+                />
+              </label>
+              {kind === 'flow' ? (
+                <label className="field">
+                  <span>When this event is tracked</span>
+                  <input
+                    value={trigger.type === 'event' ? trigger.event : ''}
+                    placeholder="signup"
+                    onChange={(e) => change({ ...def, trigger: { type: 'event', event: e.target.value } })}
+                  />
+                </label>
+              ) : (
+                <label className="field">
+                  <span>Starts when</span>
+                  <select
+                    value={trigger.type}
+                    onChange={(e) => change({ ...def, trigger: { type: e.target.value as 'webhook' } })}
+                  >
+                    <option value="webhook">its webhook URL is called</option>
+                    <option value="form_submitted">a form is submitted</option>
+                    <option value="lead_created">any lead is created</option>
+                  </select>
+                </label>
+              )}
+              {trigger.type === 'form_submitted' && (
+                <label className="field">
+                  <span>Form id (empty: any form)</span>
+                  <input
+                    value={trigger.form_id ?? ''}
+                    onChange={(e) =>
+                      change({
+                        ...def,
+                        trigger: { type: 'form_submitted', form_id: e.target.value || undefined },
+                      })
+                    }
+                  />
+                </label>
+              )}
+            </div>
+            {kind === 'flow' && (
+              <p className="small muted">
+                Track it with <code>POST /api/v1/events</code> and{' '}
+                <code>{`{"phone": "…", "event": "${trigger.type === 'event' ? trigger.event || 'signup' : ''}"}`}</code>
+                . Only published flows start.
+              </p>
+            )}
+          </Card>
+          <Card
+            title="Steps"
+            description="Each run goes from the first step down, following the branches you set. A step runs at most once per run."
+          >
+            <ol className="graph">
+              <li>
+                <span className="graph-start">
+                  <span className="step-icon" aria-hidden="true">
+                    ⚡
+                  </span>
+                  {kind === 'flow'
+                    ? `Event “${trigger.type === 'event' ? trigger.event || '…' : ''}”`
+                    : 'Trigger'}
+                </span>
+              </li>
+              {def.steps.map((s, i) => (
+                <StepCard
+                  key={s.id}
+                  steps={def.steps}
+                  index={i}
+                  templates={templates.data?.templates ?? []}
+                  open={open === s.id}
+                  onToggle={() => setOpen(open === s.id ? null : s.id)}
+                  onChange={(step) => setSteps(def.steps.map((x, j) => (j === i ? step : x)))}
+                  onRemove={() => remove(i)}
+                  onMove={(d) => move(i, d)}
+                />
+              ))}
+            </ol>
+            <div className="add-step">
+              <span className="small muted">Add a step</span>
+              <div className="add-step-grid">
+                {STEP_TYPES.filter((t) => kind === 'sequence' || t.type !== 'update_lead_status').map((t) => (
+                  <button
+                    key={t.type}
+                    type="button"
+                    className="add-step-btn"
+                    onClick={() => add(t.type)}
+                    title={t.hint}
+                  >
+                    <span aria-hidden="true">{t.icon}</span> {t.label}
+                  </button>
+                ))}
+              </div>
+            </div>
+          </Card>
+        </div>
+        <div className="stack">
+          {a?.webhook && <WebhookCard automation={a} onRotated={loaded.reload} />}
+          {id && (
+            <Card title="Runs" description="Newest first; open one to see each step's outcome.">
+              {!loaded.data || loaded.data.runs.length === 0 ? (
+                <p className="muted small">
+                  No runs yet.{' '}
+                  {a?.status === 'published'
+                    ? 'They appear here as the trigger fires.'
+                    : 'Publish it so the trigger starts runs.'}
+                </p>
+              ) : (
+                <ul className="list">
+                  {loaded.data.runs.map((r) => (
+                    <li key={r.id} className="list-row">
+                      <div className="grow">
+                        <Badge>{r.status}</Badge>{' '}
+                        <span className="small muted">
+                          v{r.version} · {formatDate(r.started_at)}
+                        </span>
+                        {r.error && <div className="small field-error">{r.error}</div>}
+                      </div>
+                      <button type="button" className="btn small" onClick={() => setRun(r.id)}>
+                        Steps
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+          )}
+        </div>
+      </div>
+      {run && <RunModal id={run} onClose={() => setRun(null)} />}
+    </>
+  );
+}
+
+function WebhookCard({ automation, onRotated }: { automation: Automation; onRotated: () => void }) {
+  const rotate = useAction();
+  const w = automation.webhook!;
+  return (
+    <Card
+      title="Webhook URL"
+      description="POST a lead's JSON here from Zapier, your CRM or an ad platform. The URL holds the secret: keep it on a server."
+    >
+      <Secret value={w.url} />
+      <p className="small muted">
+        Or post to <code className="break">{w.url_without_secret}</code> with the secret in{' '}
+        <code>x-api-key</code>, or an HMAC-SHA256 of the body in <code>X-Webhook-Signature: sha256=…</code>.
+      </p>
+      <div className="row wrap">
+        <span className="small muted">Secret</span>
+        <CopyButton value={w.secret} label="Copy secret" />
+        <button
+          type="button"
+          className="btn small danger"
+          disabled={rotate.busy}
+          onClick={() =>
+            confirm('Make a new secret? Callers using the old URL stop working at once.') &&
+            rotate.run(async () => {
+              await api('POST', `/automations/${automation.id}/rotate-secret`);
+              onRotated();
+            })
+          }
+        >
+          Rotate secret
+        </button>
+      </div>
+      {automation.status !== 'published' && (
+        <p className="small muted">Publish the sequence first: drafts do not start from the webhook.</p>
+      )}
+      {rotate.error && <ErrorNote message={rotate.error} />}
+    </Card>
+  );
+}
+
+interface RunDetail extends Run {
+  steps: {
+    step_id: string;
+    type: string;
+    status: string;
+    outcome: Record<string, unknown>;
+    next_step: string | null;
+    error: string | null;
+    started_at: string;
+    finished_at: string | null;
+  }[];
+}
+
+function RunModal({ id, onClose }: { id: string; onClose: () => void }) {
+  const run = useApi<{ run: RunDetail }>(`/runs/${encodeURIComponent(id)}`);
+  return (
+    <Modal title="Run" onClose={onClose}>
+      {run.loading && !run.data ? (
+        <Loading />
+      ) : run.error || !run.data ? (
+        <ErrorNote message={run.error ?? 'Not found'} onRetry={run.reload} />
+      ) : (
+        <>
+          <p className="row wrap">
+            <Badge>{run.data.run.status}</Badge>
+            <span className="small muted">
+              version {run.data.run.version} · started {formatDate(run.data.run.started_at)}
+            </span>
+            {run.data.run.contact_id && (
+              <Link href={`/contacts/${run.data.run.contact_id}`} className="small">
+                Contact
+              </Link>
+            )}
+          </p>
+          {run.data.run.error && <ErrorNote message={run.data.run.error} />}
+          <ol className="timeline">
+            {run.data.run.steps.map((s) => (
+              <li key={s.step_id}>
+                <div className="tl-dot" aria-hidden="true" />
+                <div>
+                  <div className="row wrap">
+                    <strong className="mono">{s.step_id}</strong>
+                    <span className="muted small">{s.type}</span>
+                    <Badge>{s.status}</Badge>
+                  </div>
+                  {Object.keys(s.outcome ?? {}).length > 0 && (
+                    <pre className="outcome">{JSON.stringify(s.outcome, null, 2)}</pre>
+                  )}
+                  {s.error && <div className="small field-error">{s.error}</div>}
+                  <div className="small muted">
+                    {formatDate(s.started_at)}
+                    {s.next_step && ` · next ${s.next_step}`}
+                  </div>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,319 @@
+import type { ReactNode } from 'react';
+import type { Template } from '../Templates';
+import { type Check, LEAD_STATUSES, OPS, type Step, stepMeta, summarize, targetLabel } from './model';
+
+interface Props {
+  steps: Step[];
+  index: number;
+  templates: Template[];
+  open: boolean;
+  onToggle: () => void;
+  onChange: (step: Step) => void;
+  onRemove: () => void;
+  onMove: (delta: -1 | 1) => void;
+}
+
+const FIELD_HINT = 'e.g. contact.tags, contact.traits.plan, event.properties.plan, lead.fields.city';
+const PLACEHOLDER_HINT = 'Placeholders such as {{contact.name | there}} are filled in for each contact.';
+
+/** One step of the graph: its summary, where it leads, and (when open) its form. */
+export function StepCard({ steps, index, templates, open, onToggle, onChange, onRemove, onMove }: Props) {
+  const step = steps[index]!;
+  const meta = stepMeta(step.type);
+  const set = (patch: Record<string, unknown>) => onChange({ ...step, ...patch });
+  const others = steps.filter((s) => s.id !== step.id);
+  const target = (label: string, key: string, allowContinue: boolean) => {
+    const value = step[key] as string | null | undefined;
+    return (
+      <label className="field">
+        <span>{label}</span>
+        <select
+          value={value === undefined ? '__continue' : value === null ? '__end' : value}
+          onChange={(e) => {
+            const v = e.target.value;
+            const next = { ...step } as Record<string, unknown>;
+            if (v === '__continue') delete next[key];
+            else next[key] = v === '__end' ? null : v;
+            onChange(next as Step);
+          }}
+        >
+          {allowContinue && <option value="__continue">Continue to the next step</option>}
+          <option value="__end">End the run</option>
+          {others.map((s) => (
+            <option key={s.id} value={s.id}>
+              Go to {s.id} ({stepMeta(s.type).label})
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  };
+  return (
+    <li className={`step ${step.type === 'condition' ? 'step-branch' : ''}`}>
+      <div className="step-card">
+        <button type="button" className="step-head" onClick={onToggle} aria-expanded={open}>
+          <span className="step-icon" aria-hidden="true">
+            {meta.icon}
+          </span>
+          <span className="step-title">
+            <span className="step-type">{meta.label}</span>
+            <span className="step-summary">{summarize(step)}</span>
+          </span>
+          <span className="step-id mono">{step.id}</span>
+        </button>
+        {step.type === 'condition' ? (
+          <div className="branches">
+            <span className="branch yes">
+              Yes → {targetLabel(steps, index, step.if_true as string | null)}
+            </span>
+            <span className="branch no">
+              No → {targetLabel(steps, index, step.if_false as string | null)}
+            </span>
+          </div>
+        ) : (
+          (step.next !== undefined || (step.type === 'send_text' && step.not_sent !== undefined)) && (
+            <div className="branches">
+              <span className="branch">Then {targetLabel(steps, index, step.next)}</span>
+              {step.type === 'send_text' && (
+                <span className="branch no">
+                  Window closed → {targetLabel(steps, index, (step.not_sent as string | null) ?? null)}
+                </span>
+              )}
+            </div>
+          )
+        )}
+        {open && (
+          <div className="step-body stack">
+            <StepFields step={step} set={set} templates={templates} />
+            <div className="grid-fields">
+              {step.type === 'condition' ? (
+                <>
+                  {target('When yes', 'if_true', false)}
+                  {target('When no', 'if_false', false)}
+                </>
+              ) : (
+                <>
+                  {target('Then', 'next', true)}
+                  {step.type === 'send_text' && target('When the window is closed', 'not_sent', false)}
+                </>
+              )}
+            </div>
+            <div className="row wrap">
+              <button type="button" className="btn small" onClick={() => onMove(-1)} disabled={index === 0}>
+                Move up
+              </button>
+              <button
+                type="button"
+                className="btn small"
+                onClick={() => onMove(1)}
+                disabled={index === steps.length - 1}
+              >
+                Move down
+              </button>
+              <button type="button" className="btn small danger" onClick={onRemove}>
+                Remove step
+              </button>
+            </div>
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function Input({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: every caller passes the control as children
+    <label className="field">
+      <span>{label}</span>
+      {children}
+      {hint && <span className="hint">{hint}</span>}
+    </label>
+  );
+}
+
+function StepFields({
+  step,
+  set,
+  templates,
+}: {
+  step: Step;
+  set: (p: Record<string, unknown>) => void;
+  templates: Template[];
+}) {
+  const s = step as Record<string, unknown>;
+  switch (step.type) {
+    case 'send_template': {
+      const t = s.template as { name: string; language: string; body?: string[] };
+      const chosen = templates.find((x) => x.name === t.name && x.language === t.language);
+      const approved = templates.filter((x) => x.status === 'APPROVED');
+      return (
+        <>
+          <Input
+            label="Template"
+            hint={approved.length === 0 ? 'No approved templates yet: sync them under Templates.' : undefined}
+          >
+            <select
+              value={chosen ? chosen.id : ''}
+              onChange={(e) => {
+                const x = templates.find((y) => y.id === e.target.value);
+                if (x)
+                  set({
+                    template: { name: x.name, language: x.language, body: Array(x.variable_count).fill('') },
+                  });
+              }}
+            >
+              <option value="">{t.name ? `${t.name} (${t.language})` : 'Choose…'}</option>
+              {approved.map((x) => (
+                <option key={x.id} value={x.id}>
+                  {x.name} ({x.language})
+                </option>
+              ))}
+            </select>
+          </Input>
+          {chosen && <p className="small muted pre">{chosen.body}</p>}
+          {(t.body ?? [])
+            .map((_, n) => `{{${n + 1}}}`)
+            .map((name, i) => (
+              <Input key={name} label={name} hint={i === 0 ? PLACEHOLDER_HINT : undefined}>
+                <input
+                  value={t.body?.[i] ?? ''}
+                  onChange={(e) => {
+                    const body = [...(t.body ?? [])];
+                    body[i] = e.target.value;
+                    set({ template: { ...t, body } });
+                  }}
+                />
+              </Input>
+            ))}
+        </>
+      );
+    }
+    case 'send_text':
+      return (
+        <Input label="Text" hint={PLACEHOLDER_HINT}>
+          <textarea rows={3} value={String(s.text ?? '')} onChange={(e) => set({ text: e.target.value })} />
+        </Input>
+      );
+    case 'wait': {
+      const m = /^(\d+)([smhd])$/.exec(String(s.duration ?? '1h')) ?? ['', '1', 'h'];
+      return (
+        <div className="grid-fields">
+          <Input label="Wait for">
+            <input
+              type="number"
+              min={1}
+              max={999999}
+              value={m[1]}
+              onChange={(e) => set({ duration: `${e.target.value || 1}${m[2]}` })}
+            />
+          </Input>
+          <Input label="Unit">
+            <select value={m[2]} onChange={(e) => set({ duration: `${m[1]}${e.target.value}` })}>
+              <option value="s">seconds</option>
+              <option value="m">minutes</option>
+              <option value="h">hours</option>
+              <option value="d">days</option>
+            </select>
+          </Input>
+        </div>
+      );
+    }
+    case 'add_tag':
+    case 'remove_tag':
+      return (
+        <Input label="Tag">
+          <input value={String(s.tag ?? '')} maxLength={64} onChange={(e) => set({ tag: e.target.value })} />
+        </Input>
+      );
+    case 'set_trait':
+      return (
+        <div className="grid-fields">
+          <Input label="Trait">
+            <input
+              value={String(s.key ?? '')}
+              maxLength={64}
+              onChange={(e) => set({ key: e.target.value })}
+            />
+          </Input>
+          <Input label="Value" hint="Placeholders allowed.">
+            <input value={String(s.value ?? '')} onChange={(e) => set({ value: e.target.value })} />
+          </Input>
+        </div>
+      );
+    case 'condition': {
+      const c = s.if as Check | { all?: Check[]; any?: Check[] };
+      if (!('field' in c)) {
+        return (
+          <p className="small muted">This condition combines several checks; edit it through the API.</p>
+        );
+      }
+      const needsValue = c.op !== 'exists' && c.op !== 'not_exists';
+      return (
+        <div className="grid-fields">
+          <Input label="Field" hint={FIELD_HINT}>
+            <input value={c.field} onChange={(e) => set({ if: { ...c, field: e.target.value } })} />
+          </Input>
+          <Input label="Check">
+            <select
+              value={c.op}
+              onChange={(e) => {
+                const op = e.target.value;
+                const next: Check = { field: c.field, op };
+                if (op !== 'exists' && op !== 'not_exists') next.value = c.value ?? '';
+                set({ if: next });
+              }}
+            >
+              {OPS.map(([op, label]) => (
+                <option key={op} value={op}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </Input>
+          {needsValue && (
+            <Input label="Value">
+              <input value={c.value ?? ''} onChange={(e) => set({ if: { ...c, value: e.target.value } })} />
+            </Input>
+          )}
+        </div>
+      );
+    }
+    case 'http_request':
+      return (
+        <>
+          <div className="grid-fields">
+            <Input label="Method">
+              <select value={String(s.method ?? 'POST')} onChange={(e) => set({ method: e.target.value })}>
+                {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => (
+                  <option key={m}>{m}</option>
+                ))}
+              </select>
+            </Input>
+            <Input label="URL" hint="Placeholders allowed.">
+              <input value={String(s.url ?? '')} onChange={(e) => set({ url: e.target.value })} />
+            </Input>
+          </div>
+          <Input label="Body (optional)">
+            <textarea
+              rows={3}
+              className="mono"
+              value={String(s.body ?? '')}
+              // An empty body is left out (JSON drops undefined).
+              onChange={(e) => set({ body: e.target.value || undefined })}
+            />
+          </Input>
+        </>
+      );
+    case 'update_lead_status':
+      return (
+        <Input label="New status">
+          <select value={String(s.status)} onChange={(e) => set({ status: e.target.value })}>
+            {LEAD_STATUSES.map((x) => (
+              <option key={x}>{x}</option>
+            ))}
+          </select>
+        </Input>
+      );
+  }
+}
