@@ -1,4 +1,6 @@
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/db.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { evaluate } from './conditions.js';
 import { type Definition, following, type Step } from './definition.js';
@@ -17,6 +19,22 @@ interface RunRow {
   lead_id: string | null;
   trigger_data: { event?: Record<string, unknown> };
   definition: Definition;
+}
+
+// Published versions never change, so a process keeps the ones it has read.
+const definitions = new LRUCache<string, Definition>({ max: 1000 });
+
+async function definitionOf(ctx: AppContext, workspaceId: string, automationId: string, version: number) {
+  const key = `${workspaceId}/${automationId}/${version}`;
+  const cached = definitions.get(key);
+  if (cached) return cached;
+  const { rows } = await ctx.db.query<{ definition: Definition }>(
+    'SELECT definition FROM automation_versions WHERE workspace_id = $1 AND automation_id = $2 AND version = $3',
+    [workspaceId, automationId, version],
+  );
+  const definition = rows[0]!.definition;
+  definitions.set(key, definition);
+  return definition;
 }
 
 export interface StepJob {
@@ -78,15 +96,17 @@ async function loadScope(ctx: AppContext, workspaceId: string, run: RunRow): Pro
  */
 export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): Promise<void> {
   const { workspaceId, runId, stepId } = job;
-  const { rows } = await ctx.db.query<RunRow>(
-    `SELECT r.automation_id, r.status, r.contact_id, r.lead_id, r.trigger_data, v.definition
-     FROM runs r JOIN automation_versions v
-       ON v.workspace_id = r.workspace_id AND v.automation_id = r.automation_id AND v.version = r.version
-     WHERE r.workspace_id = $1 AND r.id = $2`,
+  const { rows } = await ctx.db.query<Omit<RunRow, 'definition'> & { version: number }>(
+    `SELECT automation_id, version, status, contact_id, lead_id, trigger_data FROM runs
+     WHERE workspace_id = $1 AND id = $2`,
     [workspaceId, runId],
   );
-  const run = rows[0];
-  if (!run || run.status === 'completed' || run.status === 'failed') return;
+  const row = rows[0];
+  if (!row || row.status === 'completed' || row.status === 'failed') return;
+  const run: RunRow = {
+    ...row,
+    definition: await definitionOf(ctx, workspaceId, row.automation_id, row.version),
+  };
   const steps = run.definition.steps;
   const index = steps.findIndex((s) => s.id === stepId);
   const step = steps[index];
@@ -104,11 +124,13 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
     // Finished before, but its successor may not have been queued: queue it (a no-op if it was).
     return advance(ctx, job, run, prior.next_step, prior.wait_until ?? undefined);
   }
-  await ctx.db.query(
-    `UPDATE run_steps SET status = 'done', finished_at = now()
-     WHERE workspace_id = $1 AND run_id = $2 AND status = 'waiting'`,
-    [workspaceId, runId],
-  );
+  if (run.status === 'waiting') {
+    await ctx.db.query(
+      `UPDATE run_steps SET status = 'done', finished_at = now()
+       WHERE workspace_id = $1 AND run_id = $2 AND status = 'waiting'`,
+      [workspaceId, runId],
+    );
+  }
 
   let result: StepOutcome;
   try {
@@ -132,11 +154,16 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
   }
   const next = following(steps, index, result.branch !== undefined ? result.branch : step.next);
   const waiting = result.waitUntil && result.waitUntil.getTime() > Date.now() ? result.waitUntil : undefined;
-  await ctx.db.transaction(async (tx) => {
-    await tx.query(
-      `UPDATE run_steps SET status = $4, outcome = $5::jsonb, next_step = $6, wait_until = $7, error = NULL,
-         finished_at = CASE WHEN $4 = 'waiting' THEN NULL ELSE now() END
-       WHERE workspace_id = $1 AND run_id = $2 AND step_id = $3`,
+  // The outcome, the run's new state and the next step's job commit together.
+  const record = (q: Queryable) =>
+    q.query(
+      `WITH step AS (
+         UPDATE run_steps SET status = $4, outcome = $5::jsonb, next_step = $6, wait_until = $7, error = NULL,
+           finished_at = CASE WHEN $4 = 'waiting' THEN NULL ELSE now() END
+         WHERE workspace_id = $1 AND run_id = $2 AND step_id = $3)
+       UPDATE runs SET status = $8, current_step = $6, updated_at = now(),
+         finished_at = CASE WHEN $8 = 'completed' THEN now() END
+       WHERE workspace_id = $1 AND id = $2 AND status IN ('running', 'waiting')`,
       [
         workspaceId,
         runId,
@@ -145,16 +172,17 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
         JSON.stringify(result.outcome),
         next,
         waiting ?? null,
+        next ? (waiting ? 'waiting' : 'running') : 'completed',
       ],
     );
-    if (next) await queueStep(ctx, tx, workspaceId, runId, next, waiting);
-    await tx.query(
-      `UPDATE runs SET status = $3, current_step = $4, updated_at = now(),
-         finished_at = CASE WHEN $3 = 'completed' THEN now() END
-       WHERE workspace_id = $1 AND id = $2 AND status IN ('running', 'waiting')`,
-      [workspaceId, runId, next ? (waiting ? 'waiting' : 'running') : 'completed', next],
-    );
-  });
+  if (next) {
+    await ctx.db.transaction(async (tx) => {
+      await record(tx);
+      await queueStep(ctx, tx, workspaceId, runId, next, waiting);
+    });
+  } else {
+    await record(ctx.db);
+  }
   if (next && !waiting) ctx.queue?.wake('automation.step');
   if (!next) await runFinished(ctx, job, run, 'completed');
 }
