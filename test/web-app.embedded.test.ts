@@ -5,7 +5,7 @@ import { freePort, type RunningServer, startServer, tempDataDir } from './suppor
 import { until } from './support/until.js';
 
 // The web app end to end: the real server (built CLI, embedded database) driven by headless Chromium.
-describe.skipIf(!hasChromium)('web app in a browser', () => {
+describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () => {
   const data = tempDataDir();
   let server: RunningServer;
   let browser: Browser;
@@ -187,6 +187,46 @@ describe.skipIf(!hasChromium)('web app in a browser', () => {
     await go('Flows');
     await page.getByRole('cell', { name: /Event “signup”/ }).waitFor();
     await screenshot(page, '18-flows');
+  });
+
+  it('creates a form, submits it through its hosted page, and sees the lead', async () => {
+    await go('Forms');
+    await page.getByText('No forms yet').waitFor();
+    await page.getByLabel('Form name').fill('Website enquiry');
+    await page.getByRole('button', { name: 'Create form' }).click();
+    await page.getByRole('heading', { name: 'Website enquiry' }).waitFor();
+    await page.getByRole('button', { name: 'Add field' }).click();
+    await page.getByLabel('Label').last().fill('City');
+    await page.getByLabel('Key').last().fill('city');
+    await page.getByRole('button', { name: 'Save fields' }).click();
+    await page.getByRole('status').getByText('Saved').waitFor();
+    await screenshot(page, '19-form-fields');
+    await page.getByRole('tab', { name: 'Publish & embed' }).click();
+    const hosted = (await page.getByTestId('hosted-url').textContent()) ?? '';
+    expect(hosted).toMatch(new RegExp(`^${base}/f/ft_`));
+    await screenshot(page, '20-form-publish');
+
+    const visitor = await browser.newPage();
+    await visitor.goto(hosted);
+    await visitor.getByLabel('Name').fill('Priya Nair');
+    await visitor.getByLabel('E-mail').fill('priya@example.com');
+    await visitor.getByLabel('Phone').fill('+91 99887 76655');
+    await visitor.getByLabel('City').fill('Pune');
+    await screenshot(visitor, '21-hosted-form');
+    await visitor.getByRole('button', { name: 'Send' }).click();
+    await visitor.getByRole('heading', { name: 'Thank you' }).waitFor();
+    await visitor.close();
+
+    await go('Leads');
+    await page.getByRole('link', { name: 'Priya Nair' }).click();
+    await page.getByText('Pune').waitFor();
+    await page.getByLabel('Lead status').selectOption('contacted');
+    await page.locator('.facts .badge', { hasText: 'contacted' }).waitFor();
+    await screenshot(page, '22-lead');
+    await go('Leads');
+    await page.getByRole('button', { name: 'contacted' }).click();
+    await page.getByRole('link', { name: 'Priya Nair' }).waitFor();
+    await screenshot(page, '23-leads');
   });
 
   it('invites a teammate and shows plan usage', async () => {

@@ -6,6 +6,8 @@ import { registerAppAutomationRoutes } from '../modules/app-automation/routes.js
 import { registerAppContactRoutes } from '../modules/app-inbox/contact-routes.js';
 import { registerAppMessageRoutes } from '../modules/app-inbox/message-routes.js';
 import { registerAppTemplateRoutes } from '../modules/app-inbox/template-routes.js';
+import { registerAppFormRoutes } from '../modules/app-leads/form-routes.js';
+import { registerAppLeadRoutes } from '../modules/app-leads/lead-routes.js';
 import { registerDeveloperRoutes } from '../modules/app-settings/developer-routes.js';
 import { registerSettingsRoutes } from '../modules/app-settings/settings-routes.js';
 import { ApiError, restErrorBody } from './errors.js';
@@ -82,6 +84,8 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppMessageRoutes(app);
   registerAppTemplateRoutes(app);
   registerAppAutomationRoutes(app);
+  registerAppLeadRoutes(app);
+  registerAppFormRoutes(app);
 }
 
 /** A browser always sends Origin on a cross-site POST; when present it must be this server. */

@@ -3,6 +3,8 @@ import { api } from './api';
 import { AutomationsPage } from './pages/Automations';
 import { AutomationEditor } from './pages/automation/Editor';
 import { ContactPage, ContactsPage } from './pages/Contacts';
+import { FormPage, FormsPage } from './pages/Forms';
+import { LeadPage, LeadsPage } from './pages/Leads';
 import { ConversationPage, MessagesPage } from './pages/Messages';
 import { SettingsPage } from './pages/Settings';
 import { TemplatesPage } from './pages/Templates';
@@ -17,8 +19,10 @@ interface Route {
 
 const NAV = [
   { href: '/contacts', label: 'Contacts', icon: '◎' },
+  { href: '/leads', label: 'Leads', icon: '◉' },
   { href: '/messages', label: 'Messages', icon: '✉' },
   { href: '/templates', label: 'Templates', icon: '▤' },
+  { href: '/forms', label: 'Forms', icon: '☰' },
   { href: '/flows', label: 'Flows', icon: '⟳' },
   { href: '/sequences', label: 'Sequences', icon: '⇶' },
   { href: '/settings', label: 'Settings', icon: '⚙' },
@@ -30,6 +34,10 @@ const ROUTES: Route[] = [
   { pattern: '/messages', render: () => <MessagesPage /> },
   { pattern: '/messages/:contactId', render: (p) => <ConversationPage contactId={p.contactId!} /> },
   { pattern: '/templates', render: () => <TemplatesPage /> },
+  { pattern: '/leads', render: () => <LeadsPage /> },
+  { pattern: '/leads/:id', render: (p) => <LeadPage key={p.id} id={p.id!} /> },
+  { pattern: '/forms', render: () => <FormsPage /> },
+  { pattern: '/forms/:id', render: (p) => <FormPage key={p.id} id={p.id!} /> },
   { pattern: '/flows', render: () => <AutomationsPage kind="flow" /> },
   { pattern: '/flows/new', render: () => <AutomationEditor kind="flow" /> },
   { pattern: '/flows/:id', render: (p) => <AutomationEditor key={p.id} kind="flow" id={p.id} /> },

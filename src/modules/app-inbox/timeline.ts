@@ -9,7 +9,7 @@ export interface TimelineItem {
   status: string | null;
 }
 
-/** A contact's history, newest first: messages, events, and the flows and sequences run for them. */
+/** A contact's history, newest first: messages, events, leads, and the flows and sequences run for them. */
 export async function timelineOf(
   db: Queryable,
   workspaceId: string,
@@ -30,6 +30,10 @@ export async function timelineOf(
        'Ran ' || a.kind || ' ' || a.name, r.error, r.status
      FROM runs r JOIN automations a ON a.workspace_id = r.workspace_id AND a.id = r.automation_id
      WHERE r.workspace_id = $1 AND r.contact_id = $2
+     UNION ALL
+     SELECT 'lead', id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+       'Became a lead (' || source || ')', COALESCE(email, phone), status
+     FROM leads WHERE workspace_id = $1 AND contact_id = $2
      ORDER BY at DESC LIMIT 200`,
     [workspaceId, contactId],
   );

@@ -50,7 +50,7 @@ export async function createForm(
 }
 
 /** Only absolute http(s) URLs: a javascript: or data: URL here would run in the visitor's browser. */
-function checkRedirectUrl(raw: string): string {
+export function checkRedirectUrl(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);

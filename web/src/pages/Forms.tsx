@@ -1,0 +1,422 @@
+import { useEffect, useState } from 'react';
+import { api, formatDate, useApi } from '../api';
+import { Link, navigate } from '../router';
+import {
+  Badge,
+  Card,
+  CopyButton,
+  Empty,
+  ErrorNote,
+  Loading,
+  PageHeader,
+  submitHandler,
+  Tabs,
+  useAction,
+} from '../ui';
+
+interface FormField {
+  name: string;
+  label: string;
+  type: string;
+  required: boolean;
+  options?: string[];
+}
+
+interface Form {
+  id: string;
+  name: string;
+  token: string;
+  active: boolean;
+  fields: FormField[];
+  thank_you_message: string | null;
+  redirect_url: string | null;
+  created_at: string;
+  leads: number;
+}
+
+interface Publish {
+  hosted_url: string;
+  script: string;
+  html: string;
+}
+
+export function FormsPage() {
+  const list = useApi<{ forms: Form[] }>('/forms');
+  const [name, setName] = useState('');
+  const create = useAction();
+  const add = () =>
+    create.run(async () => {
+      const r = await api<{ id: string }>('POST', '/forms', { name: name.trim() || 'Contact form' });
+      navigate(`/forms/${r.id}`);
+    });
+  return (
+    <>
+      <PageHeader
+        title="Forms"
+        description="Lead capture forms: host them on Parley, embed them with a script, or paste plain HTML."
+      />
+      <Card title="New form">
+        <form className="row wrap align-end" onSubmit={submitHandler(add)}>
+          <label className="field">
+            <span>Form name</span>
+            <input
+              value={name}
+              maxLength={200}
+              placeholder="Contact form"
+              onChange={(e) => setName(e.target.value)}
+            />
+          </label>
+          <button type="submit" className="btn primary" disabled={create.busy}>
+            Create form
+          </button>
+        </form>
+        {create.error && <ErrorNote message={create.error} />}
+      </Card>
+      <Card>
+        {list.loading && !list.data ? (
+          <Loading />
+        ) : list.error ? (
+          <ErrorNote message={list.error} onRetry={list.reload} />
+        ) : list.data!.forms.length === 0 ? (
+          <Empty icon="☰" title="No forms yet">
+            Create one above: it starts with name, e-mail and phone fields. Each submission becomes a lead,
+            linked to a contact by phone.
+          </Empty>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th>Form</th>
+                  <th>Status</th>
+                  <th>Leads</th>
+                  <th className="hide-sm">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data!.forms.map((f) => (
+                  <tr key={f.id} className="clickable" onClick={() => navigate(`/forms/${f.id}`)}>
+                    <td>
+                      <Link href={`/forms/${f.id}`} className="strong-link">
+                        {f.name}
+                      </Link>
+                      <div className="small muted">{f.fields.length} fields</div>
+                    </td>
+                    <td>
+                      <Badge>{f.active ? 'active' : 'inactive'}</Badge>
+                    </td>
+                    <td>{f.leads}</td>
+                    <td className="muted hide-sm">{formatDate(f.created_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </>
+  );
+}
+
+type Tab = 'fields' | 'settings' | 'publish';
+
+export function FormPage({ id }: { id: string }) {
+  const res = useApi<{ form: Form; publish: Publish; field_types: string[] }>(
+    `/forms/${encodeURIComponent(id)}`,
+  );
+  const [tab, setTab] = useState<Tab>('fields');
+  const toggle = useAction();
+  if (res.loading && !res.data) return <Loading />;
+  if (res.error || !res.data) return <ErrorNote message={res.error ?? 'Not found'} onRetry={res.reload} />;
+  const { form, publish, field_types } = res.data;
+  return (
+    <>
+      <PageHeader
+        title={form.name}
+        description={
+          <>
+            <Link href="/forms">Forms</Link> · {form.leads} leads ·{' '}
+            <Link href={`/leads?source=form`}>see leads</Link>
+          </>
+        }
+        actions={
+          <label className="switch">
+            <input
+              type="checkbox"
+              role="switch"
+              aria-checked={form.active}
+              checked={form.active}
+              disabled={toggle.busy}
+              onChange={(e) =>
+                toggle.run(async () => {
+                  await api('PATCH', `/forms/${form.id}`, { active: e.target.checked });
+                  res.reload();
+                })
+              }
+            />
+            <span>{form.active ? 'Active: accepting leads' : 'Inactive: submissions are refused'}</span>
+          </label>
+        }
+      />
+      {toggle.error && <ErrorNote message={toggle.error} />}
+      <Tabs
+        tabs={[
+          { id: 'fields', label: 'Fields' },
+          { id: 'settings', label: 'After submit' },
+          { id: 'publish', label: 'Publish & embed' },
+        ]}
+        value={tab}
+        onChange={setTab}
+      />
+      <div className="tab-body">
+        {tab === 'fields' && <FieldEditor form={form} types={field_types} onSaved={res.reload} />}
+        {tab === 'settings' && <AfterSubmit form={form} onSaved={res.reload} />}
+        {tab === 'publish' && <PublishEmbed form={form} publish={publish} />}
+      </div>
+    </>
+  );
+}
+
+type Editable = FormField & { key: string };
+let nextKey = 0;
+const editable = (fields: FormField[]): Editable[] => fields.map((f) => ({ ...f, key: `f${nextKey++}` }));
+
+function FieldEditor({ form, types, onSaved }: { form: Form; types: string[]; onSaved: () => void }) {
+  const [fields, setFields] = useState<Editable[]>(() => editable(form.fields));
+  const [name, setName] = useState(form.name);
+  const [saved, setSaved] = useState(false);
+  const save = useAction();
+  useEffect(() => setFields(editable(form.fields)), [form.fields]);
+  const set = (i: number, patch: Partial<FormField>) => {
+    setSaved(false);
+    setFields(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+  };
+  const move = (i: number, d: -1 | 1) => {
+    const next = [...fields];
+    const [f] = next.splice(i, 1);
+    next.splice(i + d, 0, f!);
+    setFields(next);
+  };
+  const add = () => {
+    let n = fields.length + 1;
+    while (fields.some((f) => f.name === `field_${n}`)) n++;
+    setFields([
+      ...fields,
+      ...editable([{ name: `field_${n}`, label: 'New field', type: 'text', required: false }]),
+    ]);
+  };
+  const submit = () =>
+    save.run(async () => {
+      await api('PATCH', `/forms/${form.id}`, { name, fields: fields.map(({ key: _, ...f }) => f) });
+      setSaved(true);
+      onSaved();
+    });
+  return (
+    <Card
+      title="Fields"
+      description="name, email and phone fill the lead's own fields; any other field is stored with the lead. A form needs an email or a phone field."
+    >
+      <form className="stack" onSubmit={submitHandler(submit)}>
+        <label className="field narrow">
+          <span>Form name</span>
+          <input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <ol className="field-list">
+          {fields.map((f, i) => (
+            <li key={f.key} className="field-row">
+              <label className="field">
+                <span>Label</span>
+                <input value={f.label} onChange={(e) => set(i, { label: e.target.value })} />
+              </label>
+              <label className="field">
+                <span>Key</span>
+                <input className="mono" value={f.name} onChange={(e) => set(i, { name: e.target.value })} />
+              </label>
+              <label className="field">
+                <span>Type</span>
+                <select
+                  value={f.type}
+                  onChange={(e) =>
+                    set(i, {
+                      type: e.target.value,
+                      ...(e.target.value === 'select'
+                        ? { options: f.options ?? ['Option 1'] }
+                        : { options: undefined }),
+                    })
+                  }
+                >
+                  {types.map((t) => (
+                    <option key={t}>{t}</option>
+                  ))}
+                </select>
+              </label>
+              {f.type === 'select' && (
+                <label className="field">
+                  <span>Options (comma-separated)</span>
+                  <input
+                    value={(f.options ?? []).join(', ')}
+                    onChange={(e) =>
+                      set(i, {
+                        options: e.target.value
+                          .split(',')
+                          .map((o) => o.trim())
+                          .filter(Boolean),
+                      })
+                    }
+                  />
+                </label>
+              )}
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={f.required}
+                  onChange={(e) => set(i, { required: e.target.checked })}
+                />{' '}
+                Required
+              </label>
+              <div className="row">
+                <button
+                  type="button"
+                  className="btn small ghost"
+                  aria-label={`Move ${f.label} up`}
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="btn small ghost"
+                  aria-label={`Move ${f.label} down`}
+                  disabled={i === fields.length - 1}
+                  onClick={() => move(i, 1)}
+                >
+                  ↓
+                </button>
+                <button
+                  type="button"
+                  className="btn small danger"
+                  aria-label={`Remove ${f.label}`}
+                  onClick={() => setFields(fields.filter((_, j) => j !== i))}
+                >
+                  Remove
+                </button>
+              </div>
+            </li>
+          ))}
+        </ol>
+        {save.error && <ErrorNote message={save.error} />}
+        <div className="row wrap">
+          <button type="button" className="btn" onClick={add}>
+            Add field
+          </button>
+          <button type="submit" className="btn primary" disabled={save.busy}>
+            Save fields
+          </button>
+          {saved && (
+            <span className="small success" role="status">
+              Saved
+            </span>
+          )}
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function AfterSubmit({ form, onSaved }: { form: Form; onSaved: () => void }) {
+  const [message, setMessage] = useState(form.thank_you_message ?? '');
+  const [redirect, setRedirect] = useState(form.redirect_url ?? '');
+  const [saved, setSaved] = useState(false);
+  const save = useAction();
+  const submit = () =>
+    save.run(async () => {
+      await api('PATCH', `/forms/${form.id}`, {
+        thank_you_message: message.trim() || null,
+        redirect_url: redirect.trim() || null,
+      });
+      setSaved(true);
+      onSaved();
+    });
+  return (
+    <Card
+      title="After a submission"
+      description="What people see once they have sent the form (hosted page and plain HTML; the script shows the message in place)."
+    >
+      <form className="stack narrow" onSubmit={submitHandler(submit)}>
+        <label className="field">
+          <span>Thank-you message</span>
+          <textarea
+            rows={3}
+            maxLength={1000}
+            value={message}
+            placeholder="Thanks! We'll be in touch shortly."
+            onChange={(e) => setMessage(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>Or redirect to (optional)</span>
+          <input
+            type="url"
+            value={redirect}
+            placeholder="https://example.com/thanks"
+            onChange={(e) => setRedirect(e.target.value)}
+          />
+        </label>
+        {save.error && <ErrorNote message={save.error} />}
+        <div className="row">
+          <button type="submit" className="btn primary" disabled={save.busy}>
+            Save
+          </button>
+          {saved && (
+            <span className="small success" role="status">
+              Saved
+            </span>
+          )}
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function PublishEmbed({ form, publish }: { form: Form; publish: Publish }) {
+  return (
+    <div className="stack">
+      {!form.active && (
+        <ErrorNote message="This form is inactive: its page and snippets refuse submissions until you turn it back on." />
+      )}
+      <Card
+        title="Hosted page"
+        description="A page Parley serves for you: share the link or put it behind a button."
+      >
+        <div className="secret">
+          <code data-testid="hosted-url">{publish.hosted_url}</code>
+          <CopyButton value={publish.hosted_url} />
+          <a className="btn small" href={publish.hosted_url} target="_blank" rel="noreferrer">
+            Open
+          </a>
+        </div>
+      </Card>
+      <Card
+        title="Embed script"
+        description="Paste where the form should appear; it renders the form and posts it with JavaScript."
+      >
+        <pre className="snippet">{publish.script}</pre>
+        <CopyButton value={publish.script} label="Copy script" />
+      </Card>
+      <Card title="Plain HTML" description="A form that works without JavaScript; style it as you like.">
+        <pre className="snippet">{publish.html}</pre>
+        <CopyButton value={publish.html} label="Copy HTML" />
+      </Card>
+      <Card
+        title="Form token"
+        description="Public: it identifies the form in submissions (POST /api/forms/submit with a token field)."
+      >
+        <div className="secret">
+          <code>{form.token}</code>
+          <CopyButton value={form.token} />
+        </div>
+      </Card>
+    </div>
+  );
+}
