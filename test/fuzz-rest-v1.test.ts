@@ -1,0 +1,216 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryRateLimiter } from '../src/modules/rate-limit/memory-limiter.js';
+import { createTestApp, type TestApp } from './support/app.js';
+import {
+  anyJson,
+  bodyOf,
+  contentType,
+  expectRestEnvelope,
+  FUZZ_RUNS,
+  fuzzParams,
+  headers,
+  headerValue,
+  hostileString,
+  percentEncode,
+  rawBody,
+  rowCounts,
+} from './support/fuzz.js';
+import { connectedWorkspace, listen } from './support/messaging.js';
+
+// Property-based tests over every REST v1 endpoint: for generated bodies, headers and queries the
+// answer is never a 5xx, every refusal carries the envelope, and a refusal stores nothing.
+let t: TestApp;
+let ws: { id: string; key: string };
+beforeAll(async () => {
+  // A limiter that never refuses, so thousands of requests on one key test the endpoints, not the limit.
+  t = await createTestApp({ limiter: new MemoryRateLimiter(1_000_000_000, 60_000) });
+  ws = await connectedWorkspace(t, await listen(t));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const phone = fc.oneof(
+  fc.constantFrom('+14155552671', '98765 43210', '0091 98765 43210', '(415) 555-2671', '+1'),
+  fc.stringMatching(/^\+?[0-9 ().-]{1,20}$/),
+);
+const stringList = fc.array(hostileString, { maxLength: 4 });
+const traits = fc.dictionary(
+  hostileString,
+  fc.oneof(hostileString, fc.integer(), fc.boolean(), fc.constant(null)),
+  {
+    maxKeys: 4,
+  },
+);
+const idempotencyKey = fc.option(headerValue, { nil: undefined });
+
+const requestHeaders = headers({
+  'content-type': contentType,
+  'idempotency-key': idempotencyKey,
+  'x-request-id': fc.option(headerValue, { nil: undefined }),
+  accept: fc.option(fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml'), {
+    nil: undefined,
+  }),
+});
+
+/** Sends one generated POST and checks the envelope and that a refusal left no row behind. */
+async function postChecked(path: string, payload: string | Buffer, h: Record<string, string>) {
+  const before = await rowCounts(t.ctx.db, ws.id);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1${path}`,
+    headers: { authorization: `Bearer ${ws.key}`, ...h },
+    payload,
+  });
+  expectRestEnvelope(res);
+  if (res.statusCode >= 400) expect(await rowCounts(t.ctx.db, ws.id)).toEqual(before);
+  return res;
+}
+
+const TIMEOUT = 60_000 + FUZZ_RUNS * 200;
+
+describe('REST v1 under generated input', () => {
+  it(
+    'POST /contacts',
+    async () => {
+      const body = bodyOf({ phone, name: hostileString, email: hostileString, tags: stringList, traits });
+      await fc.assert(
+        fc.asyncProperty(rawBody(body), requestHeaders, async (payload, h) => {
+          await postChecked('/contacts', payload, h);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'POST /events',
+    async () => {
+      const properties = fc.dictionary(hostileString, fc.oneof(hostileString, anyJson), { maxKeys: 4 });
+      const body = bodyOf({ phone, event: fc.oneof(fc.constant('signup'), hostileString), properties });
+      await fc.assert(
+        fc.asyncProperty(rawBody(body), requestHeaders, async (payload, h) => {
+          await postChecked('/events', payload, h);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'POST /messages',
+    async () => {
+      const template = bodyOf({
+        name: fc.constantFrom('welcome', 'hello', 'draft', 'missing'),
+        language: fc.constantFrom('en', 'en_US', 'xx'),
+        body: stringList,
+      });
+      const body = bodyOf({
+        to: phone,
+        type: fc.constantFrom('template', 'text', 'image'),
+        template,
+        text: hostileString,
+        callback_data: hostileString,
+      });
+      await fc.assert(
+        fc.asyncProperty(rawBody(body), requestHeaders, async (payload, h) => {
+          const res = await postChecked('/messages', payload, h);
+          if (res.statusCode === 201)
+            expect(res.json()).toMatchObject({ result: true, id: expect.any(String) });
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  const query = fc
+    .array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom('limit', 'offset', 'limit[]', 'offset[0]'), hostileString),
+        fc.oneof(
+          fc.integer({ min: -10, max: 300 }).map(String),
+          fc.constantFrom('1e3', '0x10', '', '50.5', 'NaN', '99999999999999999999', '%ZZ', '-0'),
+          hostileString,
+        ),
+      ),
+      { maxLength: 4 },
+    )
+    .map((pairs) =>
+      pairs
+        .map(([k, v]) => (k.includes('%') ? `${k}=${v}` : `${percentEncode(k)}=${percentEncode(v)}`))
+        .join('&'),
+    );
+
+  it.each(['/contacts', '/templates'])(
+    'GET %s',
+    async (path) => {
+      await fc.assert(
+        fc.asyncProperty(query, requestHeaders, async (q, h) => {
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `/api/v1${path}?${q}`,
+            headers: { authorization: `Bearer ${ws.key}`, ...h },
+          });
+          expectRestEnvelope(res);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'GET /messages/{id}',
+    async () => {
+      const id = fc.oneof(
+        hostileString.map(percentEncode),
+        fc.constantFrom('%', '%ZZ', '%C0%AF', '..%2F..%2F', 'msg_00000000000000000000', 'x'.repeat(500)),
+      );
+      await fc.assert(
+        fc.asyncProperty(id, requestHeaders, async (segment, h) => {
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `/api/v1/messages/${segment}`,
+            headers: { authorization: `Bearer ${ws.key}`, ...h },
+          });
+          expectRestEnvelope(res);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'authentication headers of any shape',
+    async () => {
+      const auth = headers({
+        authorization: fc.option(
+          fc.oneof(
+            headerValue,
+            headerValue.map((v) => `Bearer ${v}`),
+            fc.constant(`Bearer ${ws.key} `),
+          ),
+          { nil: undefined },
+        ),
+        'x-api-key': fc.option(headerValue, { nil: undefined }),
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          auth,
+          fc.constantFrom('/contacts', '/templates', '/messages/msg_x', '/nowhere'),
+          async (h, path) => {
+            const res = await t.app.inject({ method: 'GET', url: `/api/v1${path}`, headers: h });
+            expectRestEnvelope(res);
+          },
+        ),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+});
