@@ -87,11 +87,15 @@ describe('parley CLI on the embedded database', () => {
       'app_url',
       'base_url',
       'connected_number',
+      'flow',
       'form',
       'inactive_form',
+      'other_sequence',
       'pending_template',
+      'sequence',
       'simulator_url',
       'templates',
+      'unpublished_flow',
       'workspace_id',
     ]);
     expect(demo.base_url).toBe(`${server.url}/api/v1`);
@@ -181,6 +185,41 @@ describe('parley CLI on the embedded database', () => {
     const missing = await runCli(['form', 'create', '--workspace', 'ws_nope', '--json'], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/workspace ws_nope does not exist/);
+  });
+
+  it('rotates a webhook sequence secret: the old one is refused at once, the new one starts it', async () => {
+    const ws = await runCliJson(['workspace', 'create', '--name', 'Rotate'], env);
+    const file = join(data.dir, 'sequence.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'Zapier leads',
+        trigger: { type: 'webhook' },
+        steps: [{ id: 'q', type: 'update_lead_status', status: 'contacted' }],
+      }),
+    );
+    const seq = await runCliJson<{ id: string; secret: string }>(
+      ['sequence', 'create', '--workspace', String(ws.workspace_id), '--file', file],
+      env,
+    );
+    const start = (secret: string) =>
+      fetch(`${server.url}/api/automation/webhooks/${seq.id}/${secret}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'zap@example.com' }),
+      });
+    expect((await start(seq.secret)).status).toBe(202);
+    const rotated = await runCliJson<{ id: string; secret: string }>(
+      ['sequence', 'rotate-secret', '--id', seq.id],
+      env,
+    );
+    expect(rotated.id).toBe(seq.id);
+    expect(rotated.secret).not.toBe(seq.secret);
+    expect((await start(seq.secret)).status).toBe(401);
+    expect((await start(rotated.secret)).status).toBe(202);
+    const unknown = await runCli(['sequence', 'rotate-secret', '--id', 'sq_nope', '--json'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no sequence sq_nope/);
   });
 
   it('connects a number with secrets from the environment and syncs its templates', async () => {

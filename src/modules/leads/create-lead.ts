@@ -35,7 +35,6 @@ class LeadLimitError extends ApiError {}
 export async function createLead(ctx: AppContext, lead: NewLead): Promise<CreatedLead> {
   const id = newId('ld');
   const write = (linkContact: boolean) => async (q: Queryable) => {
-    await countLead(q, lead.workspaceId);
     const contactId = linkContact && lead.phone ? await contactFor(q, lead) : null;
     await q.query(
       `INSERT INTO leads (workspace_id, id, contact_id, name, email, phone, source, source_id, fields)
@@ -63,6 +62,9 @@ export async function createLead(ctx: AppContext, lead: NewLead): Promise<Create
       status: 'new',
       fields: lead.fields,
     });
+    // Counted last: the month's counter row stays locked until commit, so the shorter the time from
+    // here to the commit, the less concurrent leads of the workspace wait on each other.
+    await countLead(q, lead.workspaceId);
     return { contactId, deliveries };
   };
   let stored: { contactId: string | null; deliveries: string[] };
