@@ -44,7 +44,8 @@ describe('flows on the embedded default, across a restart', () => {
       env,
     );
     expect(wrongKind.code).toBe(1);
-  });
+    // Each command opens the embedded database itself (no server runs yet): seconds apiece.
+  }, 90_000);
 
   it('keeps a waiting run through a restart and finishes it afterwards', async () => {
     server = await startServer([], env);

@@ -28,7 +28,7 @@ describe('parley CLI on the embedded database', () => {
     const key = await runCliJson(['apikey', 'create', '--workspace', String(ws.workspace_id)], env);
     expect(key).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^pk_live_/) });
     expect(existsSync(join(data.dir, 'parley.lock'))).toBe(false);
-  });
+  }, 90_000);
 
   it('keeps its secret key in the data directory, owner-only', () => {
     expect(statSync(join(data.dir, 'secret.key')).mode & 0o777).toBe(0o600);
