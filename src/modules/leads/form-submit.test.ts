@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { expectIntakeError, freshAddress, leadsOf, submit } from '../../../test/support/intake.js';
+import { buildServer } from '../../http/server.js';
 import { createForm } from '../forms/create-form.js';
 import { HONEYPOT_FIELD } from '../forms/form-fields.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
@@ -389,6 +390,33 @@ describe('5 submissions per minute per client address', () => {
       expect((await post('203.0.113.9', 20)).statusCode).toBe(201);
     } finally {
       await proxied.close();
+    }
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)('5 submissions per minute per address, shared through Redis', () => {
+  it('holds across two server instances', async () => {
+    const env = { REDIS_URL: process.env.REDIS_URL! };
+    const a = await createTestApp({ env });
+    const b = await buildServer(a.ctx);
+    try {
+      const ws = await a.workspace();
+      const form = await createForm(a.ctx.db, ws.id);
+      // An address no earlier run used: the counters live in Redis for a minute.
+      const address = `10.250.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      const post = (app: typeof b, i: number) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/forms/submit',
+          remoteAddress: address,
+          payload: { token: form.token, email: `r${i}@example.com` },
+        });
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await post(i % 2 ? b : a.app, i)).statusCode);
+      expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    } finally {
+      await b.close();
+      await a.close();
     }
   });
 });

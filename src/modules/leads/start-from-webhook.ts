@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { enrollLead, findSequence, type SequenceForIntake } from '../automation/intake.js';
@@ -7,6 +5,7 @@ import { createLead } from './create-lead.js';
 import { storableJson } from './json-safety.js';
 import { NO_CONTACT_DETAILS, readEmail, readName, readPhone } from './lead-identity.js';
 import { safeEqual, validSignature } from './secret-compare.js';
+import { type FirstAnswer, oncePer24Hours } from './seen-bodies.js';
 import { startSequencesForNewLead } from './start-sequences.js';
 
 export interface WebhookRequest {
@@ -18,12 +17,7 @@ export interface WebhookRequest {
   raw: Buffer;
 }
 
-export interface WebhookStarted {
-  leadId: string;
-  runId: string;
-}
-
-const REPLAY_WINDOW = "interval '24 hours'";
+export type WebhookStarted = FirstAnswer;
 
 /**
  * POST /api/automation/webhooks/...: 404 unless the sequence exists, is started by a webhook and is
@@ -56,26 +50,11 @@ export async function startFromWebhook(ctx: AppContext, request: WebhookRequest)
     );
   }
   if (!signed) return start(ctx, sequence, body);
-
-  const digest = createHash('sha256').update(request.raw).digest('hex');
-  const seen = await claimBody(ctx, sequence, digest);
-  if (seen) return seen;
-  try {
-    const started = await start(ctx, sequence, body);
-    await ctx.db.query(
-      `UPDATE webhook_intake_seen SET lead_id = $4, run_id = $5
-       WHERE workspace_id = $1 AND sequence_id = $2 AND body_sha256 = $3`,
-      [sequence.workspaceId, sequence.id, digest, started.leadId, started.runId],
-    );
-    return started;
-  } catch (err) {
-    // Nothing was started: the same body may be sent again.
-    await ctx.db.query(
-      'DELETE FROM webhook_intake_seen WHERE workspace_id = $1 AND sequence_id = $2 AND body_sha256 = $3',
-      [sequence.workspaceId, sequence.id, digest],
-    );
-    throw err;
-  }
+  return oncePer24Hours(
+    ctx,
+    { workspaceId: sequence.workspaceId, sequenceId: sequence.id, raw: request.raw },
+    () => start(ctx, sequence, body),
+  );
 }
 
 /** Which credential is checked: the path secret, else x-api-key, else the signature. True when signed. */
@@ -96,37 +75,6 @@ function authenticate(secret: string, request: WebhookRequest): boolean {
     throw new ApiError('unauthorized', 'The signature does not match the body');
   }
   return true;
-}
-
-/**
- * Takes this body for this request, or gives the first request's answer. A first request still in
- * flight is waited for (it takes a moment); if it failed, its claim is gone and this one goes ahead.
- */
-async function claimBody(
-  ctx: AppContext,
-  sequence: SequenceForIntake,
-  digest: string,
-): Promise<WebhookStarted | null> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const { rows } = await ctx.db.query<{ lead_id: string | null; run_id: string | null; mine: boolean }>(
-      `INSERT INTO webhook_intake_seen AS s (workspace_id, sequence_id, body_sha256, expires_at)
-       VALUES ($1, $2, $3, now() + ${REPLAY_WINDOW})
-       ON CONFLICT (workspace_id, sequence_id, body_sha256) DO UPDATE
-         SET lead_id = NULL, run_id = NULL, expires_at = EXCLUDED.expires_at WHERE s.expires_at <= now()
-       RETURNING true AS mine`,
-      [sequence.workspaceId, sequence.id, digest],
-    );
-    if (rows[0]) return null;
-    const first = await ctx.db.query<{ lead_id: string | null; run_id: string | null }>(
-      `SELECT lead_id, run_id FROM webhook_intake_seen
-       WHERE workspace_id = $1 AND sequence_id = $2 AND body_sha256 = $3`,
-      [sequence.workspaceId, sequence.id, digest],
-    );
-    const row = first.rows[0];
-    if (row?.lead_id && row.run_id) return { leadId: row.lead_id, runId: row.run_id };
-    await sleep(50);
-  }
-  throw new ApiError('conflict', 'The same request is still being handled; retry in a moment');
 }
 
 async function start(
