@@ -5,12 +5,11 @@
 //      `serve --role worker` processes started; runs completed per second until all are done.
 // Writes its section of docs/benchmarks.md. Environment: BENCH_ADMIN_URL, BENCH_SECONDS,
 // BENCH_WARMUP, BENCH_CONNECTIONS as for bench/run.mjs; BENCH_RUNS (default 2000); BENCH_NO_WRITE.
-import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase } from '../dist/db/open.js';
 import { SecretBox } from '../dist/lib/secret-box.js';
 import { createAutomation } from '../dist/modules/automation/save-automation.js';
-import { cleanupAll, measure, seedDatabase, sleep, start, stop } from './lib.mjs';
+import { cleanupAll, measure, seedDatabase, sleep, start, stop, writeBenchSection } from './lib.mjs';
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const load = {
@@ -165,21 +164,7 @@ try {
     ...runs.map((r) => `| ${r.workers} | ${r.runs} | ${r.seconds.toFixed(1)} | ${r.perSecond} |`),
   ].join('\n');
   console.log(section);
-  if (!process.env.BENCH_NO_WRITE) {
-    const START = '<!-- bench-automation:start (written by npm run bench) -->';
-    const END = '<!-- bench-automation:end -->';
-    const path = 'docs/benchmarks.md';
-    const doc = readFileSync(path, 'utf8');
-    const block = `${START}\n${section}\n${END}`;
-    const i = doc.indexOf(START);
-    const j = doc.indexOf(END);
-    writeFileSync(
-      path,
-      i >= 0 && j > i
-        ? doc.slice(0, i) + block + doc.slice(j + END.length)
-        : `${doc.trimEnd()}\n\n${block}\n`,
-    );
-  }
+  writeBenchSection('automation', section);
 } finally {
   await cleanupAll();
 }

@@ -5,12 +5,11 @@
 // Environment: BENCH_DATABASES, BENCH_ADMIN_URL, BENCH_SECONDS, BENCH_WARMUP, BENCH_CONNECTIONS as
 // for bench/run.mjs; BENCH_NO_WRITE.
 import { createHmac } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { openDatabase } from '../dist/db/open.js';
 import { SecretBox } from '../dist/lib/secret-box.js';
 import { createAutomation } from '../dist/modules/automation/save-automation.js';
 import { createForm } from '../dist/modules/forms/create-form.js';
-import { cleanupAll, measure, seedDatabase, start, stop } from './lib.mjs';
+import { cleanupAll, measure, seedDatabase, start, stop, writeBenchSection } from './lib.mjs';
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const load = {
@@ -138,21 +137,7 @@ try {
     ),
   ].join('\n');
   console.log(section);
-  if (!process.env.BENCH_NO_WRITE) {
-    const START = '<!-- bench-intake:start (written by npm run bench) -->';
-    const END = '<!-- bench-intake:end -->';
-    const path = 'docs/benchmarks.md';
-    const doc = readFileSync(path, 'utf8');
-    const block = `${START}\n${section}\n${END}`;
-    const i = doc.indexOf(START);
-    const j = doc.indexOf(END);
-    writeFileSync(
-      path,
-      i >= 0 && j > i
-        ? doc.slice(0, i) + block + doc.slice(j + END.length)
-        : `${doc.trimEnd()}\n\n${block}\n`,
-    );
-  }
+  writeBenchSection('intake', section);
 } finally {
   await cleanupAll();
 }

@@ -1,7 +1,7 @@
 // Helpers for npm run bench: child processes that are always cleaned up, autocannon runs, and the
 // seeded databases every server under test starts from.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -167,6 +167,25 @@ export async function seedDatabase(kind, { adminUrl, secret, keys: keyCount, pre
       return { DATABASE_URL: urlOf(`${prefix}_${name}`.replaceAll('-', '_')), PARLEY_SECRET_KEY: secret };
     },
   };
+}
+
+/**
+ * Puts `section` into docs/benchmarks.md between markers named after `name`, replacing the last run's
+ * (unless BENCH_NO_WRITE is set); each bench script owns its own section.
+ */
+export function writeBenchSection(name, section) {
+  if (process.env.BENCH_NO_WRITE) return;
+  const start = `<!-- bench-${name}:start (written by npm run bench) -->`;
+  const end = `<!-- bench-${name}:end -->`;
+  const path = 'docs/benchmarks.md';
+  const doc = readFileSync(path, 'utf8');
+  const block = `${start}\n${section}\n${end}`;
+  const i = doc.indexOf(start);
+  const j = doc.indexOf(end);
+  writeFileSync(
+    path,
+    i >= 0 && j > i ? doc.slice(0, i) + block + doc.slice(j + end.length) : `${doc.trimEnd()}\n\n${block}\n`,
+  );
 }
 
 export { sleep };
