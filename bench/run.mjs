@@ -8,7 +8,8 @@
 //   BENCH_SECONDS      measured seconds per run (default 10), BENCH_WARMUP (default 3)
 //   BENCH_CONNECTIONS  concurrent connections (default 20)
 //   BENCH_LOG_LEVEL    Parley's LOG_LEVEL (default info, the server's own default)
-//   BENCH_ONLY         a subset of the servers: baseline,same-sql,parley,parley-redis
+//   BENCH_ONLY         a subset of the servers: baseline,same-sql,parley,parley-redis,messaging
+//   BENCH_PACING_RATE, BENCH_PACING_SENDS   the messaging pacing run (default 50/s, 500 sends)
 //   BENCH_CPU_PROF     a directory: Parley runs with --cpu-prof and writes its profiles there
 //   BENCH_NO_WRITE     set to leave docs/benchmarks.md alone
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { cleanupAll, measure, seedDatabase, start, stop } from './lib.mjs';
+import { messagingBench, messagingSection, writeMessagingSection } from './messaging.mjs';
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -38,6 +40,7 @@ const load = { connections: CONNECTIONS, duration: DURATION, warmup: WARMUP };
 const randomPhone = () => `${PHONE_PREFIX}${String(Math.floor(Math.random() * PHONES)).padStart(8, '0')}`;
 const upsertBody = (phone) => JSON.stringify({ phone, tags: ['bench'], traits: { source: 'bench' } });
 const wanted = (name) => !ONLY || ONLY.includes(name);
+const messaging = [];
 
 async function reachable(url) {
   if (!url) return false;
@@ -152,6 +155,14 @@ async function benchDatabase(kind) {
     } else if (REDIS_URL) {
       process.stderr.write(`postgres: Redis at ${REDIS_URL} unreachable; skipping the Redis row\n`);
     }
+  }
+  if (wanted('messaging')) {
+    process.stderr.write(`${kind}: messaging...\n`);
+    const opts = { port: PORT + 10, secret: SECRET, load, logLevel: LOG_LEVEL };
+    messaging.push(await messagingBench(kind, seeded, opts));
+    const { rows: m, pacing: p } = messaging.at(-1);
+    for (const row of m) process.stderr.write(`  ${row.endpoint}: ${row.rps} req/s, p99 ${row.p99} ms\n`);
+    process.stderr.write(`  pacing: ${p.configured}/s configured, ${p.rate}/s at the network\n`);
   }
   return rows;
 }
@@ -271,6 +282,11 @@ async function main() {
   if (!process.env.BENCH_NO_WRITE && !ONLY) {
     writeReport('docs/benchmarks.md', result);
     process.stderr.write('wrote docs/benchmarks.md\n');
+  }
+  if (messaging.length > 0) {
+    const section = messagingSection(messaging, load);
+    process.stdout.write(`\n${section}\n`);
+    if (!process.env.BENCH_NO_WRITE) writeMessagingSection('docs/benchmarks.md', section);
   }
 }
 

@@ -18,6 +18,8 @@ export interface JobDefinition<Data extends object = object> {
   cron?: string;
   /** Jobs fetched and run at once (each retried on its own); 1 when not set. */
   batchSize?: number;
+  /** Fetch loops per process, so one fetches while another's batch is still running; 1 when not set. */
+  workers?: number;
   handler: (ctx: AppContext, data: Data, attempt: { lastTry: boolean }) => Promise<void>;
 }
 
@@ -44,8 +46,10 @@ export const jobCatalog = {
     retryLimit: 8,
     retryDelaySeconds: 2,
     expireInSeconds: 60,
-    // A burst deferred past a number's throughput drains at the paced rate, not one job per poll.
+    // A burst deferred past a number's throughput drains at the paced rate, not one job per poll:
+    // batches wait for their send slots, and a second loop fetches while the first one waits.
     batchSize: 100,
+    workers: 2,
     handler: (ctx, data, attempt) => retrySend(ctx, data, attempt.lastTry),
   }),
   'webhooks.deliver': defineJob<{ workspaceId: string; deliveryId: string }>({

@@ -194,9 +194,14 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
     },
   );
 
-  app.get<{ Querystring: { to?: string } }>('/messages', async (request) => {
+  app.get<{ Querystring: { to?: string; phone_number_id?: string } }>('/messages', async (request) => {
     const to = request.query.to?.replace(/\D/g, '');
-    return { messages: state.messages.filter((m) => !to || m.to === to || m.waId === to).reverse() };
+    const from = request.query.phone_number_id;
+    return {
+      messages: state.messages
+        .filter((m) => (!to || m.to === to || m.waId === to) && (!from || m.phoneNumberId === from))
+        .reverse(),
+    };
   });
 
   app.post<{

@@ -43,23 +43,32 @@ export async function takeSendSlot(db: Queryable, number: PacedNumber, maxWaitMs
   return { granted: false, retryInMs: Math.max(0, Number(later.rows[0]?.wait_ms ?? 0)) };
 }
 
-/** When this process last let a send of each number go, by its own clock. */
-const lastLeft = new Map<string, number>();
+/** When this process last let sends of each number go: a ring of the last messages_per_second. */
+const recent = new Map<string, { at: number[]; next: number }>();
 
 /**
  * Waits for a granted slot. A stalled event loop (a long query on the embedded database) wakes
- * several waiting sends at once, so this process also keeps its own sends of a number a step apart.
+ * several waiting sends at once, so this process also keeps to the number's rate in any one second
+ * on its own clock. A sliding second, not a fixed gap: a send that woke late may still go at once
+ * when the last second has room, so lateness never adds up into a slower rate.
  */
 export async function waitForSlot(number: PacedNumber, waitMs: number): Promise<void> {
   if (waitMs > 0) await sleep(waitMs);
-  const step = 1000 / number.messagesPerSecond;
+  const rate = number.messagesPerSecond;
+  let ring = recent.get(number.id);
+  if (!ring || ring.at.length !== rate) {
+    ring = { at: new Array<number>(rate).fill(Number.NEGATIVE_INFINITY), next: 0 };
+    recent.set(number.id, ring);
+  }
   for (;;) {
-    const next = (lastLeft.get(number.id) ?? 0) + step;
+    // The oldest of the last `rate` sends must be a second old before another may go.
+    const free = ring.at[ring.next]! + 1000;
     const now = performance.now();
-    if (now >= next) {
-      lastLeft.set(number.id, now);
+    if (now >= free) {
+      ring.at[ring.next] = now;
+      ring.next = (ring.next + 1) % rate;
       return;
     }
-    await sleep(next - now);
+    await sleep(free - now);
   }
 }
