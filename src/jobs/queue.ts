@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/db.js';
@@ -35,7 +36,7 @@ export class Queue {
     boss.on('error', (err) => options.log.error({ err }, 'job queue error'));
     await boss.start();
     for (const [name, job] of Object.entries(jobCatalog)) {
-      await boss.createQueue(name, {
+      await createQueueRetrying(boss, name, {
         name,
         retryLimit: job.retryLimit,
         retryDelay: job.retryDelaySeconds,
@@ -55,28 +56,26 @@ export class Queue {
         attempt: { lastTry: boolean },
       ) => Promise<void>;
       const batchSize = job.batchSize ?? 1;
-      for (let w = 0; w < (job.workers ?? 1); w++) {
-        let workerId = '';
-        workerId = await this.boss.work<object>(
-          name,
-          { includeMetadata: true, pollingIntervalSeconds: 1, batchSize },
-          async (jobs) => {
-            const results = await Promise.allSettled(
-              jobs.map((j) => handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit })),
-            );
-            const failed = jobs.filter((_, i) => results[i]!.status === 'rejected');
-            if (jobs.length === 1 && failed.length === 1) throw (results[0] as PromiseRejectedResult).reason;
-            // In a batch each job fails (and is retried) on its own; pg-boss then completes the rest.
-            for (const j of failed) {
-              const reason = (results[jobs.indexOf(j)] as PromiseRejectedResult).reason;
-              await this.boss.fail(name, j.id, { message: String(reason?.message ?? reason) });
-            }
-            // A full batch means more are waiting: fetch again at once instead of sleeping a poll.
-            if (batchSize > 1 && jobs.length === batchSize) this.boss.notifyWorker(workerId);
-          },
-        );
-        this.#workers.set(name, workerId);
-      }
+      let workerId = '';
+      workerId = await this.boss.work<object>(
+        name,
+        { includeMetadata: true, pollingIntervalSeconds: 1, batchSize },
+        async (jobs) => {
+          const results = await Promise.allSettled(
+            jobs.map((j) => handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit })),
+          );
+          const failed = jobs.filter((_, i) => results[i]!.status === 'rejected');
+          if (jobs.length === 1 && failed.length === 1) throw (results[0] as PromiseRejectedResult).reason;
+          // In a batch each job fails (and is retried) on its own; pg-boss then completes the rest.
+          for (const j of failed) {
+            const reason = (results[jobs.indexOf(j)] as PromiseRejectedResult).reason;
+            await this.boss.fail(name, j.id, { message: String(reason?.message ?? reason) });
+          }
+          // A full batch means more are waiting: fetch again at once instead of sleeping a poll.
+          if (batchSize > 1 && jobs.length === batchSize) this.boss.notifyWorker(workerId);
+        },
+      );
+      this.#workers.set(name, workerId);
       if (job.cron) await this.boss.schedule(name, job.cron);
     }
   }
@@ -97,5 +96,22 @@ export class Queue {
 
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+}
+
+/**
+ * Instances started together on a fresh database create the same queues at once, and pg-boss's
+ * create_queue (a table attached as a partition per queue) can deadlock between them, which stopped
+ * a worker at start. The call is idempotent (ON CONFLICT DO NOTHING), so the loser tries again.
+ */
+async function createQueueRetrying(boss: PgBoss, name: string, options: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(name, options);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 10) throw err;
+      await sleep(20 * attempt + Math.random() * 100);
+    }
   }
 }
