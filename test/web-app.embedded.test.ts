@@ -141,6 +141,16 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await page.getByText('order_update').waitFor();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await page.getByText(/Synced \d+ templates? from WhatsApp/).waitFor();
+    await page.getByRole('button', { name: 'New template' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('spring_offer');
+    await dialog.getByLabel('Body').fill('Hi {{1}}, enjoy 20% off until {{2}}.');
+    await dialog.getByLabel('Example for {{1}}').fill('Asha');
+    await dialog.getByLabel('Example for {{2}}').fill('Sunday');
+    await screenshot(page, '09-template-new');
+    await dialog.getByRole('button', { name: 'Submit for approval' }).click();
+    await page.getByText('Submitted spring_offer for approval').waitFor();
+    await page.locator('.template', { hasText: 'spring_offer' }).getByText('pending').waitFor();
     await screenshot(page, '09-templates');
   });
 

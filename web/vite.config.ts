@@ -3,10 +3,11 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 // Built into dist/web, which the server serves at / (src/http/web-app.ts). `npm run dev:web` proxies
-// the API to a server on port 3000.
+// the API to a server on port 3000. The folder is not emptied first: a server already running keeps
+// finding the assets its index.html names while another build writes new ones beside them.
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
-  build: { outDir: '../dist/web', emptyOutDir: true, chunkSizeWarningLimit: 800 },
+  build: { outDir: '../dist/web', emptyOutDir: false, chunkSizeWarningLimit: 800 },
   server: { proxy: { '/api': 'http://127.0.0.1:3000', '/f': 'http://127.0.0.1:3000' } },
 });

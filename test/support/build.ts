@@ -8,6 +8,7 @@ export default function build(): void {
   execFileSync(
     process.execPath,
     ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
-    { stdio: 'inherit' },
+    // Vitest sets NODE_ENV=test, which would bundle React's development build.
+    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
 }

@@ -1,10 +1,24 @@
+import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
+import { Text } from '../../http/schema.js';
 import { CloudApiError } from '../messaging/cloud-api/client.js';
 import { numberOfWorkspace } from '../messaging/connected-numbers.js';
+import { createTemplate, TemplateInputError } from '../messaging/create-template.js';
 import { syncTemplates } from '../messaging/sync-templates.js';
 
-/** Templates: every status (the REST API lists only approved ones), and "Sync now". */
+const NewTemplateBody = Type.Object(
+  {
+    name: Text({ minLength: 1, maxLength: 512 }),
+    language: Text({ minLength: 2, maxLength: 15 }),
+    category: Text({ minLength: 1, maxLength: 32 }),
+    body: Text({ minLength: 1, maxLength: 1024 }),
+    examples: Type.Optional(Type.Array(Text({ maxLength: 1024 }), { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Templates: every status (the REST API lists only approved ones), "Sync now", create and submit. */
 export function registerAppTemplateRoutes(app: RestApp): void {
   const { ctx } = app;
 
@@ -41,6 +55,21 @@ export function registerAppTemplateRoutes(app: RestApp): void {
     } catch (err) {
       if (err instanceof CloudApiError) {
         throw new ApiError('unavailable', `WhatsApp did not answer the template list: ${err.message}`);
+      }
+      throw err;
+    }
+  });
+
+  /** Submits a new template to WhatsApp for approval (PENDING until Meta reviews it). */
+  app.post('/templates', { schema: { body: NewTemplateBody } }, async (request, reply) => {
+    const s = request.session();
+    try {
+      const template = await createTemplate(ctx, s.workspaceId, request.body);
+      return reply.code(201).send({ result: true, template });
+    } catch (err) {
+      if (err instanceof TemplateInputError) throw ApiError.validation('template', err.message);
+      if (err instanceof CloudApiError) {
+        throw new ApiError('unavailable', `WhatsApp did not take the template now: ${err.message}`);
       }
       throw err;
     }

@@ -170,7 +170,7 @@ describe('Messages and templates', () => {
     expect(detail.timeline.filter((i: { kind: string }) => i.kind === 'message')).toHaveLength(3);
   });
 
-  it('lists templates of every status and syncs them from the network', async () => {
+  it('lists templates of every status, syncs them, and submits a new one for approval', async () => {
     const { client } = await connectedOwner();
     const list = (await client.call('GET', '/templates')).json();
     expect(
@@ -179,6 +179,23 @@ describe('Messages and templates', () => {
     expect((await client.call('POST', '/templates/sync')).json()).toMatchObject({ synced: 3 });
     const { client: bare } = await workspaceWithOwner(t);
     expectRestError(await bare.call('POST', '/templates/sync'), 409, 'no_connected_number');
+
+    const created = await client.call('POST', '/templates', {
+      name: 'spring_offer',
+      language: 'en',
+      category: 'MARKETING',
+      body: 'Hi {{1}}, 20% off until {{2}}',
+      examples: ['Asha', 'Sunday'],
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().template).toMatchObject({
+      name: 'spring_offer',
+      status: 'PENDING',
+      variable_count: 2,
+    });
+    const bad = { name: 'Spring Offer', language: 'en', category: 'MARKETING', body: 'x' };
+    expectRestError(await client.call('POST', '/templates', bad), 422, 'validation_error');
+    expectRestError(await bare.call('POST', '/templates', { ...bad, name: 'ok' }), 422, 'validation_error');
   });
 });
 

@@ -1,7 +1,18 @@
 import { useState } from 'react';
 import { api, formatDate, useApi } from '../api';
 import { Link } from '../router';
-import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, useAction } from '../ui';
+import {
+  Badge,
+  Card,
+  Empty,
+  ErrorNote,
+  Field,
+  Loading,
+  Modal,
+  PageHeader,
+  submitHandler,
+  useAction,
+} from '../ui';
 
 export interface Template {
   id: string;
@@ -20,6 +31,7 @@ export function TemplatesPage() {
   );
   const sync = useAction();
   const [note, setNote] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
   const syncNow = () =>
     sync.run(async () => {
       const r = await api<{ synced: number }>('POST', '/templates/sync');
@@ -39,9 +51,14 @@ export function TemplatesPage() {
         }
         actions={
           connected && (
-            <button type="button" className="btn primary" onClick={syncNow} disabled={sync.busy}>
-              {sync.busy ? 'Syncing…' : 'Sync now'}
-            </button>
+            <>
+              <button type="button" className="btn" onClick={() => setCreating(true)}>
+                New template
+              </button>
+              <button type="button" className="btn primary" onClick={syncNow} disabled={sync.busy}>
+                {sync.busy ? 'Syncing…' : 'Sync now'}
+              </button>
+            </>
           )
         }
       />
@@ -105,6 +122,91 @@ export function TemplatesPage() {
           ))}
         </div>
       )}
+      {creating && (
+        <NewTemplate
+          onClose={() => setCreating(false)}
+          onCreated={(name) => {
+            setCreating(false);
+            setNote(`Submitted ${name} for approval. It shows as pending until WhatsApp reviews it.`);
+            list.reload();
+          }}
+        />
+      )}
     </>
+  );
+}
+
+function NewTemplate({ onClose, onCreated }: { onClose: () => void; onCreated: (name: string) => void }) {
+  const [form, setForm] = useState({ name: '', language: 'en', category: 'MARKETING', body: '' });
+  const [examples, setExamples] = useState<string[]>([]);
+  const { busy, error, run } = useAction();
+  const variables = new Set(form.body.match(/\{\{\d+\}\}/g) ?? []).size;
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [k]: e.target.value });
+  const submit = () =>
+    run(async () => {
+      const sample = Array.from({ length: variables }, (_, i) => examples[i] || `example ${i + 1}`);
+      await api('POST', '/templates', { ...form, examples: sample });
+      onCreated(form.name);
+    });
+  return (
+    <Modal title="New template" onClose={onClose}>
+      <form className="stack" onSubmit={submitHandler(submit)}>
+        <div className="grid-fields">
+          <Field label="Name" hint="Lowercase letters, digits and underscores.">
+            {(id) => <input id={id} required value={form.name} pattern="[a-z0-9_]+" onChange={set('name')} />}
+          </Field>
+          <Field label="Language" hint="e.g. en, en_US, pt_BR">
+            {(id) => <input id={id} required value={form.language} onChange={set('language')} />}
+          </Field>
+          <Field label="Category">
+            {(id) => (
+              <select id={id} value={form.category} onChange={set('category')}>
+                <option value="MARKETING">Marketing</option>
+                <option value="UTILITY">Utility</option>
+                <option value="AUTHENTICATION">Authentication</option>
+              </select>
+            )}
+          </Field>
+        </div>
+        <Field label="Body" hint="Variables are {{1}}, {{2}}, … in order; they are filled in when you send.">
+          {(id) => (
+            <textarea id={id} required rows={4} maxLength={1024} value={form.body} onChange={set('body')} />
+          )}
+        </Field>
+        {variables > 0 && (
+          <div className="grid-fields">
+            {Array.from({ length: variables }, (_, n) => `{{${n + 1}}}`).map((name, i) => (
+              <Field
+                key={name}
+                label={`Example for ${name}`}
+                hint={i === 0 ? 'WhatsApp reviews templates with sample values.' : undefined}
+              >
+                {(id) => (
+                  <input
+                    id={id}
+                    value={examples[i] ?? ''}
+                    onChange={(e) => {
+                      const next = [...examples];
+                      next[i] = e.target.value;
+                      setExamples(next);
+                    }}
+                  />
+                )}
+              </Field>
+            ))}
+          </div>
+        )}
+        {error && <ErrorNote message={error} />}
+        <div className="row">
+          <button type="submit" className="btn primary" disabled={busy}>
+            {busy ? 'Submitting…' : 'Submit for approval'}
+          </button>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Modal>
   );
 }

@@ -33,63 +33,97 @@ export function GeneralSettings() {
     });
   const readOnly = !session.can_manage;
   return (
-    <Card
-      title="Workspace"
-      description="The name your team sees, and how phone numbers without a country code are read."
-    >
-      <form className="stack narrow" onSubmit={submitHandler(save)}>
-        <Field label="Workspace name" error={fieldErrors.name}>
-          {(id) => (
-            <input
-              id={id}
-              value={name}
-              required
-              disabled={readOnly}
-              onChange={(e) => {
-                setName(e.target.value);
-                setSaved(false);
-              }}
-            />
-          )}
-        </Field>
-        <Field
-          label="Default country code"
-          hint="Used when a number arrives without one (REST API, forms, imports). Leave empty to require country codes."
-          error={fieldErrors.default_country_code}
-        >
-          {(id) => (
-            <div className="input-prefix">
-              <span>+</span>
+    <div className="stack">
+      <Card
+        title="Workspace"
+        description="The name your team sees, and how phone numbers without a country code are read."
+      >
+        <form className="stack narrow" onSubmit={submitHandler(save)}>
+          <Field label="Workspace name" error={fieldErrors.name}>
+            {(id) => (
               <input
                 id={id}
-                inputMode="numeric"
-                placeholder="91"
-                value={cc}
+                value={name}
+                required
                 disabled={readOnly}
                 onChange={(e) => {
-                  setCc(e.target.value);
+                  setName(e.target.value);
                   setSaved(false);
                 }}
               />
+            )}
+          </Field>
+          <Field
+            label="Default country code"
+            hint="Used when a number arrives without one (REST API, forms, imports). Leave empty to require country codes."
+            error={fieldErrors.default_country_code}
+          >
+            {(id) => (
+              <div className="input-prefix">
+                <span>+</span>
+                <input
+                  id={id}
+                  inputMode="numeric"
+                  placeholder="91"
+                  value={cc}
+                  disabled={readOnly}
+                  onChange={(e) => {
+                    setCc(e.target.value);
+                    setSaved(false);
+                  }}
+                />
+              </div>
+            )}
+          </Field>
+          {error && <ErrorNote message={error} />}
+          {readOnly ? (
+            <p className="small muted">Only owners and admins can change these.</p>
+          ) : (
+            <div className="row">
+              <button type="submit" className="btn primary" disabled={busy}>
+                {busy ? 'Saving…' : 'Save changes'}
+              </button>
+              {saved && (
+                <span className="small success" role="status">
+                  Saved
+                </span>
+              )}
             </div>
           )}
+        </form>
+      </Card>
+      <NewWorkspace />
+    </div>
+  );
+}
+
+/** Another workspace, owned by the signed-in user; the switcher in the sidebar moves between them. */
+function NewWorkspace() {
+  const { refresh } = useSession();
+  const [name, setName] = useState('');
+  const { busy, error, run } = useAction();
+  const create = () =>
+    run(async () => {
+      await api('POST', '/workspaces', { name });
+      setName('');
+      await refresh();
+    });
+  return (
+    <Card
+      title="Another workspace"
+      description="For another brand or team, with its own number, contacts, keys and plan. You will own it; switch between workspaces in the sidebar."
+    >
+      <form className="row wrap align-end" onSubmit={submitHandler(create)}>
+        <Field label="New workspace name">
+          {(id) => (
+            <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+          )}
         </Field>
-        {error && <ErrorNote message={error} />}
-        {readOnly ? (
-          <p className="small muted">Only owners and admins can change these.</p>
-        ) : (
-          <div className="row">
-            <button type="submit" className="btn primary" disabled={busy}>
-              {busy ? 'Saving…' : 'Save changes'}
-            </button>
-            {saved && (
-              <span className="small success" role="status">
-                Saved
-              </span>
-            )}
-          </div>
-        )}
+        <button type="submit" className="btn" disabled={busy}>
+          Create workspace
+        </button>
       </form>
+      {error && <ErrorNote message={error} />}
     </Card>
   );
 }
