@@ -257,6 +257,21 @@ describe('POST /api/forms/submit with hostile or malformed input: the envelope, 
     expect(res.headers['access-control-allow-origin']).toBe('*');
   });
 
+  it('stores a lone UTF-16 surrogate as U+FFFD and refuses U+0000 in a urlencoded value', async () => {
+    const { ws, form } = await workspaceWithForm();
+    const res = await raw(
+      `{"token":"${form.token}","email":"s@example.com","note":"a\\ud800b"}`,
+      'application/json',
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const [lead] = await leadsOf(t, ws.id);
+    expect(lead!.fields).toEqual({ note: 'a\ufffdb' });
+    expectIntakeError(
+      await raw(`token=${form.token}&email=n%40example.com&a=%00`, 'application/x-www-form-urlencoded'),
+      422,
+    );
+  });
+
   it('answers unknown paths and methods under /api/forms with the envelope', async () => {
     expectIntakeError(await t.app.inject({ method: 'GET', url: '/api/forms/submit' }), 404);
     expectIntakeError(await t.app.inject({ method: 'POST', url: '/api/forms/other', payload: {} }), 404);
