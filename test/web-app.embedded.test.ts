@@ -51,7 +51,10 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await page.getByLabel(/Default country code/).fill('91');
     await screenshot(page, '01-setup');
     await page.getByRole('button', { name: 'Create account and workspace' }).click();
-    await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+    await page.getByText('5 of 5 steps left.').waitFor();
+    await screenshot(page, '02-home');
+    await go('Contacts');
     await page.getByText('No contacts yet').waitFor();
     expect(new URL(page.url()).pathname).toBe('/contacts');
     await screenshot(page, '02-contacts-empty');
@@ -239,6 +242,29 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await screenshot(page, '23-leads');
   });
 
+  it('publishes a webhook sequence and runs it for a lead posted to its URL', async () => {
+    await go('Sequences');
+    await page.getByText('No sequences yet').waitFor();
+    await page.getByRole('link', { name: 'New sequence' }).first().click();
+    await page.getByLabel('Name').fill('Ads follow-up');
+    await page.getByRole('button', { name: /Update lead status/ }).click();
+    await page.getByLabel('New status').selectOption('contacted');
+    await page.getByRole('button', { name: /Add tag/ }).click();
+    await page.getByLabel('Tag').fill('from-ads');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('heading', { name: 'Webhook URL' }).waitFor();
+    const url = (await page.locator('.secret code').first().textContent()) ?? '';
+    expect(url).toMatch(new RegExp(`^${base}/api/automation/webhooks/sq_\\w+/whsec_`));
+    const posted = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ full_name: 'Kiran Rao', mobile: '+91 90000 11111', campaign: 'diwali' }),
+    });
+    expect(posted.status).toBe(202);
+    await page.locator('.list-row', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, '25-sequence');
+  });
+
   it('invites a teammate and shows plan usage', async () => {
     await openSettings('Team');
     await page.getByLabel('E-mail').fill('sam@example.com');
@@ -270,6 +296,8 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await page.getByLabel('E-mail').fill('asha@example.com');
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+    await page.getByText('All set: everything is in place.').waitFor();
+    await screenshot(page, '24-home');
   });
 });

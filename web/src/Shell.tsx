@@ -4,6 +4,7 @@ import { AutomationsPage } from './pages/Automations';
 import { AutomationEditor } from './pages/automation/Editor';
 import { ContactPage, ContactsPage } from './pages/Contacts';
 import { FormPage, FormsPage } from './pages/Forms';
+import { HomePage } from './pages/Home';
 import { LeadPage, LeadsPage } from './pages/Leads';
 import { ConversationPage, MessagesPage } from './pages/Messages';
 import { SettingsPage } from './pages/Settings';
@@ -18,6 +19,7 @@ interface Route {
 }
 
 const NAV = [
+  { href: '/', label: 'Home', icon: '⌂' },
   { href: '/contacts', label: 'Contacts', icon: '◎' },
   { href: '/leads', label: 'Leads', icon: '◉' },
   { href: '/messages', label: 'Messages', icon: '✉' },
@@ -29,6 +31,7 @@ const NAV = [
 ];
 
 const ROUTES: Route[] = [
+  { pattern: '', render: () => <HomePage /> },
   { pattern: '/contacts', render: () => <ContactsPage /> },
   { pattern: '/contacts/:id', render: (p) => <ContactPage id={p.id!} /> },
   { pattern: '/messages', render: () => <MessagesPage /> },
@@ -53,10 +56,6 @@ export function Shell() {
   const { session, refresh } = useSession();
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
-  if (path === '/' || path === '') {
-    queueMicrotask(() => navigate('/contacts', true));
-    return null;
-  }
   let page: ReactNode = (
     <Empty
       icon="?"
@@ -84,7 +83,7 @@ export function Shell() {
   };
   const switchTo = async (id: string) => {
     await api('POST', '/session/workspace', { workspace_id: id });
-    navigate('/contacts', true);
+    navigate('/', true);
     await refresh();
   };
   return (
@@ -128,7 +127,7 @@ export function Shell() {
         )}
         <nav>
           {NAV.map((n) => {
-            const active = path === n.href || path.startsWith(`${n.href}/`);
+            const active = n.href === '/' ? path === '/' : path === n.href || path.startsWith(`${n.href}/`);
             return (
               <Link
                 key={n.href}
