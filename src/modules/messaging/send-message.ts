@@ -181,6 +181,14 @@ async function attemptWithin(ctx: AppContext, number: ConnectedNumber, id: strin
     setTimeout(resolve, Math.max(0, ctx.config.sendDeadlineMs - (Date.now() - started)), null).unref(),
   );
   const outcome = await Promise.race([attempt, deadline]);
+  if (!outcome) {
+    // Answered before the attempt ended: should this process die before the attempt records its
+    // outcome, nothing else would ever send the message. The messages.send job takes it up once its
+    // lease has run out, and does nothing when the attempt finished (the message is no longer queued).
+    await ctx.queue?.send('messages.send', job, {
+      startAfter: new Date(Date.now() + leaseSeconds(ctx.config.sendDeadlineMs) * 1000),
+    });
+  }
   if (outcome && outcome.status === 'failed' && outcome.code === 131047) {
     throw new ApiError('outside_window', 'The network refused free text: the 24-hour window is closed');
   }
