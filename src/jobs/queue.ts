@@ -56,26 +56,28 @@ export class Queue {
         attempt: { lastTry: boolean },
       ) => Promise<void>;
       const batchSize = job.batchSize ?? 1;
-      let workerId = '';
-      workerId = await this.boss.work<object>(
-        name,
-        { includeMetadata: true, pollingIntervalSeconds: 1, batchSize },
-        async (jobs) => {
-          const results = await Promise.allSettled(
-            jobs.map((j) => handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit })),
-          );
-          const failed = jobs.filter((_, i) => results[i]!.status === 'rejected');
-          if (jobs.length === 1 && failed.length === 1) throw (results[0] as PromiseRejectedResult).reason;
-          // In a batch each job fails (and is retried) on its own; pg-boss then completes the rest.
-          for (const j of failed) {
-            const reason = (results[jobs.indexOf(j)] as PromiseRejectedResult).reason;
-            await this.boss.fail(name, j.id, { message: String(reason?.message ?? reason) });
-          }
-          // A full batch means more are waiting: fetch again at once instead of sleeping a poll.
-          if (batchSize > 1 && jobs.length === batchSize) this.boss.notifyWorker(workerId);
-        },
-      );
-      this.#workers.set(name, workerId);
+      for (let w = 0; w < (job.workers ?? 1); w++) {
+        let workerId = '';
+        workerId = await this.boss.work<object>(
+          name,
+          { includeMetadata: true, pollingIntervalSeconds: 1, batchSize },
+          async (jobs) => {
+            const results = await Promise.allSettled(
+              jobs.map((j) => handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit })),
+            );
+            const failed = jobs.filter((_, i) => results[i]!.status === 'rejected');
+            if (jobs.length === 1 && failed.length === 1) throw (results[0] as PromiseRejectedResult).reason;
+            // In a batch each job fails (and is retried) on its own; pg-boss then completes the rest.
+            for (const j of failed) {
+              const reason = (results[jobs.indexOf(j)] as PromiseRejectedResult).reason;
+              await this.boss.fail(name, j.id, { message: String(reason?.message ?? reason) });
+            }
+            // A full batch means more are waiting: fetch again at once instead of sleeping a poll.
+            if (batchSize > 1 && jobs.length === batchSize) this.boss.notifyWorker(workerId);
+          },
+        );
+        this.#workers.set(name, workerId);
+      }
       if (job.cron) await this.boss.schedule(name, job.cron);
     }
   }
