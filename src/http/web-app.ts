@@ -7,8 +7,8 @@ import { ApiError, restErrorBody } from './errors.js';
 /** Where `npm run build` puts the web app (from src/http and from dist/http alike). */
 const WEB_ROOT = resolve(import.meta.dirname, '../../dist/web');
 
-// Paths that belong to the server, never to the single-page app's router.
-const SERVER_PATHS = /^\/(api|_sim|f|healthz|readyz|metrics)(\/|$|\?)/;
+// Paths that belong to the server (or are missing built files), never to the single-page app's router.
+const SERVER_PATHS = /^\/(api|_sim|f|assets|healthz|readyz|metrics)(\/|$|\?)/;
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Parley</title>
 <p style="font:16px system-ui;margin:3rem">The web app is not built. Run <code>npm run build</code> and start again.</p>`;

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const get = (url: string, method: 'GET' | 'POST' = 'GET') => t.app.inject({ method, url });
+
+it('serves the web app at / and for its own routes, with a strict content security policy', async () => {
+  for (const url of ['/', '/contacts', '/flows/fl_123', '/settings/developer?x=1', '/invite/abc']) {
+    const res = await get(url);
+    expect(res.statusCode, url).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('<div id="root">');
+    expect(res.headers['content-security-policy']).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+  }
+});
+
+it("never shadows the server's own paths", async () => {
+  const api = await get('/api/nope');
+  expect(api.statusCode).toBe(404);
+  expect(api.json()).toMatchObject({ result: false, error: { code: 'not_found' } });
+  // Under /api/v1 and /api/app authentication answers first.
+  expect((await get('/api/v1/nope')).statusCode).toBe(401);
+  expect((await get('/api/app/nope')).statusCode).toBe(401);
+  expect((await get('/healthz')).json()).toEqual({ status: 'ok' });
+  expect((await get('/f/ft_unknown')).body).not.toContain('<div id="root">');
+  expect((await get('/assets/missing.js')).statusCode).toBe(404);
+  expect((await get('/_sim/nope')).body).not.toContain('<div id="root">');
+  const post = await get('/contacts', 'POST');
+  expect(post.statusCode).toBe(404);
+});
+
+it('serves the built assets with a long cache lifetime', async () => {
+  const index = (await get('/')).body;
+  const asset = /src="(\/assets\/[^"]+\.js)"/.exec(index)?.[1];
+  expect(asset).toBeDefined();
+  const res = await get(asset!);
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+});
