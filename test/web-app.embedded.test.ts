@@ -283,6 +283,8 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await phone.getByRole('link', { name: 'Ravi Kumar' }).waitFor();
     await screenshot(phone, '12-phone-contacts');
     await phone.getByRole('button', { name: 'Menu' }).click();
+    await phone.locator('nav').getByRole('link', { name: 'Templates', exact: true }).waitFor();
+    await screenshot(phone, '12-phone-menu');
     await go('Templates', phone);
     await phone.getByText('order_update').waitFor();
     await screenshot(phone, '13-phone-templates');

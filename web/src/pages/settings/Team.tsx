@@ -137,7 +137,7 @@ export function TeamSettings() {
           <ul className="list">
             {team.data.invitations.map((i) => (
               <li key={i.id} className="list-row">
-                <div>
+                <div className="grow">
                   <strong>{i.email}</strong> <Badge>{i.role}</Badge>
                   <div className="small muted">expires {formatDate(i.expires_at)}</div>
                 </div>
