@@ -6,6 +6,7 @@
 //      BENCH_PACING_SENDS sends at once (default 500); the rate the simulator sees is measured.
 // The simulator runs as its own process (`parley simulator`), as the network would be.
 import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { openDatabase } from '../dist/db/open.js';
 import { SecretBox } from '../dist/lib/secret-box.js';
 import { createApiKey } from '../dist/modules/api-keys/create-api-key.js';
@@ -125,7 +126,8 @@ async function pacingRun(parleyUrl, simUrl, keys) {
   // Once every request has been answered, every message not yet sent is stored and waiting: from then
   // on the rate is the pacing's alone (before it, also how fast 500 requests get stored).
   const backlog = times.filter((t) => t >= lastAnswer);
-  const backlogRate = (backlog.length - 1) / ((backlog.at(-1) - backlog[0]) / 1000);
+  const backlogRate =
+    backlog.length > 1 ? (backlog.length - 1) / ((backlog.at(-1) - backlog[0]) / 1000) : Number.NaN;
   const perSecond = [];
   for (const t of times)
     perSecond[Math.floor((t - times[0]) / 1000)] = (perSecond[Math.floor((t - times[0]) / 1000)] ?? 0) + 1;
@@ -140,7 +142,7 @@ async function pacingRun(parleyUrl, simUrl, keys) {
     distinct: new Set(received.map((m) => m.to)).size,
     rate: Math.round(rate * 10) / 10,
     backlogSends: backlog.length,
-    backlogRate: Math.round(backlogRate * 10) / 10,
+    backlogRate: Number.isNaN(backlogRate) ? '-' : Math.round(backlogRate * 10) / 10,
     deviation: backlogRate / PACING_RATE - 1,
     busiest,
     drainedS: Math.round(drained / 100) / 10,
@@ -149,6 +151,7 @@ async function pacingRun(parleyUrl, simUrl, keys) {
 
 /** One database kind: a Parley server and a simulator, both measured runs, the pacing run. */
 export async function messagingBench(kind, seeded, { port, secret, load, logLevel }) {
+  const loadAverage = os.loadavg()[0];
   const env = await seeded.clone('messaging');
   const simUrl = `http://127.0.0.1:${port + 2}/_sim`;
   const parleyUrl = `http://127.0.0.1:${port}`;
@@ -185,6 +188,7 @@ export async function messagingBench(kind, seeded, { port, secret, load, logLeve
     const pacing = await pacingRun(parleyUrl, simUrl, pacingKeys);
     return {
       kind,
+      loadAverage,
       rows: [
         { endpoint: 'POST /contacts', ...contacts },
         { endpoint: 'POST /messages (template)', ...messages, ratio: messages.rps / contacts.rps },
@@ -209,13 +213,15 @@ export function messagingSection(results, load) {
   );
   const pacing = results.map(
     ({ kind, pacing: p }) =>
-      `| ${kind} | ${p.configured} | ${p.sends} | ${p.inRequest} / ${p.queued} | ${p.atNetwork} (${p.distinct} distinct) | ${p.rate} | ${p.backlogRate} (${p.backlogSends} sends) | ${(p.deviation * 100).toFixed(1)}% | ${p.busiest} | ${p.drainedS} |`,
+      `| ${kind} | ${p.configured} | ${p.sends} | ${p.inRequest} / ${p.queued} | ${p.atNetwork} (${p.distinct} distinct) | ${p.rate} | ${p.backlogRate} (${p.backlogSends} sends) | ${Number.isNaN(p.deviation) ? '-' : `${(p.deviation * 100).toFixed(1)}%`} | ${p.busiest} | ${p.drainedS} |`,
   );
   return `${START}
 ## Messaging
 
-Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, same machine and load as above
-(${load.connections} connections, ${load.warmup} s warm-up, ${load.duration} s measured).
+Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, on the machine described above
+(${load.connections} connections, ${load.warmup} s warm-up, ${load.duration} s measured). Load average (1 min) when each
+database's run started: ${results.map((r) => `${r.kind} ${r.loadAverage.toFixed(1)}`).join(', ')}, on ${os.availableParallelism()} cores: anything
+above the core count means other work shared the machine, and every figure below is lower for it.
 
 **POST /messages against the simulator.** One Parley server per database (\`serve\`, the bench's seeded
 database, a number connected to the simulator at 1,000 messages per second so pacing never holds a

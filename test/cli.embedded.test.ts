@@ -257,6 +257,7 @@ describe('parley CLI on the embedded database', () => {
     );
     expect(connected).toEqual({
       id: expect.stringMatching(/^pn_/),
+      messages_per_second: 80,
       webhook_url: `${server.url}/api/webhooks/whatsapp/${connected.id}`,
       templates_synced: 0,
     });

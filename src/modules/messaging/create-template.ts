@@ -66,10 +66,12 @@ export async function createTemplate(ctx: AppContext, workspaceId: string, input
       ],
     });
   } catch (err) {
-    if (err instanceof CloudApiError && !err.transient) {
-      throw new TemplateInputError(`the network refused the template: ${err.message}`);
-    }
-    throw err;
+    if (!(err instanceof CloudApiError)) throw err;
+    throw new TemplateInputError(
+      err.transient
+        ? `the network did not take the template (${err.message}); try again`
+        : `the network refused the template: ${err.message}`,
+    );
   }
   const status = (['APPROVED', 'REJECTED'].includes(created.status) ? created.status : 'PENDING') as
     | 'APPROVED'
