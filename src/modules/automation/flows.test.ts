@@ -306,6 +306,29 @@ describe('runs', () => {
     expect(after!.finished_at!.getTime() - after!.started_at.getTime()).toBeGreaterThanOrEqual(1900);
   });
 
+  it('holds a run whose last step is a wait until the wait ends', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const f = await createAutomation(
+      t.ctx,
+      ws.id,
+      flow('cooldown', [
+        { id: 'tag', type: 'add_tag', tag: 'cooling' },
+        { id: 'hold', type: 'wait', duration: '2s' },
+      ]),
+      { publish: true },
+    );
+    await t.api('POST', '/events', ws.key, { phone: '+14155556060', event: 'cooldown' });
+    const waiting = await until(async () => {
+      const [run] = await listRuns(t.ctx, ws.id, { automationId: f.id });
+      return run?.status === 'waiting' && run;
+    });
+    expect((await getRun(t.ctx, ws.id, waiting.id))!.steps.map((s) => s.status)).toEqual(['done', 'waiting']);
+    const [done] = await finished(ws.id, f.id);
+    expect(done!.status).toBe('completed');
+    expect((await getRun(t.ctx, ws.id, done!.id))!.steps.map((s) => s.status)).toEqual(['done', 'done']);
+    expect(done!.finished_at!.getTime() - done!.started_at.getTime()).toBeGreaterThanOrEqual(1900);
+  });
+
   it('calls HTTP endpoints with the step idempotency key and retries a 5xx', async () => {
     const seen: { headers: IncomingHttpHeaders; body: string }[] = [];
     const receiver = createServer((req, res) => {

@@ -21,6 +21,9 @@ interface RunRow {
   definition: Definition;
 }
 
+// The job that ends a run whose last step is a wait (step ids cannot hold a dot).
+const END = '.end';
+
 // Published versions never change, so a process keeps the ones it has read.
 const definitions = new LRUCache<string, Definition>({ max: 1000 });
 
@@ -107,6 +110,7 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
     ...row,
     definition: await definitionOf(ctx, workspaceId, row.automation_id, row.version),
   };
+  if (stepId === END) return advance(ctx, job, run, null);
   const steps = run.definition.steps;
   const index = steps.findIndex((s) => s.id === stepId);
   const step = steps[index];
@@ -172,25 +176,31 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
         JSON.stringify(result.outcome),
         next,
         waiting ?? null,
-        next ? (waiting ? 'waiting' : 'running') : 'completed',
+        waiting ? 'waiting' : next ? 'running' : 'completed',
       ],
     );
-  if (next) {
+  // A wait as the last step still holds the run (a lead stays enrolled) until it ends.
+  const then = next ?? (waiting ? END : null);
+  if (then) {
     await ctx.db.transaction(async (tx) => {
       await record(tx);
-      await queueStep(ctx, tx, workspaceId, runId, next, waiting);
+      await queueStep(ctx, tx, workspaceId, runId, then, waiting);
     });
   } else {
     await record(ctx.db);
   }
-  if (next && !waiting) ctx.queue?.wake('automation.step');
-  if (!next) await runFinished(ctx, job, run, 'completed');
+  if (then && !waiting) ctx.queue?.wake('automation.step');
+  if (!then) await runFinished(ctx, job, run, 'completed');
 }
 
-async function advance(ctx: AppContext, job: StepJob, run: RunRow, next: string | null, after?: Date) {
+async function advance(ctx: AppContext, job: StepJob, run: RunRow, step: string | null, after?: Date) {
+  const next = step ?? (after && after.getTime() > Date.now() ? END : null);
   if (!next) {
     const { rows } = await ctx.db.query(
-      `UPDATE runs SET status = 'completed', current_step = NULL, finished_at = now(), updated_at = now()
+      `WITH waits AS (
+         UPDATE run_steps SET status = 'done', finished_at = now()
+         WHERE workspace_id = $1 AND run_id = $2 AND status = 'waiting')
+       UPDATE runs SET status = 'completed', current_step = NULL, finished_at = now(), updated_at = now()
        WHERE workspace_id = $1 AND id = $2 AND status IN ('running', 'waiting') RETURNING id`,
       [job.workspaceId, job.runId],
     );
