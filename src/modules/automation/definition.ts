@@ -120,7 +120,6 @@ const Step = Type.Union([
   STEPS.update_lead_status,
 ]);
 export type Step = Static<typeof Step>;
-export type StepType = Step['type'];
 
 const TRIGGERS = {
   event: Type.Object(
