@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { ApiFailure } from './api';
 
 export function PageHeader({
@@ -235,6 +235,13 @@ export function Modal({
   onClose: () => void;
   children: ReactNode;
 }) {
+  const box = useRef<HTMLDivElement>(null);
+  // Keyboard users land in the dialog, and back where they were when it closes.
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    box.current?.focus();
+    return () => before?.focus?.();
+  }, []);
   useEffect(() => {
     const key = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', key);
@@ -243,7 +250,7 @@ export function Modal({
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the dialog closes it; Escape and the close button do the same for keyboards
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label={title}>
+      <div className="modal" role="dialog" aria-modal="true" aria-label={title} ref={box} tabIndex={-1}>
         <div className="modal-head">
           <h2>{title}</h2>
           <button type="button" className="btn ghost icon" onClick={onClose} aria-label="Close">

@@ -3,10 +3,11 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { submit } from '../../../test/support/intake.js';
+import { until } from '../../../test/support/until.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ queue: true });
 });
 afterAll(async () => {
   await t?.close();
@@ -88,6 +89,26 @@ describe('leads in the web app', () => {
       'validation_error',
     );
     expect((await client.call('GET', '/usage')).json().leads_this_month.used).toBe(2);
+  });
+
+  it('shows the sequences a lead went through, by name', async () => {
+    const { client } = await workspaceWithOwner(t);
+    const definition = {
+      name: 'Every new lead',
+      trigger: { type: 'lead_created' },
+      steps: [{ id: 'tag', type: 'add_tag', tag: 'lead' }],
+    };
+    expect(
+      (await client.call('POST', '/automations', { kind: 'sequence', definition, publish: true })).statusCode,
+    ).toBe(201);
+    const { token } = (await client.call('POST', '/forms', {})).json();
+    expect((await submit(t, { token, phone: '+14155550123' })).statusCode).toBe(201);
+    const lead = (await client.call('GET', '/leads')).json().leads[0];
+    const runs = await until(async () => {
+      const detail = (await client.call('GET', `/leads/${lead.id}`)).json();
+      return detail.runs.length > 0 && detail.runs;
+    });
+    expect(runs).toMatchObject([{ automation_name: 'Every new lead' }]);
   });
 
   it("keeps another workspace's forms and leads behind the wall (404)", async () => {

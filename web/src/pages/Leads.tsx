@@ -144,6 +144,7 @@ export function LeadsPage() {
 interface LeadRun {
   id: string;
   automation_id: string;
+  automation_name: string | null;
   status: string;
   started_at: string;
 }
