@@ -165,22 +165,23 @@ async function slowNetwork() {
     clearInterval(sampler);
     await control({ latencyMs: 0 });
 
-    // Every queued send is delivered once the network is back: count them at the simulator.
-    const ids = slowSends.ids;
+    // Every queued send is delivered once the network is back: poll the ones still without a wamid.
+    let pending = slowSends.ids;
+    let n = 0;
     const t0 = performance.now();
-    let undelivered = ids.length;
-    while (undelivered > 0 && performance.now() - t0 < 120_000) {
+    while (pending.length > 0 && performance.now() - t0 < 120_000) {
       await sleep(1000);
-      undelivered = 0;
-      for (const id of ids) {
-        const m = await (
-          await fetch(`${BASE}/api/v1/messages/${id}`, {
-            headers: { authorization: `Bearer ${sendKeys[0]}` },
-          })
-        ).json();
-        if (!m.wamid) undelivered++;
+      const still = [];
+      for (const id of pending) {
+        const res = await fetch(`${BASE}/api/v1/messages/${id}`, {
+          headers: { authorization: `Bearer ${sendKeys[n++ % sendKeys.length]}` },
+        });
+        if (res.status !== 200) throw new Error(`GET /messages/${id} answered ${res.status}`);
+        if (!(await res.json()).wamid) still.push(id);
       }
+      pending = still;
     }
+    const undelivered = pending.length;
     const atSim = (await (await fetch(`${BASE}/_sim/messages`)).json()).messages.length;
     return {
       calm,
