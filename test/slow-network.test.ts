@@ -23,7 +23,7 @@ beforeAll(async () => {
   ws = await connectedWorkspace(t, base);
 });
 afterEach(async () => {
-  await simControl(base, '/control', { latencyMs: 0, serverErrorRate: 0 });
+  await simControl(base, '/control', { latencyMs: 0, serverErrorRate: 0, timeoutRate: 0 });
 });
 afterAll(async () => {
   await t?.close();
@@ -107,6 +107,21 @@ describe('a slow network', () => {
     const rows = await until(delivered(ids), 60_000);
     expectExactlyOnce(rows, sentBefore);
   }, 120_000);
+
+  it('queues a send whose call times out, and sends it again once the network answers', async () => {
+    // The simulator holds the call for 2 minutes; the client gives up after 30 s (SEND_TIMEOUT_MS),
+    // which counts as a transient failure: the message is retried from the queue.
+    await simControl(base, '/control', { timeoutRate: 1 });
+    const sentBefore = simState(t).messages.length;
+    const res = await send();
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
+    await simControl(base, '/control', { timeoutRate: 0 });
+    const rows = await until(delivered([res.json().id]), 60_000);
+    // The held call would still be recorded when the simulator wakes (a network that took the
+    // message after all); within the test only the retry reached it.
+    expectExactlyOnce(rows, sentBefore);
+  }, 90_000);
 
   it('answers a send at once again when the network recovers', async () => {
     const res = await send();
