@@ -170,20 +170,33 @@ describe('killing API instances and workers under load', () => {
 
       const db = cluster.t.ctx.db;
       const phones = sent.map((s) => s.phone);
-      // Quiet once every message has left the queue, every run has finished and no job is pending.
-      // A dead worker's jobs come back after their expiry (30 s for automation.start, 60 s for sends).
-      let last: Record<string, number> = {};
+      // Quiet once every run has finished, no job is pending and no message of an accepted request
+      // is still queued. A dead worker's jobs come back after their expiry (30 s for
+      // automation.start, 60 s for sends). A request cut off by a kill after its message was stored
+      // but before it was attempted leaves that message queued with nothing to send it (the caller
+      // got no answer, so nothing promised is lost): counted below as stuck.
+      const acceptedPhones = new Set(
+        sent.filter((s) => s.status >= 200 && s.status < 300).map((s) => s.phone),
+      );
+      let last: Record<string, unknown> = {};
+      let stuck: string[] = [];
       await until(
         async () => {
-          const { rows } = await db.query<Record<string, number>>(
-            `SELECT (SELECT count(*)::int FROM messages WHERE workspace_id = $1 AND status = 'queued') AS queued,
-                  (SELECT count(*)::int FROM runs WHERE workspace_id = $1 AND status IN ('running', 'waiting')) AS running,
-                  (SELECT count(*)::int FROM pgboss.job WHERE state IN ('created', 'retry', 'active')
-                     AND name IN ('automation.start', 'automation.step', 'messages.send')) AS jobs`,
+          const { rows } = await db.query<{ running: number; jobs: number; queued: string[] }>(
+            `SELECT (SELECT count(*)::int FROM runs WHERE workspace_id = $1 AND status IN ('running', 'waiting')) AS running,
+                    (SELECT count(*)::int FROM pgboss.job WHERE state IN ('created', 'retry', 'active')
+                       AND name IN ('automation.start', 'automation.step', 'messages.send')) AS jobs,
+                    (SELECT coalesce(array_agg(phone), '{}') FROM messages WHERE workspace_id = $1 AND status = 'queued') AS queued`,
             [ws.id],
           );
-          last = rows[0]!;
-          return last.queued === 0 && last.running === 0 && last.jobs === 0;
+          const r = rows[0]!;
+          stuck = r.queued;
+          last = {
+            running: r.running,
+            jobs: r.jobs,
+            queuedOfAccepted: r.queued.filter((p) => acceptedPhones.has(p)),
+          };
+          return r.running === 0 && r.jobs === 0 && !r.queued.some((p) => acceptedPhones.has(p));
         },
         Number(process.env.CRASH_DRAIN_MS ?? 150_000),
       ).catch((err) => {
@@ -250,6 +263,7 @@ describe('killing API instances and workers under load', () => {
           return e.messages + e.runs + e.leads > 0;
         }).length,
         messages_at_simulator: simState(cluster.t).messages.filter((m) => phones.includes(m.to)).length,
+        stuck_queued_unanswered: stuck.length,
         runs_failed: runRows.filter((r) => r.status === 'failed').reduce((a, r) => a + r.n, 0),
         wrong,
         twice: twice.map((s) => s.phone),
