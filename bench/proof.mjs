@@ -227,8 +227,7 @@ try {
     `Written by \`npm run bench\` (bench/proof.mjs) on ${new Date().toISOString().slice(0, 10)}; machine: ${os.cpus().length} cores (${cpu}), ` +
       `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. The load generator, the server and its embedded ` +
       `database share the cores; the machine's load average was ${loadBefore.toFixed(1)} when this part started and ` +
-      `${os.loadavg()[0].toFixed(1)} when it ended (above the core count, other work was running and every figure here ` +
-      'is slower than on a quiet machine).',
+      `${os.loadavg()[0].toFixed(1)} when it ended${Math.max(loadBefore, os.loadavg()[0]) > os.cpus().length ? ' (above the core count: other work was running, and the figures are slower than on a quiet machine)' : ''}.`,
     '',
     '**Embedded default** (`parley serve` on PGlite with the built-in simulator, `LOG_LEVEL=warn`):',
     '',
@@ -236,7 +235,7 @@ try {
     '|---|---|',
     `| start-up, fresh data directory (creates the database, runs every migration) | ${boot.firstMs} ms |`,
     `| start-up, existing data directory | ${boot.secondMs} ms |`,
-    `| RSS at rest, fresh database (5 s after start) | ${boot.restMiB} MiB |`,
+    `| RSS at rest, fresh database (5 s after start; includes the WebAssembly memory grown while creating the database, which is never given back) | ${boot.restMiB} MiB |`,
     `| RSS at rest, 20,000 contacts | ${s.rssAtRest} MiB |`,
     `| RSS peak under load (${SENDERS} slow senders + ${load.connections} connections on other endpoints) | ${s.rssPeak} MiB |`,
     '',
