@@ -36,7 +36,7 @@ export async function retrySend(
     [data.workspaceId, data.messageId, leaseSeconds(JOB_SLOT_WAIT_MS)],
   );
   const row = rows[0];
-  if (!row) return;
+  if (!row) return followLease(ctx, data);
   const number = await numberOfWorkspace(ctx, ctx.db, data.workspaceId);
   if (!number) {
     await markFailed(ctx, data, 0, 'the workspace no longer has a connected number');
@@ -63,6 +63,22 @@ export async function retrySend(
   if (outcome.status !== 'queued') return;
   if (lastTry) await markFailed(ctx, data, outcome.code ?? 0, 'the network kept failing; retries exhausted');
   else throw new TransientSendError(`transient network error ${outcome.code ?? ''}`);
+}
+
+/**
+ * The message is not ours to send now: sent or failed already (nothing to do), or still queued under
+ * another attempt's lease. That attempt may belong to a process that died, so a job comes back when
+ * the lease runs out instead of ending here and leaving the message queued for ever.
+ */
+async function followLease(ctx: AppContext, data: { workspaceId: string; messageId: string }) {
+  const { rows } = await ctx.db.query<{ sending_until: Date | null }>(
+    'SELECT sending_until FROM messages WHERE workspace_id = $1 AND id = $2 AND status_rank = 0',
+    [data.workspaceId, data.messageId],
+  );
+  const queued = rows[0];
+  if (!queued) return;
+  const leaseEnds = Math.max(queued.sending_until?.getTime() ?? 0, Date.now());
+  await ctx.queue?.send('messages.send', data, { startAfter: new Date(leaseEnds + 1_000) });
 }
 
 async function markFailed(
