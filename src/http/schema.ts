@@ -1,7 +1,9 @@
 import { type TSchema, Type } from 'typebox';
 
-// PostgreSQL cannot store U+0000 in text or jsonb; refuse it at the door instead of failing deep inside.
-const NO_NUL = '^[^\\u0000]*$';
+// PostgreSQL cannot store U+0000 in text or jsonb, nor a lone UTF-16 surrogate in jsonb (JSON.stringify
+// writes it as \udc00, which jsonb refuses): refuse both at the door instead of failing deep inside.
+// Ajv matches patterns in unicode mode, so paired surrogates (emoji) pass.
+const NO_NUL = '^[^\\u0000\\uD800-\\uDFFF]*$';
 
 export function Text(options: {
   minLength?: number;

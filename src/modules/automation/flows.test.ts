@@ -133,6 +133,13 @@ describe('POST /events', () => {
       (await raw('{"phone":"+14155552671","event":"x","properties":{"__proto__":{"a":"b"}}}')).statusCode,
     ).toBe(400);
     expect((await raw('{"phone":"+14155552671","event":"a\\u0000b"}')).statusCode).toBe(422);
+    // A lone surrogate cannot go into jsonb; a pair (an emoji) can.
+    expect((await raw('{"phone":"+14155552671","event":"x","properties":{"x\\udc00y":""}}')).statusCode).toBe(
+      422,
+    );
+    expect((await raw('{"phone":"+14155552671","event":"x","properties":{"a":"\\ud800"}}')).statusCode).toBe(
+      422,
+    );
     expect((await raw(`${'['.repeat(5000)}${']'.repeat(5000)}`)).statusCode).toBe(422);
     expect((await raw('phone=1', { 'content-type': 'application/x-www-form-urlencoded' })).statusCode).toBe(
       415,
