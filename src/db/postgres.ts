@@ -3,6 +3,7 @@ import type { Db } from './db.js';
 
 export async function openPostgres(connectionString: string, max = 20): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max });
+  let closed = false;
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   await pool.query('SELECT 1');
@@ -31,7 +32,12 @@ export async function openPostgres(connectionString: string, max = 20): Promise<
     exec: async (text) => {
       await pool.query(text);
     },
-    executeSql: (text, values) => pool.query(text, values),
-    close: () => pool.end(),
+    // The job queue may still record a job's end after the pool has closed (a handler outliving
+    // shutdown); dropping that write leaves the job to expire and run again, as if this process had died.
+    executeSql: (text, values) => (closed ? Promise.resolve({ rows: [] }) : pool.query(text, values)),
+    close: () => {
+      closed = true;
+      return pool.end();
+    },
   };
 }
