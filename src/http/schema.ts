@@ -5,6 +5,14 @@ import { type TSchema, Type } from 'typebox';
 // Ajv matches patterns in unicode mode, so paired surrogates (emoji) pass.
 const NO_NUL = '^[^\\u0000\\uD800-\\uDFFF]*$';
 
+/**
+ * Text that may hold lone surrogates, for callers that repair them before storing (lead intake turns
+ * them into U+FFFD rather than refuse a visitor's form); U+0000 is still refused.
+ */
+export function LenientText(options: { minLength?: number; maxLength: number }) {
+  return Type.String({ pattern: '^[^\\u0000]*$', ...options });
+}
+
 export function Text(options: {
   minLength?: number;
   maxLength: number;

@@ -1,18 +1,18 @@
 import { type Static, Type } from 'typebox';
-import { Text } from '../../http/schema.js';
+import { LenientText } from '../../http/schema.js';
 
 // Form values are text; JSON callers may also send numbers, booleans, null, and lists of text
 // (checkbox groups; a urlencoded body with a repeated name gives a list too).
 const FieldValue = Type.Union([
-  Text({ maxLength: 10_000 }),
+  LenientText({ maxLength: 10_000 }),
   Type.Number(),
   Type.Boolean(),
   Type.Null(),
-  Type.Array(Text({ maxLength: 1_000 }), { maxItems: 100 }),
+  Type.Array(LenientText({ maxLength: 1_000 }), { maxItems: 100 }),
 ]);
 
 export const FormSubmitBody = Type.Record(Type.String(), FieldValue, {
   maxProperties: 100,
-  propertyNames: Text({ minLength: 1, maxLength: 64 }),
+  propertyNames: LenientText({ minLength: 1, maxLength: 64 }),
 });
 export type FormSubmitBody = Static<typeof FormSubmitBody>;
