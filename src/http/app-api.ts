@@ -10,9 +10,9 @@ import { registerAppFormRoutes } from '../modules/app-leads/form-routes.js';
 import { registerAppLeadRoutes } from '../modules/app-leads/lead-routes.js';
 import { registerDeveloperRoutes } from '../modules/app-settings/developer-routes.js';
 import { registerSettingsRoutes } from '../modules/app-settings/settings-routes.js';
-import { ApiError, restErrorBody } from './errors.js';
-import { toApiError } from './fastify-errors.js';
+import { ApiError } from './errors.js';
 import type { RestApp } from './rest-app.js';
+import { withRestErrors } from './rest-errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,21 +35,7 @@ export const CSRF_HEADER = 'x-parley-csrf';
  */
 export async function appApi(app: RestApp): Promise<void> {
   app.removeContentTypeParser('text/plain');
-  app.setErrorHandler((err, request, reply) => {
-    let apiError = toApiError(err);
-    if (!apiError) {
-      request.log.error({ err }, 'unhandled error');
-      apiError = new ApiError(
-        'internal_error',
-        'Something failed on our side; quote the request id if it persists',
-      );
-    }
-    return reply.code(apiError.status).send(restErrorBody(apiError, request.id));
-  });
-  app.setNotFoundHandler((request, reply) => {
-    const err = new ApiError('not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
-    return reply.code(404).send(restErrorBody(err, request.id));
-  });
+  withRestErrors(app);
 
   app.decorateRequest('appSession', null);
   app.decorateRequest('session', function session() {

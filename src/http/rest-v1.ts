@@ -5,9 +5,9 @@ import { idempotencyHooks } from '../modules/idempotency/hooks.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
-import { ApiError, restErrorBody } from './errors.js';
-import { toApiError } from './fastify-errors.js';
+import { ApiError } from './errors.js';
 import type { RestApp } from './rest-app.js';
+import { withRestErrors } from './rest-errors.js';
 import { ErrorResponse } from './schema.js';
 
 export const REST_BODY_LIMIT = 256 * 1024;
@@ -18,21 +18,7 @@ export async function restV1(app: RestApp): Promise<void> {
   // The interface is JSON only: a text/plain body is refused with 415 rather than read as a string.
   app.removeContentTypeParser('text/plain');
 
-  app.setErrorHandler((err, request, reply) => {
-    let apiError = toApiError(err);
-    if (!apiError) {
-      request.log.error({ err }, 'unhandled error');
-      apiError = new ApiError(
-        'internal_error',
-        'Something failed on our side; quote the request id if it persists',
-      );
-    }
-    return reply.code(apiError.status).send(restErrorBody(apiError, request.id));
-  });
-  app.setNotFoundHandler((request, reply) => {
-    const err = new ApiError('not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
-    return reply.code(404).send(restErrorBody(err, request.id));
-  });
+  withRestErrors(app);
 
   app.decorateRequest('auth', null);
   app.decorateRequest('idempotencyKey', null);
