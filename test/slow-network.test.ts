@@ -17,7 +17,7 @@ beforeAll(async () => {
   t = await createTestApp({
     queue: true,
     limiter: new MemoryRateLimiter(1_000_000, 60_000),
-    env: { SEND_DEADLINE_MS: String(DEADLINE_MS) },
+    env: { SEND_DEADLINE_MS: String(DEADLINE_MS), SEND_CONFIRM_WINDOW_MS: '5000' },
   });
   base = await listen(t);
   ws = await connectedWorkspace(t, base);
@@ -109,8 +109,9 @@ describe('a slow network', () => {
   }, 120_000);
 
   it('queues a send whose call times out, and sends it again once the network answers', async () => {
-    // The simulator holds the call for 2 minutes; the client gives up after 30 s (SEND_TIMEOUT_MS),
-    // which counts as a transient failure: the message is retried from the queue.
+    // The simulator holds the call for 2 minutes, then drops it; the client gives up after 30 s
+    // (SEND_TIMEOUT_MS). The call may have gone out, so the message waits for the network to
+    // confirm it (SEND_CONFIRM_WINDOW_MS, 5 s here); with no confirmation it is sent again.
     await simControl(base, '/control', { timeoutRate: 1 });
     const sentBefore = simState(t).messages.length;
     const res = await send();
@@ -118,8 +119,6 @@ describe('a slow network', () => {
     expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
     await simControl(base, '/control', { timeoutRate: 0 });
     const rows = await until(delivered([res.json().id]), 60_000);
-    // The held call would still be recorded when the simulator wakes (a network that took the
-    // message after all); within the test only the retry reached it.
     expectExactlyOnce(rows, sentBefore);
   }, 90_000);
 

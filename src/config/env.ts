@@ -17,6 +17,8 @@ export interface Config {
   graphApiVersion: string;
   /** How long POST /messages waits for the network before answering `queued`. */
   sendDeadlineMs: number;
+  /** How long a send whose outcome is unknown waits for the network's status webhook before it is sent again. */
+  sendConfirmWindowMs: number;
   /** Mount the Cloud API simulator at /_sim (always in embedded mode; SIMULATOR=true elsewhere). */
   simulator: boolean;
   /** Let outbound webhooks and HTTP steps reach private and loopback addresses (refused by default). */
@@ -57,6 +59,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ).replace(/\/+$/, ''),
     graphApiVersion: parseGraphVersion(env.GRAPH_API_VERSION ?? 'v21.0'),
     sendDeadlineMs: parseInteger('SEND_DEADLINE_MS', env.SEND_DEADLINE_MS ?? '3000', 100, 60_000),
+    sendConfirmWindowMs: parseInteger(
+      'SEND_CONFIRM_WINDOW_MS',
+      env.SEND_CONFIRM_WINDOW_MS ?? '120000',
+      1_000,
+      86_400_000,
+    ),
     simulator: env.SIMULATOR === 'true' || env.SIMULATOR === '1',
     allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
   };

@@ -6,6 +6,7 @@ import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/seen-bodies.js';
 import { allNumbers } from '../modules/messaging/connected-numbers.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
+import { sweepAbandonedSends } from '../modules/messaging/sweep-sends.js';
 import { syncTemplates } from '../modules/messaging/sync-templates.js';
 import { deliverWebhook } from '../modules/webhooks/deliver.js';
 
@@ -51,6 +52,16 @@ export const jobCatalog = {
     batchSize: 100,
     workers: 2,
     handler: (ctx, data, attempt) => retrySend(ctx, data, attempt.lastTry),
+  }),
+  'messages.sweep': defineJob<Record<string, never>>({
+    retryLimit: 0,
+    retryDelaySeconds: 60,
+    expireInSeconds: 120,
+    cron: '* * * * *',
+    handler: async (ctx) => {
+      const found = await sweepAbandonedSends(ctx);
+      if (found > 0) ctx.log.warn({ found }, 'queued messages whose sender died were handed to the send job');
+    },
   }),
   'webhooks.deliver': defineJob<{ workspaceId: string; deliveryId: string }>({
     retryLimit: 10,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/db.js';
+import type { Db, Queryable } from '../db/db.js';
 import { type JobData, type JobName, jobCatalog } from './catalog.js';
 
 export interface QueueOptions {
@@ -99,6 +99,11 @@ export class Queue {
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
+}
+
+/** Send options that write the job within the caller's transaction: it exists if and only if that commits. */
+export function inTransaction(tx: Queryable): Pick<PgBoss.SendOptions, 'db'> {
+  return { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) as never } };
 }
 
 /**

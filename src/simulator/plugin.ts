@@ -4,7 +4,7 @@ import { countVariables } from '../modules/templates/variables.js';
 import { graphError } from './graph-error.js';
 import { type SimMessage, type SimNumber, SimState, type SimTemplate, waIdOf } from './state.js';
 import { templateRoutes } from './templates.js';
-import { deliver, inboundPayload, statusPayload } from './webhooks.js';
+import { deliver, deliverRetrying, inboundPayload, statusPayload } from './webhooks.js';
 
 interface SendBody {
   messaging_product?: string;
@@ -39,12 +39,16 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
       }
       const f = state.faults;
       if (f.latencyMs) await sleep(f.latencyMs);
-      if (Math.random() < f.timeoutRate) await sleep(120_000);
       const to = String(request.body?.to ?? '').replace(/\D/g, '');
       const refuse = (status: number, code: number, message: string, details?: string) => {
         state.attempts.push({ at: state.now(), to, code });
         return graphError(reply, status, code, message, details);
       };
+      if (Math.random() < f.timeoutRate) {
+        // Held, then dropped unsent: the sender has long given up waiting.
+        await sleep(120_000);
+        return refuse(503, 2, 'Service temporarily unavailable');
+      }
       if (f.failNext > 0) {
         f.failNext--;
         return refuse(f.failNextCode >= 500 ? 500 : 400, f.failNextCode, 'Simulated failure');
@@ -113,6 +117,12 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
       state.messages.push(message);
       state.attempts.push({ at: message.receivedAt, to, code: 0 });
       void progress(number!, message);
+      if (Math.random() < f.lostAnswerRate) {
+        // Sent, but the answer never reaches the sender: only the status webhooks tell it.
+        reply.hijack();
+        request.raw.socket.destroy();
+        return;
+      }
       return {
         messaging_product: 'whatsapp',
         contacts: [{ input: body.to, wa_id: message.waId }],
@@ -129,7 +139,7 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
       if (delay < 0) return;
       await sleep(delay);
       message.status = status;
-      await deliver(number, statusPayload(number, statusOf(message, status)));
+      await deliverRetrying(number, statusPayload(number, statusOf(message, status)));
     }
   }
 

@@ -39,8 +39,10 @@ export interface Faults {
   serverErrorRate: number;
   /** Share of sends answered with error 130429 (throughput). */
   throughputErrorRate: number;
-  /** Share of sends that never answer (the client times out). */
+  /** Share of sends that never answer (the client times out) and are dropped unsent. */
   timeoutRate: number;
+  /** Share of sends accepted and sent whose answer is lost (the connection is cut): statuses still follow. */
+  lostAnswerRate: number;
   /** Sends a number may make in any one second before 130429 (0: no limit). */
   throughputPerSecond: number;
   /** A second message to the same user within this many ms gets 131056, pair rate limit (0: off). */
@@ -82,6 +84,7 @@ export class SimState {
     serverErrorRate: 0,
     throughputErrorRate: 0,
     timeoutRate: 0,
+    lostAnswerRate: 0,
     throughputPerSecond: 0,
     pairRateLimitMs: 0,
     failNext: 0,

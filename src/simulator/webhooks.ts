@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hubSignature } from '../modules/messaging/cloud-api/signature.js';
 import type { WebhookMessage, WebhookPayload, WebhookStatus } from '../modules/messaging/cloud-api/types.js';
 import type { SimNumber } from './state.js';
@@ -43,6 +44,18 @@ export async function deliver(number: SimNumber, body: unknown): Promise<number>
     return res.status;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * Delivers a webhook as Meta does: a failed delivery (no answer, or not 2xx) is tried again with
+ * growing pauses (Meta keeps trying for days; the simulator for about a minute).
+ */
+export async function deliverRetrying(number: SimNumber, body: unknown): Promise<void> {
+  for (let pause = 1_000; ; pause *= 2) {
+    const status = await deliver(number, body);
+    if ((status >= 200 && status < 300) || pause > 32_000) return;
+    await sleep(pause, undefined, { ref: false });
   }
 }
 

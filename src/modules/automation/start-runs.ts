@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
+import { inTransaction } from '../../jobs/queue.js';
 import { newId } from '../../lib/ids.js';
 import type { Definition } from './definition.js';
 
@@ -35,7 +36,7 @@ export async function queueStep(
     {
       id: stepJobId(runId, stepId),
       ...(startAfter ? { startAfter } : {}),
-      db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) as never },
+      ...inTransaction(tx),
     },
   );
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
+import { inTransaction } from '../../jobs/queue.js';
 import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';
@@ -50,7 +51,7 @@ export async function trackEvent(
         await ctx.queue.send(
           'automation.start',
           { workspaceId: principal.workspaceId, eventId: id },
-          { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) as never } },
+          inTransaction(tx),
         );
       }
       return flows;

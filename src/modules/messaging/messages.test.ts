@@ -37,7 +37,8 @@ describe('POST /messages', () => {
       status: 'accepted',
     });
     const [received] = simState(t).messages.filter((m) => m.wamid === body.wamid);
-    expect(received).toMatchObject({ to: '919876543210', type: 'template', callbackData: 'order-7' });
+    // The caller's callback_data stays with Parley; the network gets the message id to echo back.
+    expect(received).toMatchObject({ to: '919876543210', type: 'template', callbackData: body.id });
     expect(received!.payload).toMatchObject({
       template: {
         name: 'welcome',
@@ -52,7 +53,7 @@ describe('POST /messages', () => {
           },
         ],
       },
-      biz_opaque_callback_data: 'order-7',
+      biz_opaque_callback_data: body.id,
     });
   });
 

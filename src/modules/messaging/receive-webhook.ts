@@ -4,7 +4,7 @@ import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import { applyTemplateStatus } from './apply-template-status.js';
 import type { WebhookMessage, WebhookPayload, WebhookStatus } from './cloud-api/types.js';
 import type { ConnectedNumber } from './connected-numbers.js';
-import { advanceStatus, type MessageStatus } from './status.js';
+import { advanceStatus, confirmByCallback, type MessageStatus, STATUS_RANK } from './status.js';
 
 /**
  * Applies one verified webhook from the network. Idempotent: a redelivered inbound message is
@@ -81,16 +81,18 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: WebhookMess
 }
 
 async function applyStatus(ctx: AppContext, workspaceId: string, s: WebhookStatus) {
+  if (!Object.hasOwn(STATUS_RANK, s.status)) return;
   const error = s.errors?.[0];
-  const moved = await advanceStatus(
-    ctx.db,
-    workspaceId,
-    s.id,
-    s.status as MessageStatus,
+  const status = s.status as MessageStatus;
+  const failure =
     s.status === 'failed' && error
       ? { code: error.code, reason: error.error_data?.details ?? error.message ?? error.title ?? '' }
-      : undefined,
-  );
+      : undefined;
+  const moved =
+    (await advanceStatus(ctx.db, workspaceId, s.id, status, failure)) ??
+    (typeof s.biz_opaque_callback_data === 'string'
+      ? await confirmByCallback(ctx.db, workspaceId, s.biz_opaque_callback_data, s.id, status, failure)
+      : null);
   if (!moved) return;
   await emitEvent(ctx, workspaceId, 'message.status', `${moved.id}:${s.status}`, {
     id: moved.id,

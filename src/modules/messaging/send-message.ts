@@ -95,9 +95,9 @@ export async function sendMessage(
     }
     message = { type, to: phone.digits, text: input.text };
   }
-  if (input.callback_data) message.callbackData = input.callback_data;
-
   const id = newId('msg');
+  // The network echoes this in its status webhooks: what confirms a send whose answer was lost.
+  message.callbackData = id;
   const stored = await withContactLimit(
     ctx.db,
     async (q) => {
@@ -122,9 +122,9 @@ export async function sendMessage(
          ON CONFLICT (workspace_id, phone) DO UPDATE SET updated_at = contacts.updated_at
          RETURNING id)
        INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
-         template_values, text, callback_data, status, status_rank, sending_until, source_key)
+         template_values, text, callback_data, status, status_rank, sending_until, unconfirmed_since, source_key)
        SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
-         now() + make_interval(secs => $11), $12
+         now() + make_interval(secs => $11), now(), $12
        FROM contact`,
         [
           principal.workspaceId,
@@ -167,13 +167,13 @@ async function attemptWithin(ctx: AppContext, number: ConnectedNumber, id: strin
     Math.max(0, ctx.config.sendDeadlineMs - NETWORK_ALLOWANCE_MS),
   );
   if (!slot.granted) {
-    await scheduleSend(ctx, job, slot.retryInMs - JOB_SLOT_HEADSTART_MS);
+    await scheduleSend(ctx, job, slot.retryInMs - JOB_SLOT_HEADSTART_MS, false);
     return { id, wamid: null, status: 'queued' as const };
   }
   const attempt = waitForSlot(number, slot.waitMs)
     .then(() => deliverMessage(ctx, number, id, message))
     .then(async (outcome) => {
-      if (outcome.status === 'queued') await scheduleSend(ctx, job, 2_000);
+      if (outcome.status === 'queued') await scheduleSend(ctx, job, 2_000, true);
       return outcome;
     });
   attempt.catch((err) => ctx.log.error({ err, messageId: id }, 'send attempt failed'));
@@ -198,11 +198,12 @@ async function attemptWithin(ctx: AppContext, number: ConnectedNumber, id: strin
   return { id, wamid: outcome?.wamid ?? null, status: outcome?.status ?? 'queued' };
 }
 
-export type Outcome = { status: MessageStatus; wamid: string | null; code?: number };
+export type Outcome = { status: MessageStatus; wamid: string | null; code?: number; unconfirmed?: boolean };
 
 /**
  * One attempt at the network, recorded on the message: accepted with its wamid, failed for a
  * permanent error, or left queued (its lease released) for a transient one, for the caller to retry.
+ * An attempt that got no answer stays unconfirmed: a retry waits for the network's status webhook.
  */
 export async function deliverMessage(
   ctx: AppContext,
@@ -212,26 +213,32 @@ export async function deliverMessage(
 ): Promise<Outcome> {
   try {
     const { wamid, waId } = await clientFor(ctx, number, SEND_TIMEOUT_MS).send(number.phoneNumberId, message);
+    // The status webhook may have confirmed the message first; the contact's wa_id is stored either way.
     await ctx.db.query(
       `WITH m AS (
-         UPDATE messages SET wamid = $3, status = 'accepted', status_rank = 1, sending_until = NULL, updated_at = now()
-         WHERE workspace_id = $1 AND id = $2 AND status_rank < 1 RETURNING contact_id)
-       UPDATE contacts SET wa_id = $4 FROM m WHERE contacts.workspace_id = $1 AND contacts.id = m.contact_id AND $4::text IS NOT NULL`,
+         UPDATE messages SET wamid = $3, status = 'accepted', status_rank = 1, sending_until = NULL,
+           unconfirmed_since = NULL, updated_at = now()
+         WHERE workspace_id = $1 AND id = $2 AND status_rank < 1)
+       UPDATE contacts SET wa_id = $4 FROM messages
+       WHERE messages.workspace_id = $1 AND messages.id = $2 AND contacts.workspace_id = $1
+         AND contacts.id = messages.contact_id AND $4::text IS NOT NULL`,
       [number.workspaceId, id, wamid, waId],
     );
     return { status: 'accepted', wamid };
   } catch (err) {
     if (!(err instanceof CloudApiError)) throw err;
     if (err.transient) {
-      await ctx.db.query('UPDATE messages SET sending_until = NULL WHERE workspace_id = $1 AND id = $2', [
-        number.workspaceId,
-        id,
-      ]);
-      return { status: 'queued', wamid: null, code: err.code };
+      await ctx.db.query(
+        `UPDATE messages SET sending_until = NULL,
+           unconfirmed_since = CASE WHEN $3 THEN coalesce(unconfirmed_since, now()) END
+         WHERE workspace_id = $1 AND id = $2 AND status_rank = 0`,
+        [number.workspaceId, id, err.unconfirmed],
+      );
+      return { status: 'queued', wamid: null, code: err.code, unconfirmed: err.unconfirmed };
     }
     await ctx.db.query(
       `UPDATE messages SET status = 'failed', status_rank = 5, error_code = $3, error_reason = $4, sending_until = NULL,
-         updated_at = now() WHERE workspace_id = $1 AND id = $2 AND status_rank < 5`,
+         unconfirmed_since = NULL, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND status_rank < 5`,
       [number.workspaceId, id, err.code, err.message],
     );
     return { status: 'failed', wamid: null, code: err.code };

@@ -24,3 +24,28 @@ export async function advanceStatus(
   );
   return rows[0] ?? null;
 }
+
+/**
+ * A status for a wamid Parley has not recorded: the answer to that send was lost (a timeout, a cut
+ * connection, a process that died mid-call). The network echoes biz_opaque_callback_data, which
+ * Parley sets to the message id, so the status names the message: it takes the wamid and moves
+ * forward, and is not sent again. A message failed as never confirmed is confirmed all the same.
+ */
+export async function confirmByCallback(
+  db: Queryable,
+  workspaceId: string,
+  messageId: string,
+  wamid: string,
+  status: MessageStatus,
+  error?: { code: number; reason: string },
+): Promise<{ id: string; callback_data: string | null } | null> {
+  const { rows } = await db.query<{ id: string; callback_data: string | null }>(
+    `UPDATE messages SET wamid = $3, status = $4, status_rank = $5, error_code = $6, error_reason = $7,
+       sending_until = NULL, unconfirmed_since = NULL, updated_at = now()
+     WHERE workspace_id = $1 AND id = $2 AND direction = 'outbound' AND wamid IS NULL
+       AND (status_rank < $5 OR (status = 'failed' AND unconfirmed_since IS NOT NULL))
+     RETURNING id, callback_data`,
+    [workspaceId, messageId, wamid, status, STATUS_RANK[status], error?.code ?? null, error?.reason ?? null],
+  );
+  return rows[0] ?? null;
+}

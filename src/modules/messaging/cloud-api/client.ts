@@ -25,10 +25,22 @@ export class CloudApiError extends Error {
     readonly code: number,
     readonly httpStatus: number,
     readonly transient: boolean,
+    /** The request may have reached the network and been acted on: no answer, or an unreadable one. */
+    readonly unconfirmed = false,
   ) {
     super(message);
   }
 }
+
+// Failures that happen before a request is on the wire: the network cannot have acted on it.
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 export type OutboundMessage =
   | {
@@ -69,7 +81,7 @@ export class CloudApiClient {
     };
     const res = await this.request<SendResponse>('POST', `/${phoneNumberId}/messages`, body);
     const wamid = res.messages?.[0]?.id;
-    if (!wamid) throw new CloudApiError('the network answered without a message id', 0, 200, true);
+    if (!wamid) throw new CloudApiError('the network answered without a message id', 0, 200, true, true);
     return { wamid, waId: res.contacts?.[0]?.wa_id ?? null };
   }
 
@@ -114,15 +126,14 @@ export class CloudApiClient {
         signal: AbortSignal.timeout(this.config.timeoutMs),
       });
     } catch (err) {
-      const timedOut = (err as Error).name === 'TimeoutError';
-      throw new CloudApiError(
-        timedOut ? 'the network did not answer in time' : 'the network could not be reached',
-        0,
-        0,
-        true,
-      );
+      throw failedCall(err);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw failedCall(err);
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -132,6 +143,7 @@ export class CloudApiClient {
         0,
         res.status,
         res.status >= 500,
+        res.ok,
       );
     }
     if (!res.ok) {
@@ -146,4 +158,22 @@ export class CloudApiClient {
     }
     return json as T;
   }
+}
+
+/** A call that got no readable answer: a timeout or a cut connection leaves its outcome unknown. */
+function failedCall(err: unknown): CloudApiError {
+  const timedOut = (err as Error).name === 'TimeoutError';
+  const cause = (err as { cause?: { code?: string } }).cause;
+  const notSent = !timedOut && NOT_SENT_CODES.has(cause?.code ?? '');
+  return new CloudApiError(
+    timedOut
+      ? 'the network did not answer in time'
+      : notSent
+        ? 'the network could not be reached'
+        : 'the connection to the network broke before it answered',
+    0,
+    0,
+    true,
+    !notSent,
+  );
 }
