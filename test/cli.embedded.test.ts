@@ -310,6 +310,9 @@ describe('configuration errors name the variable', () => {
     ],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     [{ APP_URL: 'ftp://x' }, /APP_URL must start with http/],
+    [{ SEND_DEADLINE_MS: '50' }, /SEND_DEADLINE_MS must be an integer from 100 to 60000/],
+    [{ SEND_CONFIRM_WINDOW_MS: '2m' }, /SEND_CONFIRM_WINDOW_MS must be an integer from 1000/],
+    [{ GRAPH_API_VERSION: 'v2' }, /GRAPH_API_VERSION must look like v21.0/],
   ])('%j', async (vars, message) => {
     const data = tempDataDir();
     const r = await runCli(['serve'], { DATA_DIR: data.dir, ...vars });
