@@ -1,4 +1,12 @@
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { ApiFailure } from './api';
 
 export function PageHeader({
@@ -195,6 +203,20 @@ export function Field({
   );
 }
 
+/** A Field holding a plain input; every other prop goes to the input. */
+export function InputField({
+  label,
+  hint,
+  error,
+  ...input
+}: { label: string; hint?: ReactNode; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(id) => <input id={id} {...input} />}
+    </Field>
+  );
+}
+
 /** Runs an async action with a busy flag and the server's message on failure. */
 export function useAction() {
   const [busy, setBusy] = useState(false);
@@ -224,6 +246,30 @@ export function submitHandler(fn: () => void) {
     e.preventDefault();
     fn();
   };
+}
+
+/** A form's submit button, with "Saved" beside it once the form has been saved. */
+export function SaveButton({
+  busy,
+  saved,
+  children,
+}: {
+  busy: boolean;
+  saved: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <button type="submit" className="btn primary" disabled={busy}>
+        {children}
+      </button>
+      {saved && (
+        <span className="small success" role="status">
+          Saved
+        </span>
+      )}
+    </>
+  );
 }
 
 export function Modal({

@@ -1,6 +1,7 @@
 import { timeAgo, useApi } from '../api';
+import { ListTable } from '../list';
 import { Link, navigate } from '../router';
-import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../ui';
+import { Badge, Card, Empty, PageHeader } from '../ui';
 import type { Definition } from './automation/model';
 
 export type Kind = 'flow' | 'sequence';
@@ -69,48 +70,41 @@ export function AutomationsPage({ kind }: { kind: Kind }) {
     <>
       <PageHeader title={text.title} description={text.description} actions={create} />
       <Card>
-        {list.loading && !list.data ? (
-          <Loading />
-        ) : list.error ? (
-          <ErrorNote message={list.error} onRetry={list.reload} />
-        ) : list.data!.automations.length === 0 ? (
-          <Empty icon="⟳" title={`No ${text.title.toLowerCase()} yet`} action={create}>
-            {text.empty}
-          </Empty>
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Trigger</th>
-                  <th>Status</th>
-                  <th className="hide-sm">Runs</th>
-                  <th className="hide-sm">Last run</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data!.automations.map((a) => (
-                  <tr key={a.id} className="clickable" onClick={() => navigate(`${text.path}/${a.id}`)}>
-                    <td>
-                      <Link href={`${text.path}/${a.id}`} className="strong-link">
-                        {a.name}
-                      </Link>
-                      <div className="small muted">{a.draft.steps.length} steps</div>
-                    </td>
-                    <td>{triggerLabel(a)}</td>
-                    <td>
-                      <Badge>{a.status}</Badge>
-                      {a.unpublished_changes && <div className="small muted">unpublished changes</div>}
-                    </td>
-                    <td className="hide-sm">{a.runs ?? 0}</td>
-                    <td className="muted hide-sm">{a.last_run_at ? timeAgo(a.last_run_at) : '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          list={list}
+          items={list.data?.automations}
+          empty={
+            <Empty icon="⟳" title={`No ${text.title.toLowerCase()} yet`} action={create}>
+              {text.empty}
+            </Empty>
+          }
+          head={
+            <>
+              <th>Name</th>
+              <th>Trigger</th>
+              <th>Status</th>
+              <th className="hide-sm">Runs</th>
+              <th className="hide-sm">Last run</th>
+            </>
+          }
+          row={(a) => (
+            <tr key={a.id} className="clickable" onClick={() => navigate(`${text.path}/${a.id}`)}>
+              <td>
+                <Link href={`${text.path}/${a.id}`} className="strong-link">
+                  {a.name}
+                </Link>
+                <div className="small muted">{a.draft.steps.length} steps</div>
+              </td>
+              <td>{triggerLabel(a)}</td>
+              <td>
+                <Badge>{a.status}</Badge>
+                {a.unpublished_changes && <div className="small muted">unpublished changes</div>}
+              </td>
+              <td className="hide-sm">{a.runs ?? 0}</td>
+              <td className="muted hide-sm">{a.last_run_at ? timeAgo(a.last_run_at) : '—'}</td>
+            </tr>
+          )}
+        />
       </Card>
     </>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { formatDate, useApi } from '../api';
+import { ListTable, PAGE } from '../list';
 import { Link, navigate, useLocation } from '../router';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../ui';
 
@@ -23,8 +24,6 @@ interface TimelineItem {
   detail: string | null;
   status: string | null;
 }
-
-const PAGE = 50;
 
 export function ContactsPage() {
   const { query } = useLocation();
@@ -78,109 +77,63 @@ export function ContactsPage() {
         )}
       </div>
       <Card>
-        {list.loading && !list.data ? (
-          <Loading />
-        ) : list.error ? (
-          <ErrorNote message={list.error} onRetry={list.reload} />
-        ) : list.data!.contacts.length === 0 ? (
-          q || tag ? (
-            <Empty icon="⌕" title="No contacts match">
-              Try part of the number, a name or an e-mail address.
-            </Empty>
-          ) : (
-            <Empty icon="◎" title="No contacts yet">
-              Add them with <code>POST /api/v1/contacts</code> (create a key under{' '}
-              <Link href="/settings/developer">Settings › Developer</Link>), or they appear as customers write
-              to your number.
-            </Empty>
-          )
-        ) : (
-          <>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Contact</th>
-                    <th>Phone</th>
-                    <th className="hide-sm">Tags</th>
-                    <th className="hide-sm">Added</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data!.contacts.map((c) => (
-                    <tr key={c.id} className="clickable" onClick={() => navigate(`/contacts/${c.id}`)}>
-                      <td>
-                        <Link href={`/contacts/${c.id}`} className="strong-link">
-                          {c.name || `+${c.phone}`}
-                        </Link>
-                        {c.email && <div className="small muted">{c.email}</div>}
-                      </td>
-                      <td className="mono">+{c.phone}</td>
-                      <td className="hide-sm">
-                        <div className="tags">
-                          {c.tags.slice(0, 4).map((t) => (
-                            <button
-                              key={t}
-                              type="button"
-                              className="tag"
-                              onClick={(e) => {
-                                e.stopPropagation();
-                                go({ tag: t, offset: 0 });
-                              }}
-                            >
-                              {t}
-                            </button>
-                          ))}
-                        </div>
-                      </td>
-                      <td className="muted hide-sm">{formatDate(c.created_at)}</td>
-                    </tr>
+        <ListTable
+          list={list}
+          items={list.data?.contacts}
+          empty={
+            q || tag ? (
+              <Empty icon="⌕" title="No contacts match">
+                Try part of the number, a name or an e-mail address.
+              </Empty>
+            ) : (
+              <Empty icon="◎" title="No contacts yet">
+                Add them with <code>POST /api/v1/contacts</code> (create a key under{' '}
+                <Link href="/settings/developer">Settings › Developer</Link>), or they appear as customers
+                write to your number.
+              </Empty>
+            )
+          }
+          head={
+            <>
+              <th>Contact</th>
+              <th>Phone</th>
+              <th className="hide-sm">Tags</th>
+              <th className="hide-sm">Added</th>
+            </>
+          }
+          row={(c) => (
+            <tr key={c.id} className="clickable" onClick={() => navigate(`/contacts/${c.id}`)}>
+              <td>
+                <Link href={`/contacts/${c.id}`} className="strong-link">
+                  {c.name || `+${c.phone}`}
+                </Link>
+                {c.email && <div className="small muted">{c.email}</div>}
+              </td>
+              <td className="mono">+{c.phone}</td>
+              <td className="hide-sm">
+                <div className="tags">
+                  {c.tags.slice(0, 4).map((t) => (
+                    <button
+                      key={t}
+                      type="button"
+                      className="tag"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        go({ tag: t, offset: 0 });
+                      }}
+                    >
+                      {t}
+                    </button>
                   ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager
-              offset={offset}
-              count={list.data!.contacts.length}
-              hasNext={list.data!.has_next_page}
-              onGo={(o) => go({ offset: o })}
-            />
-          </>
-        )}
+                </div>
+              </td>
+              <td className="muted hide-sm">{formatDate(c.created_at)}</td>
+            </tr>
+          )}
+          page={{ offset, hasNext: list.data?.has_next_page ?? false, onGo: (o) => go({ offset: o }) }}
+        />
       </Card>
     </>
-  );
-}
-
-export function Pager({
-  offset,
-  count,
-  hasNext,
-  onGo,
-}: {
-  offset: number;
-  count: number;
-  hasNext: boolean;
-  onGo: (offset: number) => void;
-}) {
-  if (offset === 0 && !hasNext) return null;
-  return (
-    <div className="pager">
-      <span className="small muted">
-        {offset + 1}–{offset + count}
-      </span>
-      <button
-        type="button"
-        className="btn small"
-        disabled={offset === 0}
-        onClick={() => onGo(Math.max(0, offset - PAGE))}
-      >
-        Previous
-      </button>
-      <button type="button" className="btn small" disabled={!hasNext} onClick={() => onGo(offset + PAGE)}>
-        Next
-      </button>
-    </div>
   );
 }
 

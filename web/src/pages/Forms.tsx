@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, formatDate, useApi } from '../api';
+import { ListTable } from '../list';
 import { Link, navigate } from '../router';
 import {
   Badge,
@@ -9,6 +10,7 @@ import {
   ErrorNote,
   Loading,
   PageHeader,
+  SaveButton,
   submitHandler,
   Tabs,
   useAction,
@@ -73,46 +75,39 @@ export function FormsPage() {
         {create.error && <ErrorNote message={create.error} />}
       </Card>
       <Card>
-        {list.loading && !list.data ? (
-          <Loading />
-        ) : list.error ? (
-          <ErrorNote message={list.error} onRetry={list.reload} />
-        ) : list.data!.forms.length === 0 ? (
-          <Empty icon="☰" title="No forms yet">
-            Create one above: it starts with name, e-mail and phone fields. Each submission becomes a lead,
-            linked to a contact by phone.
-          </Empty>
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Form</th>
-                  <th>Status</th>
-                  <th>Leads</th>
-                  <th className="hide-sm">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data!.forms.map((f) => (
-                  <tr key={f.id} className="clickable" onClick={() => navigate(`/forms/${f.id}`)}>
-                    <td>
-                      <Link href={`/forms/${f.id}`} className="strong-link">
-                        {f.name}
-                      </Link>
-                      <div className="small muted">{f.fields.length} fields</div>
-                    </td>
-                    <td>
-                      <Badge>{f.active ? 'active' : 'inactive'}</Badge>
-                    </td>
-                    <td>{f.leads}</td>
-                    <td className="muted hide-sm">{formatDate(f.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          list={list}
+          items={list.data?.forms}
+          empty={
+            <Empty icon="☰" title="No forms yet">
+              Create one above: it starts with name, e-mail and phone fields. Each submission becomes a lead,
+              linked to a contact by phone.
+            </Empty>
+          }
+          head={
+            <>
+              <th>Form</th>
+              <th>Status</th>
+              <th>Leads</th>
+              <th className="hide-sm">Created</th>
+            </>
+          }
+          row={(f) => (
+            <tr key={f.id} className="clickable" onClick={() => navigate(`/forms/${f.id}`)}>
+              <td>
+                <Link href={`/forms/${f.id}`} className="strong-link">
+                  {f.name}
+                </Link>
+                <div className="small muted">{f.fields.length} fields</div>
+              </td>
+              <td>
+                <Badge>{f.active ? 'active' : 'inactive'}</Badge>
+              </td>
+              <td>{f.leads}</td>
+              <td className="muted hide-sm">{formatDate(f.created_at)}</td>
+            </tr>
+          )}
+        />
       </Card>
     </>
   );
@@ -310,14 +305,9 @@ function FieldEditor({ form, types, onSaved }: { form: Form; types: string[]; on
           <button type="button" className="btn" onClick={add}>
             Add field
           </button>
-          <button type="submit" className="btn primary" disabled={save.busy}>
+          <SaveButton busy={save.busy} saved={saved}>
             Save fields
-          </button>
-          {saved && (
-            <span className="small success" role="status">
-              Saved
-            </span>
-          )}
+          </SaveButton>
         </div>
       </form>
     </Card>
@@ -365,14 +355,9 @@ function AfterSubmit({ form, onSaved }: { form: Form; onSaved: () => void }) {
         </label>
         {save.error && <ErrorNote message={save.error} />}
         <div className="row">
-          <button type="submit" className="btn primary" disabled={save.busy}>
+          <SaveButton busy={save.busy} saved={saved}>
             Save
-          </button>
-          {saved && (
-            <span className="small success" role="status">
-              Saved
-            </span>
-          )}
+          </SaveButton>
         </div>
       </form>
     </Card>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, useApi } from '../api';
 import { navigate } from '../router';
-import { ErrorNote, Field, Loading, submitHandler, useAction } from '../ui';
+import { ErrorNote, InputField, Loading, submitHandler, useAction } from '../ui';
 import { AuthLayout } from './AuthLayout';
 
 interface Invitation {
@@ -50,29 +50,24 @@ export function InvitePage({ token, onDone }: { token: string; onDone: () => Pro
     >
       <form onSubmit={submitHandler(submit)} className="stack">
         {!i.has_account && (
-          <Field label="Your name">
-            {(id) => (
-              <input id={id} value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
-            )}
-          </Field>
+          <InputField
+            label="Your name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoComplete="name"
+          />
         )}
-        <Field
+        <InputField
           label={i.has_account ? 'Your password' : 'Choose a password'}
           hint={i.has_account ? 'You already have an account: sign in to join.' : 'At least 10 characters.'}
           error={fieldErrors.password}
-        >
-          {(id) => (
-            <input
-              id={id}
-              type="password"
-              required
-              minLength={i.has_account ? 1 : 10}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              autoComplete={i.has_account ? 'current-password' : 'new-password'}
-            />
-          )}
-        </Field>
+          type="password"
+          required
+          minLength={i.has_account ? 1 : 10}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete={i.has_account ? 'current-password' : 'new-password'}
+        />
         {error && <ErrorNote message={error} />}
         <button type="submit" className="btn primary wide" disabled={busy}>
           {busy ? 'Joining…' : 'Accept invitation'}

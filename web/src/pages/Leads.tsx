@@ -1,7 +1,7 @@
 import { api, formatDate, timeAgo, useApi } from '../api';
+import { ListTable, PAGE } from '../list';
 import { Link, navigate, useLocation } from '../router';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, useAction } from '../ui';
-import { Pager } from './Contacts';
 
 interface Lead {
   id: string;
@@ -27,7 +27,7 @@ export function LeadsPage() {
   const status = query.get('status') ?? '';
   const source = query.get('source') ?? '';
   const offset = Number(query.get('offset') ?? 0) || 0;
-  const params = new URLSearchParams({ limit: '50', offset: String(offset) });
+  const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   if (status) params.set('status', status);
   if (source) params.set('source', source);
   const list = useApi<{ leads: Lead[]; has_next_page: boolean }>(`/leads?${params}`);
@@ -71,71 +71,57 @@ export function LeadsPage() {
         </label>
       </div>
       <Card>
-        {list.loading && !list.data ? (
-          <Loading />
-        ) : list.error ? (
-          <ErrorNote message={list.error} onRetry={list.reload} />
-        ) : list.data!.leads.length === 0 ? (
-          status || source ? (
-            <Empty icon="◉" title="No leads match these filters" />
-          ) : (
-            <Empty
-              icon="◉"
-              title="No leads yet"
-              action={
-                <Link href="/forms" className="btn primary">
-                  Create a form
+        <ListTable
+          list={list}
+          items={list.data?.leads}
+          empty={
+            status || source ? (
+              <Empty icon="◉" title="No leads match these filters" />
+            ) : (
+              <Empty
+                icon="◉"
+                title="No leads yet"
+                action={
+                  <Link href="/forms" className="btn primary">
+                    Create a form
+                  </Link>
+                }
+              >
+                Publish a form on your site, or post leads to a sequence's webhook URL from Zapier, your CRM
+                or an ad platform.
+              </Empty>
+            )
+          }
+          head={
+            <>
+              <th>Lead</th>
+              <th>Status</th>
+              <th className="hide-sm">Source</th>
+              <th className="hide-sm">Received</th>
+            </>
+          }
+          row={(l) => (
+            <tr key={l.id} className="clickable" onClick={() => navigate(`/leads/${l.id}`)}>
+              <td>
+                <Link href={`/leads/${l.id}`} className="strong-link">
+                  {l.name || l.email || (l.phone && `+${l.phone}`) || l.id}
                 </Link>
-              }
-            >
-              Publish a form on your site, or post leads to a sequence's webhook URL from Zapier, your CRM or
-              an ad platform.
-            </Empty>
-          )
-        ) : (
-          <>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Lead</th>
-                    <th>Status</th>
-                    <th className="hide-sm">Source</th>
-                    <th className="hide-sm">Received</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data!.leads.map((l) => (
-                    <tr key={l.id} className="clickable" onClick={() => navigate(`/leads/${l.id}`)}>
-                      <td>
-                        <Link href={`/leads/${l.id}`} className="strong-link">
-                          {l.name || l.email || (l.phone && `+${l.phone}`) || l.id}
-                        </Link>
-                        <div className="small muted">
-                          {[l.email, l.phone && `+${l.phone}`].filter(Boolean).join(' · ')}
-                        </div>
-                      </td>
-                      <td>
-                        <Badge>{l.status}</Badge>
-                      </td>
-                      <td className="hide-sm">
-                        {l.source === 'form' ? 'Form' : 'Webhook'}
-                        {l.source_name && <div className="small muted">{l.source_name}</div>}
-                      </td>
-                      <td className="muted hide-sm">{timeAgo(l.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager
-              offset={offset}
-              count={list.data!.leads.length}
-              hasNext={list.data!.has_next_page}
-              onGo={(o) => go({ offset: o })}
-            />
-          </>
-        )}
+                <div className="small muted">
+                  {[l.email, l.phone && `+${l.phone}`].filter(Boolean).join(' · ')}
+                </div>
+              </td>
+              <td>
+                <Badge>{l.status}</Badge>
+              </td>
+              <td className="hide-sm">
+                {l.source === 'form' ? 'Form' : 'Webhook'}
+                {l.source_name && <div className="small muted">{l.source_name}</div>}
+              </td>
+              <td className="muted hide-sm">{timeAgo(l.created_at)}</td>
+            </tr>
+          )}
+          page={{ offset, hasNext: list.data?.has_next_page ?? false, onGo: (o) => go({ offset: o }) }}
+        />
       </Card>
     </>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../api';
-import { ErrorNote, Field, submitHandler, useAction } from '../ui';
+import { ErrorNote, InputField, submitHandler, useAction } from '../ui';
 import { AuthLayout } from './AuthLayout';
 
 export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
@@ -18,30 +18,22 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
       subtitle="New here? Ask an owner or admin of your workspace for an invitation link."
     >
       <form onSubmit={submitHandler(submit)} className="stack">
-        <Field label="E-mail">
-          {(id) => (
-            <input
-              id={id}
-              type="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              autoComplete="username"
-            />
-          )}
-        </Field>
-        <Field label="Password">
-          {(id) => (
-            <input
-              id={id}
-              type="password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              autoComplete="current-password"
-            />
-          )}
-        </Field>
+        <InputField
+          label="E-mail"
+          type="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          autoComplete="username"
+        />
+        <InputField
+          label="Password"
+          type="password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete="current-password"
+        />
         {error && <ErrorNote message={error} />}
         <button type="submit" className="btn primary wide" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}

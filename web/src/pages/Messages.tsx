@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, formatDate, timeAgo, useApi } from '../api';
+import { ListTable, PAGE } from '../list';
 import { Link, navigate, useLocation } from '../router';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, submitHandler, useAction } from '../ui';
-import { Pager } from './Contacts';
 import type { Template } from './Templates';
 
 interface Message {
@@ -37,7 +37,7 @@ export function MessagesPage() {
   const { query } = useLocation();
   const status = query.get('status') ?? '';
   const offset = Number(query.get('offset') ?? 0) || 0;
-  const params = new URLSearchParams({ limit: '50', offset: String(offset) });
+  const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   if (status) params.set('status', status);
   const list = useApi<{ messages: Message[]; has_next_page: boolean }>(`/messages?${params}`);
   const go = (s: string, o = 0) =>
@@ -67,65 +67,45 @@ export function MessagesPage() {
         </fieldset>
       </div>
       <Card>
-        {list.loading && !list.data ? (
-          <Loading />
-        ) : list.error ? (
-          <ErrorNote message={list.error} onRetry={list.reload} />
-        ) : list.data!.messages.length === 0 ? (
-          status ? (
-            <Empty icon="✉" title={`No ${status} messages`} />
-          ) : (
-            <Empty icon="✉" title="No messages yet">
-              Send one with <code>POST /api/v1/messages</code> using an approved template from{' '}
-              <Link href="/templates">Templates</Link>, or wait for a customer to write in.
-            </Empty>
-          )
-        ) : (
-          <>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Contact</th>
-                    <th>Message</th>
-                    <th>Status</th>
-                    <th className="hide-sm">When</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data!.messages.map((m) => (
-                    <tr
-                      key={m.id}
-                      className="clickable"
-                      onClick={() => navigate(`/messages/${m.contact_id}`)}
-                    >
-                      <td>
-                        <Link href={`/messages/${m.contact_id}`} className="strong-link">
-                          {m.contact_name || `+${m.phone}`}
-                        </Link>
-                        <div className="small muted">
-                          {m.direction === 'inbound' ? '← received' : '→ sent'}
-                        </div>
-                      </td>
-                      <td className="truncate">{summary(m)}</td>
-                      <td>
-                        <Badge>{m.status}</Badge>
-                        {m.error_code && <div className="small muted">{m.error_code}</div>}
-                      </td>
-                      <td className="muted hide-sm">{timeAgo(m.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager
-              offset={offset}
-              count={list.data!.messages.length}
-              hasNext={list.data!.has_next_page}
-              onGo={(o) => go(status, o)}
-            />
-          </>
-        )}
+        <ListTable
+          list={list}
+          items={list.data?.messages}
+          empty={
+            status ? (
+              <Empty icon="✉" title={`No ${status} messages`} />
+            ) : (
+              <Empty icon="✉" title="No messages yet">
+                Send one with <code>POST /api/v1/messages</code> using an approved template from{' '}
+                <Link href="/templates">Templates</Link>, or wait for a customer to write in.
+              </Empty>
+            )
+          }
+          head={
+            <>
+              <th>Contact</th>
+              <th>Message</th>
+              <th>Status</th>
+              <th className="hide-sm">When</th>
+            </>
+          }
+          row={(m) => (
+            <tr key={m.id} className="clickable" onClick={() => navigate(`/messages/${m.contact_id}`)}>
+              <td>
+                <Link href={`/messages/${m.contact_id}`} className="strong-link">
+                  {m.contact_name || `+${m.phone}`}
+                </Link>
+                <div className="small muted">{m.direction === 'inbound' ? '← received' : '→ sent'}</div>
+              </td>
+              <td className="truncate">{summary(m)}</td>
+              <td>
+                <Badge>{m.status}</Badge>
+                {m.error_code && <div className="small muted">{m.error_code}</div>}
+              </td>
+              <td className="muted hide-sm">{timeAgo(m.created_at)}</td>
+            </tr>
+          )}
+          page={{ offset, hasNext: list.data?.has_next_page ?? false, onGo: (o) => go(status, o) }}
+        />
       </Card>
     </>
   );

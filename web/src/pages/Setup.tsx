@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { navigate } from '../router';
-import { ErrorNote, Field, submitHandler, useAction } from '../ui';
+import { ErrorNote, InputField, submitHandler, useAction } from '../ui';
 import { AuthLayout } from './AuthLayout';
 
 /** First run: the owner account and the first workspace. */
@@ -31,64 +31,45 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
       subtitle="Create the owner account and your workspace. This screen shows only once, on a new server."
     >
       <form onSubmit={submitHandler(submit)} className="stack">
-        <Field label="Your name">
-          {(id) => <input id={id} value={form.name} onChange={set('name')} autoComplete="name" />}
-        </Field>
-        <Field label="E-mail" error={fieldErrors.email}>
-          {(id) => (
-            <input
-              id={id}
-              type="email"
-              required
-              value={form.email}
-              onChange={set('email')}
-              autoComplete="email"
-            />
-          )}
-        </Field>
-        <Field label="Password" hint="At least 10 characters." error={fieldErrors.password}>
-          {(id) => (
-            <input
-              id={id}
-              type="password"
-              required
-              minLength={10}
-              value={form.password}
-              onChange={set('password')}
-              autoComplete="new-password"
-            />
-          )}
-        </Field>
-        <Field
+        <InputField label="Your name" value={form.name} onChange={set('name')} autoComplete="name" />
+        <InputField
+          label="E-mail"
+          error={fieldErrors.email}
+          type="email"
+          required
+          value={form.email}
+          onChange={set('email')}
+          autoComplete="email"
+        />
+        <InputField
+          label="Password"
+          hint="At least 10 characters."
+          error={fieldErrors.password}
+          type="password"
+          required
+          minLength={10}
+          value={form.password}
+          onChange={set('password')}
+          autoComplete="new-password"
+        />
+        <InputField
           label="Workspace name"
           hint="Your company or team; you can change it later."
           error={fieldErrors.workspace_name}
-        >
-          {(id) => (
-            <input
-              id={id}
-              required
-              value={form.workspace_name}
-              onChange={set('workspace_name')}
-              autoComplete="organization"
-            />
-          )}
-        </Field>
-        <Field
+          required
+          value={form.workspace_name}
+          onChange={set('workspace_name')}
+          autoComplete="organization"
+        />
+        <InputField
           label="Default country code (optional)"
           hint="Numbers written without a country code get this one, e.g. 91 or 1."
           error={fieldErrors.default_country_code}
-        >
-          {(id) => (
-            <input
-              id={id}
-              inputMode="numeric"
-              placeholder="91"
-              value={form.default_country_code}
-              onChange={set('default_country_code')}
-            />
-          )}
-        </Field>
+          inputMode="numeric"
+          placeholder="91"
+          value={form.default_country_code}
+          onChange={set('default_country_code')}
+        />
         {error && <ErrorNote message={error} />}
         <button type="submit" className="btn primary wide" disabled={busy}>
           {busy ? 'Creating…' : 'Create account and workspace'}

@@ -7,6 +7,7 @@ import {
   Empty,
   ErrorNote,
   Field,
+  InputField,
   Loading,
   Modal,
   PageHeader,
@@ -153,12 +154,21 @@ function NewTemplate({ onClose, onCreated }: { onClose: () => void; onCreated: (
     <Modal title="New template" onClose={onClose}>
       <form className="stack" onSubmit={submitHandler(submit)}>
         <div className="grid-fields">
-          <Field label="Name" hint="Lowercase letters, digits and underscores.">
-            {(id) => <input id={id} required value={form.name} pattern="[a-z0-9_]+" onChange={set('name')} />}
-          </Field>
-          <Field label="Language" hint="e.g. en, en_US, pt_BR">
-            {(id) => <input id={id} required value={form.language} onChange={set('language')} />}
-          </Field>
+          <InputField
+            label="Name"
+            hint="Lowercase letters, digits and underscores."
+            required
+            value={form.name}
+            pattern="[a-z0-9_]+"
+            onChange={set('name')}
+          />
+          <InputField
+            label="Language"
+            hint="e.g. en, en_US, pt_BR"
+            required
+            value={form.language}
+            onChange={set('language')}
+          />
           <Field label="Category">
             {(id) => (
               <select id={id} value={form.category} onChange={set('category')}>
@@ -177,23 +187,17 @@ function NewTemplate({ onClose, onCreated }: { onClose: () => void; onCreated: (
         {variables > 0 && (
           <div className="grid-fields">
             {Array.from({ length: variables }, (_, n) => `{{${n + 1}}}`).map((name, i) => (
-              <Field
+              <InputField
                 key={name}
                 label={`Example for ${name}`}
                 hint={i === 0 ? 'WhatsApp reviews templates with sample values.' : undefined}
-              >
-                {(id) => (
-                  <input
-                    id={id}
-                    value={examples[i] ?? ''}
-                    onChange={(e) => {
-                      const next = [...examples];
-                      next[i] = e.target.value;
-                      setExamples(next);
-                    }}
-                  />
-                )}
-              </Field>
+                value={examples[i] ?? ''}
+                onChange={(e) => {
+                  const next = [...examples];
+                  next[i] = e.target.value;
+                  setExamples(next);
+                }}
+              />
             ))}
           </div>
         )}

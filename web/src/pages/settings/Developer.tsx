@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { api, formatDate, timeAgo, useApi } from '../../api';
+import { ListTable } from '../../list';
 import { useSession } from '../../session';
-import { Badge, Card, Empty, ErrorNote, Field, Loading, Secret, submitHandler, useAction } from '../../ui';
+import { Badge, Card, Empty, ErrorNote, InputField, Secret, submitHandler, useAction } from '../../ui';
 import { Webhooks } from './Webhooks';
 
 interface ApiKey {
@@ -49,9 +50,13 @@ function ApiKeys() {
     >
       {session.can_manage && (
         <form className="row wrap align-end" onSubmit={submitHandler(add)}>
-          <Field label="Key name" hint="Where it will be used, e.g. “Website backend”.">
-            {(id) => <input id={id} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />}
-          </Field>
+          <InputField
+            label="Key name"
+            hint="Where it will be used, e.g. “Website backend”."
+            value={name}
+            maxLength={100}
+            onChange={(e) => setName(e.target.value)}
+          />
           <button type="submit" className="btn primary" disabled={create.busy}>
             {create.busy ? 'Creating…' : 'Create API key'}
           </button>
@@ -66,65 +71,58 @@ function ApiKeys() {
         </div>
       )}
       {revoke.error && <ErrorNote message={revoke.error} />}
-      {keys.loading && !keys.data ? (
-        <Loading />
-      ) : keys.error ? (
-        <ErrorNote message={keys.error} onRetry={keys.reload} />
-      ) : keys.data!.api_keys.length === 0 ? (
-        <Empty icon="⚿" title="No API keys yet">
-          Create a key to send messages, upsert contacts and track events from your own systems.
-        </Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Key</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data!.api_keys.map((k) => (
-                <tr key={k.id} className={k.revoked_at ? 'dim' : undefined}>
-                  <td>{k.name || <span className="muted">Unnamed</span>}</td>
-                  <td>
-                    <code>{k.display_prefix}…</code>
-                  </td>
-                  <td className="muted">{formatDate(k.created_at)}</td>
-                  <td className="muted">{timeAgo(k.last_used_at)}</td>
-                  <td className="right">
-                    {k.revoked_at ? (
-                      <Badge>revoked</Badge>
-                    ) : (
-                      session.can_manage && (
-                        <button
-                          type="button"
-                          className="btn small danger"
-                          disabled={revoke.busy}
-                          onClick={() =>
-                            confirm('Revoke this key? Calls using it stop working at once.') &&
-                            revoke.run(async () => {
-                              await api('DELETE', `/api-keys/${k.id}`);
-                              keys.reload();
-                            })
-                          }
-                        >
-                          Revoke
-                        </button>
-                      )
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        list={keys}
+        items={keys.data?.api_keys}
+        empty={
+          <Empty icon="⚿" title="No API keys yet">
+            Create a key to send messages, upsert contacts and track events from your own systems.
+          </Empty>
+        }
+        head={
+          <>
+            <th>Name</th>
+            <th>Key</th>
+            <th>Created</th>
+            <th>Last used</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </>
+        }
+        row={(k) => (
+          <tr key={k.id} className={k.revoked_at ? 'dim' : undefined}>
+            <td>{k.name || <span className="muted">Unnamed</span>}</td>
+            <td>
+              <code>{k.display_prefix}…</code>
+            </td>
+            <td className="muted">{formatDate(k.created_at)}</td>
+            <td className="muted">{timeAgo(k.last_used_at)}</td>
+            <td className="right">
+              {k.revoked_at ? (
+                <Badge>revoked</Badge>
+              ) : (
+                session.can_manage && (
+                  <button
+                    type="button"
+                    className="btn small danger"
+                    disabled={revoke.busy}
+                    onClick={() =>
+                      confirm('Revoke this key? Calls using it stop working at once.') &&
+                      revoke.run(async () => {
+                        await api('DELETE', `/api-keys/${k.id}`);
+                        keys.reload();
+                      })
+                    }
+                  >
+                    Revoke
+                  </button>
+                )
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </Card>
   );
 }

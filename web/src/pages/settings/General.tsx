@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api, useApi } from '../../api';
 import { useSession } from '../../session';
-import { Card, ErrorNote, Field, Loading, submitHandler, useAction } from '../../ui';
+import { Card, ErrorNote, Field, InputField, Loading, SaveButton, submitHandler, useAction } from '../../ui';
 
 interface Workspace {
   id: string;
@@ -39,20 +39,17 @@ export function GeneralSettings() {
         description="The name your team sees, and how phone numbers without a country code are read."
       >
         <form className="stack narrow" onSubmit={submitHandler(save)}>
-          <Field label="Workspace name" error={fieldErrors.name}>
-            {(id) => (
-              <input
-                id={id}
-                value={name}
-                required
-                disabled={readOnly}
-                onChange={(e) => {
-                  setName(e.target.value);
-                  setSaved(false);
-                }}
-              />
-            )}
-          </Field>
+          <InputField
+            label="Workspace name"
+            error={fieldErrors.name}
+            value={name}
+            required
+            disabled={readOnly}
+            onChange={(e) => {
+              setName(e.target.value);
+              setSaved(false);
+            }}
+          />
           <Field
             label="Default country code"
             hint="Used when a number arrives without one (REST API, forms, imports). Leave empty to require country codes."
@@ -80,14 +77,9 @@ export function GeneralSettings() {
             <p className="small muted">Only owners and admins can change these.</p>
           ) : (
             <div className="row">
-              <button type="submit" className="btn primary" disabled={busy}>
+              <SaveButton busy={busy} saved={saved}>
                 {busy ? 'Saving…' : 'Save changes'}
-              </button>
-              {saved && (
-                <span className="small success" role="status">
-                  Saved
-                </span>
-              )}
+              </SaveButton>
             </div>
           )}
         </form>
@@ -114,11 +106,13 @@ function NewWorkspace() {
       description="For another brand or team, with its own number, contacts, keys and plan. You will own it; switch between workspaces in the sidebar."
     >
       <form className="row wrap align-end" onSubmit={submitHandler(create)}>
-        <Field label="New workspace name">
-          {(id) => (
-            <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
-          )}
-        </Field>
+        <InputField
+          label="New workspace name"
+          required
+          maxLength={200}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
         <button type="submit" className="btn" disabled={busy}>
           Create workspace
         </button>

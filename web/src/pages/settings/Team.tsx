@@ -1,7 +1,18 @@
 import { useState } from 'react';
 import { api, formatDate, useApi } from '../../api';
+import { Table } from '../../list';
 import { useSession } from '../../session';
-import { Badge, Card, ErrorNote, Field, Loading, Secret, submitHandler, useAction } from '../../ui';
+import {
+  Badge,
+  Card,
+  ErrorNote,
+  Field,
+  InputField,
+  Loading,
+  Secret,
+  submitHandler,
+  useAction,
+} from '../../ui';
 
 interface Team {
   members: { id: string; email: string; name: string; role: string; created_at: string }[];
@@ -39,17 +50,14 @@ export function TeamSettings() {
           description="They get a link to set their password and join this workspace. Owners and admins manage keys, webhooks and the team; members work with contacts, messages and templates."
         >
           <form className="row wrap align-end" onSubmit={submitHandler(send)}>
-            <Field label="E-mail" error={invite.fieldErrors.email}>
-              {(id) => (
-                <input
-                  id={id}
-                  type="email"
-                  required
-                  value={email}
-                  onChange={(e) => setEmail(e.target.value)}
-                />
-              )}
-            </Field>
+            <InputField
+              label="E-mail"
+              error={invite.fieldErrors.email}
+              type="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
             <Field label="Role">
               {(id) => (
                 <select id={id} value={role} onChange={(e) => setRole(e.target.value)}>
@@ -74,63 +82,58 @@ export function TeamSettings() {
       )}
       <Card title="Members">
         {change.error && <ErrorNote message={change.error} />}
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Role</th>
-                <th>Joined</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {team.data.members.map((m) => (
-                <tr key={m.id}>
-                  <td>
-                    <div>{m.name || m.email}</div>
-                    <div className="small muted">{m.email}</div>
-                  </td>
-                  <td>
-                    {session.can_manage && m.id !== session.user.id ? (
-                      <select
-                        aria-label={`Role of ${m.email}`}
-                        value={m.role}
-                        disabled={change.busy}
-                        onChange={(e) =>
-                          act(() => api('PATCH', `/members/${m.id}`, { role: e.target.value }))
-                        }
-                      >
-                        <option value="member">member</option>
-                        <option value="admin">admin</option>
-                        <option value="owner">owner</option>
-                      </select>
-                    ) : (
-                      <Badge>{m.role}</Badge>
-                    )}
-                  </td>
-                  <td className="muted">{formatDate(m.created_at)}</td>
-                  <td className="right">
-                    {session.can_manage && m.id !== session.user.id && (
-                      <button
-                        type="button"
-                        className="btn small danger"
-                        onClick={() =>
-                          confirm(`Remove ${m.email} from this workspace?`) &&
-                          act(() => api('DELETE', `/members/${m.id}`))
-                        }
-                      >
-                        Remove
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          head={
+            <>
+              <th>Name</th>
+              <th>Role</th>
+              <th>Joined</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
+            </>
+          }
+        >
+          {team.data.members.map((m) => (
+            <tr key={m.id}>
+              <td>
+                <div>{m.name || m.email}</div>
+                <div className="small muted">{m.email}</div>
+              </td>
+              <td>
+                {session.can_manage && m.id !== session.user.id ? (
+                  <select
+                    aria-label={`Role of ${m.email}`}
+                    value={m.role}
+                    disabled={change.busy}
+                    onChange={(e) => act(() => api('PATCH', `/members/${m.id}`, { role: e.target.value }))}
+                  >
+                    <option value="member">member</option>
+                    <option value="admin">admin</option>
+                    <option value="owner">owner</option>
+                  </select>
+                ) : (
+                  <Badge>{m.role}</Badge>
+                )}
+              </td>
+              <td className="muted">{formatDate(m.created_at)}</td>
+              <td className="right">
+                {session.can_manage && m.id !== session.user.id && (
+                  <button
+                    type="button"
+                    className="btn small danger"
+                    onClick={() =>
+                      confirm(`Remove ${m.email} from this workspace?`) &&
+                      act(() => api('DELETE', `/members/${m.id}`))
+                    }
+                  >
+                    Remove
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       </Card>
       {team.data.invitations.length > 0 && (
         <Card title="Open invitations">

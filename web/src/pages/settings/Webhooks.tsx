@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { api, formatDate, useApi } from '../../api';
+import { ListTable } from '../../list';
 import { useSession } from '../../session';
 import {
   Badge,
   Card,
   Empty,
   ErrorNote,
-  Field,
+  InputField,
   Loading,
   Modal,
   Secret,
@@ -57,18 +58,15 @@ export function Webhooks() {
     >
       {session.can_manage && (
         <form className="stack" onSubmit={submitHandler(add)}>
-          <Field label="Endpoint URL" error={create.fieldErrors.url}>
-            {(id) => (
-              <input
-                id={id}
-                type="url"
-                required
-                placeholder="https://example.com/parley-webhooks"
-                value={url}
-                onChange={(e) => setUrl(e.target.value)}
-              />
-            )}
-          </Field>
+          <InputField
+            label="Endpoint URL"
+            error={create.fieldErrors.url}
+            type="url"
+            required
+            placeholder="https://example.com/parley-webhooks"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
           <fieldset className="checks">
             <legend>Events</legend>
             {all.map((e) => (
@@ -193,42 +191,33 @@ function EndpointModal({
       )}
       {test.error && <ErrorNote message={test.error} />}
       <h3 className="section-title">Recent deliveries</h3>
-      {log.loading && !log.data ? (
-        <Loading />
-      ) : log.error ? (
-        <ErrorNote message={log.error} onRetry={log.reload} />
-      ) : log.data!.deliveries.length === 0 ? (
-        <p className="muted">Nothing delivered yet. Send a test event to check your endpoint.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Event</th>
-                <th>Status</th>
-                <th>Tries</th>
-                <th>Answer</th>
-                <th>When</th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.data!.deliveries.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    <code>{d.event_type}</code>
-                  </td>
-                  <td>
-                    <Badge>{d.status}</Badge>
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td className="small">{d.last_status ? `HTTP ${d.last_status}` : (d.last_error ?? '—')}</td>
-                  <td className="muted small">{formatDate(d.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        list={log}
+        items={log.data?.deliveries}
+        empty={<p className="muted">Nothing delivered yet. Send a test event to check your endpoint.</p>}
+        head={
+          <>
+            <th>Event</th>
+            <th>Status</th>
+            <th>Tries</th>
+            <th>Answer</th>
+            <th>When</th>
+          </>
+        }
+        row={(d) => (
+          <tr key={d.id}>
+            <td>
+              <code>{d.event_type}</code>
+            </td>
+            <td>
+              <Badge>{d.status}</Badge>
+            </td>
+            <td>{d.attempts}</td>
+            <td className="small">{d.last_status ? `HTTP ${d.last_status}` : (d.last_error ?? '—')}</td>
+            <td className="muted small">{formatDate(d.created_at)}</td>
+          </tr>
+        )}
+      />
     </Modal>
   );
 }
