@@ -265,7 +265,8 @@ try {
         `and intake webhooks on two API instances and two workers (PostgreSQL, Redis) while ${crash.kills.length} ` +
         `SIGKILLs hit them (${crash.kills.join(', ')}), each restarted. ${crash.requests} requests: accepted ${fmt(crash.accepted)}; ` +
         `unanswered (connection refused or cut by a kill) ${fmt(crash.unanswered)}, of which ${crash.unanswered_with_effect} ` +
-        `had an effect anyway (at most once)${crash.stuck_queued_unanswered === undefined ? '' : `, and ${crash.stuck_queued_unanswered} left a stored message that stays queued (cut off between storing and sending; see docs/operations.md)`}. ` +
+        `had an effect anyway (at most once)${crash.stuck_queued_unanswered === undefined ? '' : `, and ${crash.stuck_queued_unanswered} left a stored message still queued when the test ended (cut off between storing it and queueing its job: the minutely sweep sends it; see docs/operations.md)`}. ` +
+        `${crash.resent_unconfirmed === undefined ? '' : `Sends whose attempt died unanswered and that no status webhook confirmed, so were sent again after the confirmation window: ${crash.resent_unconfirmed}. `}` +
         `Accepted requests with a missing or doubled effect: ${crash.wrong.length}; ` +
         `messages at the simulator: ${crash.messages_at_simulator} (one per accepted send and per event's run); ` +
         `runs failed: ${crash.runs_failed}. Full form: \`CRASH_SECONDS=600 npx vitest run --project postgres test/crash.postgres.test.ts\` ` +

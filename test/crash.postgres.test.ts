@@ -207,6 +207,10 @@ describe('killing API instances and workers under load', () => {
         throw new Error(`${err.message}: still ${JSON.stringify(last)}`);
       });
 
+      const { rows: resent } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND unconfirmed_attempts > 0',
+        [ws.id],
+      );
       const atSimulator = new Map<string, number>();
       for (const m of simState(cluster.t).messages) atSimulator.set(m.to, (atSimulator.get(m.to) ?? 0) + 1);
       const { rows: runRows } = await db.query<{ phone: string; status: string; n: number }>(
@@ -268,6 +272,7 @@ describe('killing API instances and workers under load', () => {
         }).length,
         messages_at_simulator: simState(cluster.t).messages.filter((m) => phones.includes(m.to)).length,
         stuck_queued_unanswered: stuck.length,
+        resent_unconfirmed: resent[0]!.n,
         runs_failed: runRows.filter((r) => r.status === 'failed').reduce((a, r) => a + r.n, 0),
         wrong,
         twice: twice.map((s) => s.phone),

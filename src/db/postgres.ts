@@ -33,8 +33,9 @@ export async function openPostgres(connectionString: string, max = 20): Promise<
       await pool.query(text);
     },
     // The job queue may still record a job's end after the pool has closed (a handler outliving
-    // shutdown); dropping that write leaves the job to expire and run again, as if this process had died.
-    executeSql: (text, values) => (closed ? Promise.resolve({ rows: [] }) : pool.query(text, values)),
+    // shutdown). That write never settles, as if this process had died there: the job expires and
+    // runs again. An empty answer instead broke pg-boss, which reads a count from it.
+    executeSql: (text, values) => (closed ? new Promise(() => {}) : pool.query(text, values)),
     close: () => {
       closed = true;
       return pool.end();

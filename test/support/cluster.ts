@@ -80,7 +80,8 @@ export function pidOfPeer(remotePort: number, pids: number[]): number | null {
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
       const cols = line.trim().split(/\s+/);
-      if (cols[1]?.endsWith(`:${portHex}`)) inode = cols[9];
+      // Only a live connection: an earlier one on the same port may linger in TIME_WAIT (inode 0).
+      if (cols[1]?.endsWith(`:${portHex}`) && cols[3] === '01' && cols[9] !== '0') inode = cols[9];
     }
   }
   if (!inode) return null;

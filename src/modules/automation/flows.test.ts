@@ -24,6 +24,8 @@ const flow = (event: string, steps: unknown[], name = 'A flow') => ({
   trigger: { type: 'event', event },
   steps,
 });
+const publishedFlow = (workspaceId: string, event: string, steps: unknown[], name?: string) =>
+  createAutomation(t.ctx, workspaceId, flow(event, steps, name), { publish: true });
 const welcome = (id = 'hello', body = ['{{contact.name | "there"}}', '{{event.properties.plan}}']) => ({
   id,
   type: 'send_template',
@@ -44,23 +46,14 @@ const sentTo = (phone: string) => simState(t).messages.filter((m) => m.to === ph
 describe('POST /events', () => {
   it('starts every published flow listening for the event, and no other', async () => {
     const ws = await connectedWorkspace(t, base);
-    const a = await createAutomation(t.ctx, ws.id, flow('signup', [welcome()]), { publish: true });
-    const b = await createAutomation(t.ctx, ws.id, flow('signup', [{ id: 't', type: 'add_tag', tag: 'b' }]), {
-      publish: true,
-    });
+    const a = await publishedFlow(ws.id, 'signup', [welcome()]);
+    const b = await publishedFlow(ws.id, 'signup', [{ id: 't', type: 'add_tag', tag: 'b' }]);
     const draft = await createAutomation(
       t.ctx,
       ws.id,
       flow('signup', [{ id: 't', type: 'add_tag', tag: 'draft' }]),
     );
-    const other = await createAutomation(
-      t.ctx,
-      ws.id,
-      flow('purchase', [{ id: 't', type: 'add_tag', tag: 'x' }]),
-      {
-        publish: true,
-      },
-    );
+    const other = await publishedFlow(ws.id, 'purchase', [{ id: 't', type: 'add_tag', tag: 'x' }]);
 
     const res = await t.api('POST', '/events', ws.key, {
       phone: '98765 43210',
@@ -165,14 +158,7 @@ describe('POST /events', () => {
   it('keeps tenants apart: an event starts only its own workspace flows', async () => {
     const mine = await connectedWorkspace(t, base);
     const theirs = await connectedWorkspace(t, base);
-    const theirFlow = await createAutomation(
-      t.ctx,
-      theirs.id,
-      flow('signup', [{ id: 't', type: 'add_tag', tag: 'x' }]),
-      {
-        publish: true,
-      },
-    );
+    const theirFlow = await publishedFlow(theirs.id, 'signup', [{ id: 't', type: 'add_tag', tag: 'x' }]);
     const res = await t.api('POST', '/events', mine.key, { phone: '+14155550000', event: 'signup' });
     expect(res.json().flows_started).toBe(0);
     expect(await listRuns(t.ctx, theirs.id, { automationId: theirFlow.id })).toEqual([]);
@@ -182,27 +168,22 @@ describe('POST /events', () => {
 describe('runs', () => {
   it('branches on conditions over the contact and the event', async () => {
     const ws = await connectedWorkspace(t, base);
-    const f = await createAutomation(
-      t.ctx,
-      ws.id,
-      flow('check', [
-        {
-          id: 'is-vip',
-          type: 'condition',
-          if: {
-            all: [
-              { field: 'contact.tags', op: 'contains', value: 'vip' },
-              { field: 'event.properties.plan', op: 'equals', value: 'pro' },
-            ],
-          },
-          if_true: 'vip',
-          if_false: 'regular',
+    const f = await publishedFlow(ws.id, 'check', [
+      {
+        id: 'is-vip',
+        type: 'condition',
+        if: {
+          all: [
+            { field: 'contact.tags', op: 'contains', value: 'vip' },
+            { field: 'event.properties.plan', op: 'equals', value: 'pro' },
+          ],
         },
-        { id: 'vip', type: 'add_tag', tag: 'vip-path', next: null },
-        { id: 'regular', type: 'set_trait', key: 'path', value: 'regular {{event.properties.plan}}' },
-      ]),
-      { publish: true },
-    );
+        if_true: 'vip',
+        if_false: 'regular',
+      },
+      { id: 'vip', type: 'add_tag', tag: 'vip-path', next: null },
+      { id: 'regular', type: 'set_trait', key: 'path', value: 'regular {{event.properties.plan}}' },
+    ]);
     await t.api('POST', '/contacts', ws.key, { phone: '+14155551111', tags: ['vip'] });
     await t.api('POST', '/events', ws.key, {
       phone: '+14155551111',
@@ -230,21 +211,16 @@ describe('runs', () => {
 
   it('never sends free text outside the window: the step takes its "not sent" branch', async () => {
     const ws = await connectedWorkspace(t, base);
-    const f = await createAutomation(
-      t.ctx,
-      ws.id,
-      flow('nudge', [
-        {
-          id: 'text',
-          type: 'send_text',
-          text: 'Hi {{contact.name | "there"}}',
-          not_sent: 'fallback',
-          next: null,
-        },
-        welcome('fallback', ['friend', 'Parley']),
-      ]),
-      { publish: true },
-    );
+    const f = await publishedFlow(ws.id, 'nudge', [
+      {
+        id: 'text',
+        type: 'send_text',
+        text: 'Hi {{contact.name | "there"}}',
+        not_sent: 'fallback',
+        next: null,
+      },
+      welcome('fallback', ['friend', 'Parley']),
+    ]);
     await t.api('POST', '/events', ws.key, { phone: '+14155553333', event: 'nudge' });
     const [run] = await finished(ws.id, f.id);
     const detail = await getRun(t.ctx, ws.id, run!.id);
@@ -257,12 +233,9 @@ describe('runs', () => {
 
   it('sends free text inside the window', async () => {
     const ws = await connectedWorkspace(t, base);
-    const f = await createAutomation(
-      t.ctx,
-      ws.id,
-      flow('reply', [{ id: 'text', type: 'send_text', text: 'Thanks {{contact.name}}!', not_sent: null }]),
-      { publish: true },
-    );
+    const f = await publishedFlow(ws.id, 'reply', [
+      { id: 'text', type: 'send_text', text: 'Thanks {{contact.name}}!', not_sent: null },
+    ]);
     await t.api('POST', '/contacts', ws.key, { phone: '+14155554444', name: 'Ravi' });
     const inbound = await fetch(`${base}/_sim/inbound`, {
       method: 'POST',
@@ -277,12 +250,9 @@ describe('runs', () => {
 
   it('fails the run with a clear error for a template the workspace does not have', async () => {
     const ws = await connectedWorkspace(t, base);
-    const f = await createAutomation(
-      t.ctx,
-      ws.id,
-      flow('oops', [{ id: 'send', type: 'send_template', template: { name: 'gone', language: 'en' } }]),
-      { publish: true },
-    );
+    const f = await publishedFlow(ws.id, 'oops', [
+      { id: 'send', type: 'send_template', template: { name: 'gone', language: 'en' } },
+    ]);
     await t.api('POST', '/events', ws.key, { phone: '+14155555555', event: 'oops' });
     const [run] = await finished(ws.id, f.id);
     expect(run!.status).toBe('failed');
@@ -291,15 +261,10 @@ describe('runs', () => {
 
   it('waits, then goes on; the run shows the wait until it ends', async () => {
     const ws = await connectedWorkspace(t, base);
-    const f = await createAutomation(
-      t.ctx,
-      ws.id,
-      flow('later', [
-        { id: 'pause', type: 'wait', duration: '2s' },
-        { id: 'tag', type: 'add_tag', tag: 'after-wait' },
-      ]),
-      { publish: true },
-    );
+    const f = await publishedFlow(ws.id, 'later', [
+      { id: 'pause', type: 'wait', duration: '2s' },
+      { id: 'tag', type: 'add_tag', tag: 'after-wait' },
+    ]);
     await t.api('POST', '/events', ws.key, { phone: '+14155556666', event: 'later' });
     const waiting = await until(async () => {
       const [run] = await listRuns(t.ctx, ws.id, { automationId: f.id });
@@ -315,15 +280,10 @@ describe('runs', () => {
 
   it('holds a run whose last step is a wait until the wait ends', async () => {
     const ws = await connectedWorkspace(t, base);
-    const f = await createAutomation(
-      t.ctx,
-      ws.id,
-      flow('cooldown', [
-        { id: 'tag', type: 'add_tag', tag: 'cooling' },
-        { id: 'hold', type: 'wait', duration: '2s' },
-      ]),
-      { publish: true },
-    );
+    const f = await publishedFlow(ws.id, 'cooldown', [
+      { id: 'tag', type: 'add_tag', tag: 'cooling' },
+      { id: 'hold', type: 'wait', duration: '2s' },
+    ]);
     await t.api('POST', '/events', ws.key, { phone: '+14155556060', event: 'cooldown' });
     const waiting = await until(async () => {
       const [run] = await listRuns(t.ctx, ws.id, { automationId: f.id });
@@ -350,20 +310,15 @@ describe('runs', () => {
     const port = (receiver.address() as { port: number }).port;
     try {
       const ws = await connectedWorkspace(t, base);
-      const f = await createAutomation(
-        t.ctx,
-        ws.id,
-        flow('crm', [
-          {
-            id: 'push',
-            type: 'http_request',
-            url: `http://127.0.0.1:${port}/hook?plan={{event.properties.plan}}`,
-            headers: { 'X-Plan': '{{event.properties.plan}}' },
-            body: '{"phone": "{{contact.phone}}"}',
-          },
-        ]),
-        { publish: true },
-      );
+      const f = await publishedFlow(ws.id, 'crm', [
+        {
+          id: 'push',
+          type: 'http_request',
+          url: `http://127.0.0.1:${port}/hook?plan={{event.properties.plan}}`,
+          headers: { 'X-Plan': '{{event.properties.plan}}' },
+          body: '{"phone": "{{contact.phone}}"}',
+        },
+      ]);
       await t.api('POST', '/events', ws.key, {
         phone: '+14155557777',
         event: 'crm',
@@ -384,9 +339,7 @@ describe('runs', () => {
 
   it('runs a step once however often its job is delivered', async () => {
     const ws = await connectedWorkspace(t, base);
-    const f = await createAutomation(t.ctx, ws.id, flow('once', [welcome('send', ['A', 'B'])]), {
-      publish: true,
-    });
+    const f = await publishedFlow(ws.id, 'once', [welcome('send', ['A', 'B'])]);
     await t.api('POST', '/events', ws.key, { phone: '+14155558888', event: 'once' });
     const [run] = await finished(ws.id, f.id);
     // The queue delivers at least once: the same job again, and again with the step forced back to
@@ -408,15 +361,10 @@ describe('runs', () => {
 
   it('lets running runs finish after the flow is unpublished, and starts no new ones', async () => {
     const ws = await connectedWorkspace(t, base);
-    const f = await createAutomation(
-      t.ctx,
-      ws.id,
-      flow('drip', [
-        { id: 'pause', type: 'wait', duration: '1s' },
-        { id: 'tag', type: 'add_tag', tag: 'dripped' },
-      ]),
-      { publish: true },
-    );
+    const f = await publishedFlow(ws.id, 'drip', [
+      { id: 'pause', type: 'wait', duration: '1s' },
+      { id: 'tag', type: 'add_tag', tag: 'dripped' },
+    ]);
     await t.api('POST', '/events', ws.key, { phone: '+14155559999', event: 'drip' });
     await until(async () => (await listRuns(t.ctx, ws.id, { automationId: f.id }))[0]?.status === 'waiting');
     await unpublishAutomation(t.ctx, ws.id, f.id);
