@@ -3,14 +3,15 @@ import { type TSchema, Type } from 'typebox';
 // PostgreSQL cannot store U+0000 in text or jsonb, nor a lone UTF-16 surrogate in jsonb (JSON.stringify
 // writes it as \udc00, which jsonb refuses): refuse both at the door instead of failing deep inside.
 // Ajv matches patterns in unicode mode, so paired surrogates (emoji) pass.
-const NO_NUL = '^[^\\u0000\\uD800-\\uDFFF]*$';
+const NO_NUL = '^[^\\u0000]*$';
+const NO_NUL_OR_LONE_SURROGATE = '^[^\\u0000\\uD800-\\uDFFF]*$';
 
 /**
  * Text that may hold lone surrogates, for callers that repair them before storing (lead intake turns
  * them into U+FFFD rather than refuse a visitor's form); U+0000 is still refused.
  */
 export function LenientText(options: { minLength?: number; maxLength: number }) {
-  return Type.String({ pattern: '^[^\\u0000]*$', ...options });
+  return Type.String({ pattern: NO_NUL, ...options });
 }
 
 export function Text(options: {
@@ -19,7 +20,7 @@ export function Text(options: {
   description?: string;
   format?: string;
 }) {
-  return Type.String({ pattern: NO_NUL, ...options });
+  return Type.String({ pattern: NO_NUL_OR_LONE_SURROGATE, ...options });
 }
 
 export const ErrorResponse = Type.Object(

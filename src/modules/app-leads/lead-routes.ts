@@ -57,16 +57,7 @@ export function registerAppLeadRoutes(app: RestApp): void {
     );
     if (!rows[0]) throw new ApiError('not_found', 'No lead with that id');
     const runs = await listRuns(ctx, s.workspaceId, { leadId: request.params.id, limit: 20 });
-    const names = await ctx.db.query<{ id: string; name: string }>(
-      'SELECT id, name FROM automations WHERE workspace_id = $1 AND id = ANY($2::text[])',
-      [s.workspaceId, [...new Set(runs.map((r) => r.automation_id))]],
-    );
-    const nameOf = new Map(names.rows.map((r) => [r.id, r.name]));
-    return {
-      result: true,
-      lead: rows[0],
-      runs: runs.map((r) => ({ ...r, automation_name: nameOf.get(r.automation_id) ?? null })),
-    };
+    return { result: true, lead: rows[0], runs };
   });
 
   app.patch(

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 export interface RunView {
   id: string;
   automation_id: string;
+  automation_name: string | null;
   version: number;
   contact_id: string | null;
   lead_id: string | null;
@@ -27,8 +28,9 @@ export interface RunStepView {
   finished_at: Date | null;
 }
 
-const RUN_COLUMNS =
-  'id, automation_id, version, contact_id, lead_id, event_id, status, current_step, error, started_at, finished_at';
+const RUNS = `SELECT r.id, r.automation_id, a.name AS automation_name, r.version, r.contact_id, r.lead_id,
+    r.event_id, r.status, r.current_step, r.error, r.started_at, r.finished_at
+  FROM runs r LEFT JOIN automations a ON a.workspace_id = r.workspace_id AND a.id = r.automation_id`;
 
 /** Newest first; filtered by automation, contact or lead when given. */
 export async function listRuns(
@@ -37,10 +39,10 @@ export async function listRuns(
   filter: { automationId?: string; contactId?: string; leadId?: string; limit?: number } = {},
 ): Promise<RunView[]> {
   const { rows } = await ctx.db.query<RunView>(
-    `SELECT ${RUN_COLUMNS} FROM runs WHERE workspace_id = $1
-       AND ($2::text IS NULL OR automation_id = $2) AND ($3::text IS NULL OR contact_id = $3)
-       AND ($4::text IS NULL OR lead_id = $4)
-     ORDER BY started_at DESC, id LIMIT $5`,
+    `${RUNS} WHERE r.workspace_id = $1
+       AND ($2::text IS NULL OR r.automation_id = $2) AND ($3::text IS NULL OR r.contact_id = $3)
+       AND ($4::text IS NULL OR r.lead_id = $4)
+     ORDER BY r.started_at DESC, r.id LIMIT $5`,
     [
       workspaceId,
       filter.automationId ?? null,
@@ -58,10 +60,10 @@ export async function getRun(
   workspaceId: string,
   runId: string,
 ): Promise<(RunView & { steps: RunStepView[] }) | null> {
-  const { rows } = await ctx.db.query<RunView>(
-    `SELECT ${RUN_COLUMNS} FROM runs WHERE workspace_id = $1 AND id = $2`,
-    [workspaceId, runId],
-  );
+  const { rows } = await ctx.db.query<RunView>(`${RUNS} WHERE r.workspace_id = $1 AND r.id = $2`, [
+    workspaceId,
+    runId,
+  ]);
   if (!rows[0]) return null;
   const steps = await ctx.db.query<RunStepView>(
     `SELECT step_id, type, status, outcome, next_step, wait_until, attempts, error, started_at, finished_at

@@ -1,42 +1,180 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
-import { retrySend } from './retry-send.js';
+import { deliver, statusPayload } from '../../simulator/webhooks.js';
+import { CloudApiClient, type CloudApiError } from './cloud-api/client.js';
+import { MAX_UNCONFIRMED_RESENDS, retrySend } from './retry-send.js';
+import { sweepAbandonedSends } from './sweep-sends.js';
 
+// The messages.send job. The Cloud API has no idempotency key: a send whose answer is lost may have
+// gone out, so these tests also make the simulator lose answers and check that Parley waits for the
+// status webhook instead of sending the message a second time.
 let t: TestApp;
 let base: string;
 beforeAll(async () => {
-  t = await createTestApp({ queue: true });
+  t = await createTestApp({ queue: true, env: { SEND_CONFIRM_WINDOW_MS: '1000' } });
   base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
+});
+afterEach(async () => {
+  await simControl(base, '/control', { lostAnswerRate: 0, status_delays_ms: [20, 40, 60] });
 });
 afterAll(async () => {
   await t?.close();
 });
 
-// Found by the crash test: a job that met another attempt's lease ended there, and when that attempt's
-// process had died the message stayed queued for ever.
-it('comes back when another attempt holds the lease, and sends the message once it has run out', async () => {
-  const ws = await connectedWorkspace(t, base);
-  const contact = await t.api('POST', '/contacts', ws.key, { phone: '+14155550999' });
-  const messageId = 'msg_leasedbyadeadprocess';
+const welcome = (to: string) => ({ to, template: { name: 'welcome', language: 'en', body: ['A', 'B'] } });
+
+async function message(workspaceId: string, id: string) {
+  const { rows } = await t.ctx.db.query<{
+    status: string;
+    wamid: string | null;
+    error_reason: string | null;
+    unconfirmed_since: Date | null;
+  }>(
+    'SELECT status, wamid, error_reason, unconfirmed_since FROM messages WHERE workspace_id = $1 AND id = $2',
+    [workspaceId, id],
+  );
+  return rows[0]!;
+}
+
+/** A queued message as a sender leaves it, its send lease running out `leaseEnds` from now. */
+async function storeQueued(ws: { id: string; key: string }, id: string, phone: string, leaseEnds: string) {
+  const contact = await t.api('POST', '/contacts', ws.key, { phone: `+${phone}` });
   await t.ctx.db.query(
     `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
        template_values, status, status_rank, sending_until)
-     VALUES ($1, $2, 'outbound', $3, '14155550999', 'template', 'hello', 'en_US', '[]', 'queued', 0,
-       now() + interval '2 seconds')`,
-    [ws.id, messageId, contact.json().id],
+     VALUES ($1, $2, 'outbound', $3, $4, 'template', 'hello', 'en_US', '[]', 'queued', 0, now() + $5::interval)`,
+    [ws.id, id, contact.json().id, phone, leaseEnds],
   );
-  await retrySend(t.ctx, { workspaceId: ws.id, messageId }, false);
-  expect(simState(t).messages.filter((m) => m.to === '14155550999')).toEqual([]);
+}
 
-  await until(async () => {
-    const { rows } = await t.ctx.db.query<{ status: string }>(
-      'SELECT status FROM messages WHERE workspace_id = $1 AND id = $2',
-      [ws.id, messageId],
+async function sendJobsSettled(messageId: string) {
+  const { rows } = await t.ctx.db.query<{ open: number; done: number }>(
+    `SELECT count(*) FILTER (WHERE state IN ('created', 'retry', 'active'))::int AS open,
+            count(*) FILTER (WHERE state = 'completed')::int AS done
+     FROM pgboss.job WHERE name = 'messages.send' AND data->>'messageId' = $1`,
+    [messageId],
+  );
+  return rows[0]!.open === 0 && rows[0]!.done > 0;
+}
+
+describe("a send under another attempt's lease", () => {
+  // Found by the crash test: a job that met another attempt's lease ended there, and when that attempt's
+  // process had died the message stayed queued for ever.
+  it('comes back when another attempt holds the lease, and sends the message once it has run out', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const messageId = 'msg_leasedbyadeadprocess';
+    await storeQueued(ws, messageId, '14155550999', '2 seconds');
+    await retrySend(t.ctx, { workspaceId: ws.id, messageId }, false);
+    expect(simState(t).messages.filter((m) => m.to === '14155550999')).toEqual([]);
+
+    await until(async () => (await message(ws.id, messageId)).status !== 'queued', 20_000);
+    expect(simState(t).messages.filter((m) => m.to === '14155550999')).toHaveLength(1);
+  });
+});
+
+describe('a send whose answer is lost', () => {
+  it('is confirmed by the status webhook naming it, and not sent again', async () => {
+    const ws = await connectedWorkspace(t, base);
+    await simControl(base, '/control', { lostAnswerRate: 1, status_delays_ms: [20, -1, -1] });
+    const res = await t.api('POST', '/messages', ws.key, welcome('+14155550301'));
+    expect(res.statusCode).toBe(201);
+    const sent = res.json();
+    expect(sent).toMatchObject({ status: 'queued', wamid: null });
+
+    const atNetwork = () => simState(t).messages.filter((m) => m.to === '14155550301');
+    await until(async () => (await message(ws.id, sent.id)).status === 'sent', 10_000);
+    expect(await message(ws.id, sent.id)).toMatchObject({
+      status: 'sent',
+      wamid: atNetwork()[0]!.wamid,
+      unconfirmed_since: null,
+    });
+    // The retry queued for the lost answer has run, and found nothing to send.
+    await until(() => sendJobsSettled(sent.id), 15_000);
+    expect(atNetwork()).toHaveLength(1);
+    expect(atNetwork()[0]!.callbackData).toBe(sent.id);
+  });
+
+  it('with no confirmation, is sent again after the window, at most twice more, then failed', async () => {
+    const ws = await connectedWorkspace(t, base);
+    await simControl(base, '/control', { lostAnswerRate: 1, status_delays_ms: [-1, -1, -1] });
+    const res = await t.api('POST', '/messages', ws.key, welcome('+14155550302'));
+    expect(res.json().status).toBe('queued');
+    const id = res.json().id;
+
+    await until(async () => (await message(ws.id, id)).status === 'failed', 30_000);
+    const atNetwork = simState(t).messages.filter((m) => m.to === '14155550302');
+    expect(atNetwork).toHaveLength(1 + MAX_UNCONFIRMED_RESENDS);
+    expect((await message(ws.id, id)).error_reason).toMatch(/never confirmed/);
+
+    // A late status for any of those sends still tells the truth: the message went out.
+    await simControl(base, '/status', { wamid: atNetwork[1]!.wamid, status: 'delivered' });
+    expect(await message(ws.id, id)).toMatchObject({ status: 'delivered', wamid: atNetwork[1]!.wamid });
+  }, 60_000);
+
+  it("is confirmed only through its own workspace's number", async () => {
+    const mine = await connectedWorkspace(t, base);
+    const other = await connectedWorkspace(t, base);
+    await simControl(base, '/control', { lostAnswerRate: 1, status_delays_ms: [-1, -1, -1] });
+    const theirs = (await t.api('POST', '/messages', other.key, welcome('+14155550303'))).json();
+    const statusNaming = (number: { phoneNumberId: string }) => {
+      const sim = simState(t).numbers.get(number.phoneNumberId)!;
+      const status = {
+        id: 'wamid.forged',
+        status: 'read' as const,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        recipient_id: '14155550303',
+        biz_opaque_callback_data: theirs.id,
+      };
+      return deliver(sim, statusPayload(sim, status));
+    };
+    expect(await statusNaming(mine.number)).toBe(200);
+    expect(await message(other.id, theirs.id)).toMatchObject({ status: 'queued', wamid: null });
+    expect(await statusNaming(other.number)).toBe(200);
+    expect(await message(other.id, theirs.id)).toMatchObject({ status: 'read', wamid: 'wamid.forged' });
+  });
+});
+
+describe('the sweep of abandoned sends', () => {
+  it('hands a queued message whose sender died to the send job, once', async () => {
+    const ws = await connectedWorkspace(t, base);
+    await storeQueued(ws, 'msg_abandoned', '14155550305', '-5 minutes');
+    expect(await sweepAbandonedSends(t.ctx)).toBeGreaterThanOrEqual(1);
+    expect(await sweepAbandonedSends(t.ctx)).toBe(0);
+    await until(async () => (await message(ws.id, 'msg_abandoned')).status !== 'queued', 10_000);
+    expect(simState(t).messages.filter((m) => m.to === '14155550305')).toHaveLength(1);
+  });
+});
+
+describe('the Cloud API client', () => {
+  const client = (baseUrl: string, timeoutMs = 2_000) =>
+    new CloudApiClient({ baseUrl, version: 'v21.0', accessToken: 'x', timeoutMs });
+  const text = { type: 'text' as const, to: '14155550306', text: 'hi' };
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (err: CloudApiError) => err,
     );
-    return rows[0]!.status !== 'queued';
-  }, 20_000);
-  expect(simState(t).messages.filter((m) => m.to === '14155550999')).toHaveLength(1);
+
+  it('knows a refused connection sent nothing, and a cut or silent one may have', async () => {
+    const server = createServer((req) => {
+      if (req.url?.includes('/cut/')) req.socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const cut = await failure(client(`http://127.0.0.1:${port}/cut`).send('1', text));
+      expect(cut).toMatchObject({ transient: true, unconfirmed: true });
+      const silent = await failure(client(`http://127.0.0.1:${port}/silent`, 300).send('1', text));
+      expect(silent).toMatchObject({ transient: true, unconfirmed: true });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    const refused = await failure(client(`http://127.0.0.1:${port}`).send('1', text));
+    expect(refused).toMatchObject({ transient: true, unconfirmed: false });
+  });
 });

@@ -71,7 +71,6 @@ export async function retrySend(
           bodyValues: row.template_values ?? [],
         }
       : { type: 'text', to: row.phone, text: row.text! };
-  message.callbackData = data.messageId;
   const slot = await takeSendSlot(ctx.db, number, JOB_SLOT_WAIT_MS);
   if (!slot.granted) {
     await scheduleSend(ctx, data, slot.retryInMs - JOB_SLOT_WAIT_MS / 2, false);

@@ -96,8 +96,6 @@ export async function sendMessage(
     message = { type, to: phone.digits, text: input.text };
   }
   const id = newId('msg');
-  // The network echoes this in its status webhooks: what confirms a send whose answer was lost.
-  message.callbackData = id;
   const stored = await withContactLimit(
     ctx.db,
     async (q) => {
@@ -212,7 +210,11 @@ export async function deliverMessage(
   message: OutboundMessage,
 ): Promise<Outcome> {
   try {
-    const { wamid, waId } = await clientFor(ctx, number, SEND_TIMEOUT_MS).send(number.phoneNumberId, message);
+    // The network echoes the message id in its status webhooks: what confirms a send whose answer was lost.
+    const { wamid, waId } = await clientFor(ctx, number, SEND_TIMEOUT_MS).send(number.phoneNumberId, {
+      ...message,
+      callbackData: id,
+    });
     // The status webhook may have confirmed the message first; the contact's wa_id is stored either way.
     await ctx.db.query(
       `WITH m AS (

@@ -16,9 +16,9 @@ export function leaseSeconds(slotWaitMs: number): number {
 }
 
 /**
- * Releases the message's lease and has the messages.send job try it in `afterMs`. `reached`: whether
- * this attempt called the network (its outcome, known or not, is already recorded); if not, the
- * message is marked as not attempted, so the job does not wait for a confirmation.
+ * Has the messages.send job try the message in `afterMs`. `reached`: whether this attempt called the
+ * network (deliverMessage has then recorded its outcome and released the lease); if not, the lease is
+ * released here and the message marked not attempted, so the job does not wait for a confirmation.
  */
 export async function scheduleSend(
   ctx: AppContext,
@@ -26,11 +26,12 @@ export async function scheduleSend(
   afterMs: number,
   reached: boolean,
 ): Promise<void> {
-  await ctx.db.query(
-    `UPDATE messages SET sending_until = NULL, unconfirmed_since = CASE WHEN $3 THEN unconfirmed_since END
-     WHERE workspace_id = $1 AND id = $2`,
-    [data.workspaceId, data.messageId, reached],
-  );
+  if (!reached) {
+    await ctx.db.query(
+      'UPDATE messages SET sending_until = NULL, unconfirmed_since = NULL WHERE workspace_id = $1 AND id = $2',
+      [data.workspaceId, data.messageId],
+    );
+  }
   await ctx.queue?.send('messages.send', data, {
     startAfter: new Date(Date.now() + Math.max(0, Math.round(afterMs))),
   });
