@@ -4,10 +4,10 @@ import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { DefinitionError } from '../automation/definition.js';
-import { rotateSequenceSecret } from '../automation/intake.js';
-import { type AutomationView, getAutomation, listAutomations } from '../automation/list-automations.js';
-import { getRun, listRuns } from '../automation/list-runs.js';
+import { DefinitionError } from './definition.js';
+import { rotateSequenceSecret } from './intake.js';
+import { type AutomationView, getAutomation, listAutomations } from './list-automations.js';
+import { getRun, listRuns } from './list-runs.js';
 import {
   AutomationNotFoundError,
   createAutomation,
@@ -15,7 +15,7 @@ import {
   unpublishAutomation,
   updateDraft,
   WrongKindError,
-} from '../automation/save-automation.js';
+} from './save-automation.js';
 
 const Kind = Type.Union([Type.Literal('flow'), Type.Literal('sequence')]);
 const ListQuery = Type.Object({ kind: Type.Optional(Kind) });

@@ -5,15 +5,9 @@ import { Text } from '../../http/schema.js';
 import { newId } from '../../lib/ids.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
-import { createApiKey } from '../api-keys/create-api-key.js';
-import { revokeApiKey } from '../api-keys/revoke-api-key.js';
-import { deliverWebhook } from '../webhooks/deliver.js';
-import { createEndpoint, WEBHOOK_EVENTS, WebhookInputError } from '../webhooks/endpoints.js';
+import { deliverWebhook } from './deliver.js';
+import { createEndpoint, WEBHOOK_EVENTS, WebhookInputError } from './endpoints.js';
 
-const KeyBody = Type.Object(
-  { name: Type.Optional(Text({ maxLength: 100 })) },
-  { additionalProperties: false },
-);
 const EndpointBody = Type.Object(
   {
     url: Text({ minLength: 1, maxLength: 2000 }),
@@ -22,37 +16,9 @@ const EndpointBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Settings › Developer: API keys (shown once, revocable) and outbound webhook endpoints. */
-export function registerDeveloperRoutes(app: RestApp): void {
+/** Settings › Developer: outbound webhook endpoints. */
+export function registerAppWebhookRoutes(app: RestApp): void {
   const { ctx } = app;
-
-  app.get('/api-keys', async (request) => {
-    const { rows } = await ctx.db.query(
-      `SELECT id, name, display_prefix, created_at, last_used_at, revoked_at FROM api_keys
-       WHERE workspace_id = $1 ORDER BY revoked_at IS NOT NULL, created_at DESC LIMIT 200`,
-      [request.session().workspaceId],
-    );
-    return { result: true, api_keys: rows };
-  });
-
-  app.post('/api-keys', { schema: { body: KeyBody } }, async (request, reply) => {
-    const s = request.session();
-    requireManager(s.role);
-    const key = await createApiKey(ctx.db, s.workspaceId, request.body.name?.trim() ?? '');
-    return reply
-      .code(201)
-      .send({ result: true, id: key.id, key: key.key, display_prefix: key.displayPrefix });
-  });
-
-  app.delete('/api-keys/:id', { schema: { params: IdParams } }, async (request) => {
-    const s = request.session();
-    requireManager(s.role);
-    const hash = await revokeApiKey(ctx.db, request.params.id, s.workspaceId);
-    if (!hash) throw new ApiError('not_found', 'No live API key with that id');
-    // At once on this instance; the other instances' watchers drop it within seconds.
-    ctx.keys.forget(hash);
-    return { result: true };
-  });
 
   app.get('/webhooks', async (request) => {
     const { rows } = await ctx.db.query(

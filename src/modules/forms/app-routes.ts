@@ -3,9 +3,9 @@ import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { checkRedirectUrl, createForm } from '../forms/create-form.js';
-import { checkFields, FIELD_TYPES, type FormField, FormInputError } from '../forms/form-fields.js';
-import { publishCodes } from '../forms/publish-codes.js';
+import { checkRedirectUrl, createForm } from './create-form.js';
+import { checkFields, FIELD_TYPES, type FormField, FormInputError } from './form-fields.js';
+import { publishCodes } from './publish-codes.js';
 
 const FieldBody = Type.Object(
   {

@@ -3,8 +3,8 @@ import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { numberOfWorkspace } from '../messaging/connected-numbers.js';
-import { sendMessage } from '../messaging/send-message.js';
+import { numberOfWorkspace } from './connected-numbers.js';
+import { sendMessage } from './send-message.js';
 
 const ListQuery = Type.Object({
   status: Type.Optional(Text({ maxLength: 20 })),
