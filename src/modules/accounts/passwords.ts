@@ -1,4 +1,5 @@
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt } from 'node:crypto';
+import { safeEqual } from '../../lib/constant-time.js';
 
 // OWASP's scrypt floor (N=2^17, r=8, p=1) takes ~128 MiB; 2^15 keeps a sign-in near 50 ms and 32 MiB.
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
@@ -32,7 +33,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
     r: Number(r),
     p: Number(p),
   });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  return safeEqual(key, expected);
 }
 
 /** Compared against when no user has the e-mail address, so the answer takes as long either way. */

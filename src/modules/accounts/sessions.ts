@@ -1,7 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
+import { safeEqual } from '../../lib/constant-time.js';
 import { sha256Hex } from '../../lib/hash.js';
 import type { Role } from './roles.js';
 
@@ -103,9 +104,7 @@ function csrfTokenFor(ctx: AppContext, tokenHash: string): string {
 }
 
 export function csrfMatches(session: Session, presented: string): boolean {
-  const a = Buffer.from(session.csrfToken);
-  const b = Buffer.from(presented);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return safeEqual(presented, session.csrfToken);
 }
 
 function sessionCookie(ctx: AppContext, value: string, maxAge: number): string {

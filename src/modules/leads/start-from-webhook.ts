@@ -1,12 +1,13 @@
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
+import { safeEqual } from '../../lib/constant-time.js';
 import { enrollLead, findSequence, type SequenceForIntake } from '../automation/intake.js';
 import { createLead } from './create-lead.js';
 import { storableJson } from './json-safety.js';
 import { NO_CONTACT_DETAILS, readEmail, readName, readPhone } from './lead-identity.js';
-import { safeEqual, validSignature } from './secret-compare.js';
 import { type FirstAnswer, oncePer24Hours } from './seen-bodies.js';
 import { startSequencesForNewLead } from './start-sequences.js';
+import { validSignature } from './webhook-signature.js';
 
 export interface WebhookRequest {
   sequenceId: string;

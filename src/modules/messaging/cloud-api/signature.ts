@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../../../lib/constant-time.js';
 
 /** X-Hub-Signature-256: the HMAC-SHA256 of the raw request bytes under the app secret. */
 export function hubSignature(rawBody: Buffer | string, appSecret: string): string {
@@ -7,7 +8,5 @@ export function hubSignature(rawBody: Buffer | string, appSecret: string): strin
 
 export function verifyHubSignature(rawBody: Buffer, header: string | undefined, appSecret: string): boolean {
   if (!header) return false;
-  const expected = Buffer.from(hubSignature(rawBody, appSecret));
-  const given = Buffer.from(header);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return safeEqual(header, hubSignature(rawBody, appSecret));
 }
