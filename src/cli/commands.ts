@@ -12,8 +12,8 @@ import {
   WrongKindError,
 } from '../modules/automation/save-automation.js';
 import { createForm } from '../modules/forms/create-form.js';
+import { embedSnippets } from '../modules/forms/embed-snippets.js';
 import { FormInputError } from '../modules/forms/form-fields.js';
-import { publishCodes } from '../modules/forms/publish-codes.js';
 import {
   type ConnectNumberInput,
   connectNumber,
@@ -135,7 +135,7 @@ const commands = {
     createForm(ctx.db, input.workspaceId, { name: input.name, active: !input.inactive }),
 
   'form.embed': async (ctx: AppContext, input: { workspaceId: string; id: string }) => {
-    const codes = await publishCodes(ctx.db, ctx.config.appUrl, input.workspaceId, input.id);
+    const codes = await embedSnippets(ctx.db, ctx.config.appUrl, input.workspaceId, input.id);
     if (!codes) throw new CommandError(`no form ${input.id} in workspace ${input.workspaceId}`);
     return codes;
   },

@@ -3,7 +3,7 @@ import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
-import { forgetSeenBodies } from '../modules/leads/seen-bodies.js';
+import { forgetSeenBodies } from '../modules/leads/replay-guard.js';
 import { allNumbers } from '../modules/messaging/connected-numbers.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
 import { sweepAbandonedSends } from '../modules/messaging/sweep-sends.js';

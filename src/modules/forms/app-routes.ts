@@ -4,8 +4,8 @@ import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { checkRedirectUrl, createForm } from './create-form.js';
+import { embedSnippets } from './embed-snippets.js';
 import { checkFields, FIELD_TYPES, type FormField, FormInputError } from './form-fields.js';
-import { publishCodes } from './publish-codes.js';
 
 const FieldBody = Type.Object(
   {
@@ -79,7 +79,7 @@ export function registerAppFormRoutes(app: RestApp): void {
       [s.workspaceId, request.params.id],
     );
     if (!rows[0]) throw new ApiError('not_found', 'No form with that id');
-    const codes = await publishCodes(ctx.db, ctx.config.appUrl, s.workspaceId, request.params.id);
+    const codes = await embedSnippets(ctx.db, ctx.config.appUrl, s.workspaceId, request.params.id);
     return { result: true, form: rows[0], publish: codes, field_types: FIELD_TYPES };
   });
 

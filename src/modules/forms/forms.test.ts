@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createForm } from './create-form.js';
+import { embedSnippets } from './embed-snippets.js';
 import { FormInputError, HONEYPOT_FIELD } from './form-fields.js';
-import { publishCodes } from './publish-codes.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -128,13 +128,13 @@ describe('publish codes', () => {
   it('gives the hosted URL, the script tag and a plain HTML form posting to the app URL', async () => {
     const ws = await t.workspace();
     const form = await createForm(t.ctx.db, ws.id);
-    const codes = await publishCodes(t.ctx.db, t.ctx.config.appUrl, ws.id, form.id);
+    const codes = await embedSnippets(t.ctx.db, t.ctx.config.appUrl, ws.id, form.id);
     expect(codes).toEqual({
       hosted_url: `http://parley.test/f/${form.token}`,
       script: `<script src="http://parley.test/f/${form.token}/embed.js" async></script>`,
       html: expect.stringContaining('<form method="post" action="http://parley.test/api/forms/submit"'),
     });
     const other = await t.workspace();
-    expect(await publishCodes(t.ctx.db, t.ctx.config.appUrl, other.id, form.id)).toBeNull();
+    expect(await embedSnippets(t.ctx.db, t.ctx.config.appUrl, other.id, form.id)).toBeNull();
   });
 });

@@ -6,8 +6,8 @@ import { hasChromium, launchBrowser } from '../../../test/support/browser.js';
 import { leadsOf } from '../../../test/support/intake.js';
 import { listen } from '../../../test/support/messaging.js';
 import { createForm } from '../forms/create-form.js';
+import { embedSnippets } from '../forms/embed-snippets.js';
 import { escapeHtml } from '../forms/html.js';
-import { publishCodes } from '../forms/publish-codes.js';
 
 if (!hasChromium)
   console.warn(
@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)('forms in a browser', () => {
   it('the plain HTML snippet posts without JavaScript and lands on the thank-you page', async () => {
     const ws = await t.workspace();
     const form = await createForm(t.ctx.db, ws.id, { thankYouMessage: 'Got it <3' });
-    const codes = (await publishCodes(t.ctx.db, base, ws.id, form.id))!;
+    const codes = (await embedSnippets(t.ctx.db, base, ws.id, form.id))!;
     const noJs = await browser.newContext({ javaScriptEnabled: false });
     try {
       const plain = await noJs.newPage();

@@ -3,10 +3,10 @@ import { ApiError } from '../../http/errors.js';
 import { safeEqual } from '../../lib/constant-time.js';
 import { enrollLead, findSequence, type SequenceForIntake } from '../automation/intake.js';
 import { createLead } from './create-lead.js';
-import { storableJson } from './json-safety.js';
 import { NO_CONTACT_DETAILS, readEmail, readName, readPhone } from './lead-identity.js';
-import { type FirstAnswer, oncePer24Hours } from './seen-bodies.js';
+import { type FirstAnswer, oncePer24Hours } from './replay-guard.js';
 import { startSequencesForNewLead } from './start-sequences.js';
+import { storableJson } from './storable-json.js';
 import { validSignature } from './webhook-signature.js';
 
 export interface WebhookRequest {

@@ -4,10 +4,10 @@ import { newId } from '../../lib/ids.js';
 import { activeFormByToken, type PublicForm } from '../forms/find-form.js';
 import { HONEYPOT_FIELD } from '../forms/form-fields.js';
 import { createLead } from './create-lead.js';
-import { storableJson } from './json-safety.js';
 import { NO_CONTACT_DETAILS, readEmail, readName, readPhone } from './lead-identity.js';
 import type { FormSubmitBody } from './schemas.js';
 import { startSequencesForNewLead } from './start-sequences.js';
+import { storableJson } from './storable-json.js';
 
 export interface Submitted {
   leadId: string;

@@ -8,7 +8,7 @@ import { rotateSequenceSecret } from '../automation/intake.js';
 import { createAutomation } from '../automation/save-automation.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
 import { setPlan } from '../workspaces/plans.js';
-import { forgetSeenBodies } from './seen-bodies.js';
+import { forgetSeenBodies } from './replay-guard.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/db.js';
 import type { FormField } from './form-fields.js';
 import { escapeHtml, formHtml } from './html.js';
 
-export interface PublishCodes {
+export interface EmbedSnippets {
   hosted_url: string;
   /** Renders the form where it is pasted; posts with fetch (JavaScript). */
   script: string;
@@ -11,12 +11,12 @@ export interface PublishCodes {
 }
 
 /** Publish & embed: the three ways a form reaches people, for the form with this id in the workspace. */
-export async function publishCodes(
+export async function embedSnippets(
   db: Queryable,
   appUrl: string,
   workspaceId: string,
   formId: string,
-): Promise<PublishCodes | null> {
+): Promise<EmbedSnippets | null> {
   const { rows } = await db.query<{ token: string; fields: FormField[] }>(
     'SELECT token, fields FROM forms WHERE workspace_id = $1 AND id = $2',
     [workspaceId, formId],
