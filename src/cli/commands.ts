@@ -20,13 +20,13 @@ import {
   NumberInputError,
   numberOfWorkspace,
 } from '../modules/messaging/connected-numbers.js';
+import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
 import {
   createTemplate,
   type NewTemplate,
   TemplateInputError,
-} from '../modules/messaging/create-template.js';
-import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
-import { syncTemplates } from '../modules/messaging/sync-templates.js';
+} from '../modules/templates/create-template.js';
+import { syncTemplates } from '../modules/templates/sync-templates.js';
 import { createEndpoint, WebhookInputError } from '../modules/webhooks/endpoints.js';
 import { createWorkspace, WorkspaceInputError } from '../modules/workspaces/create-workspace.js';
 import { setPlan } from '../modules/workspaces/plans.js';

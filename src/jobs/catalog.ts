@@ -7,7 +7,7 @@ import { forgetSeenBodies } from '../modules/leads/replay-guard.js';
 import { allNumbers } from '../modules/messaging/connected-numbers.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
 import { sweepAbandonedSends } from '../modules/messaging/sweep-sends.js';
-import { syncTemplates } from '../modules/messaging/sync-templates.js';
+import { syncTemplates } from '../modules/templates/sync-templates.js';
 import { deliverWebhook } from '../modules/webhooks/deliver.js';
 
 /** A job: its queue name, its retry and expiry policy, an optional schedule, and its handler. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectNumber, numberOfWorkspace } from '../../src/modules/messaging/connected-numbers.js';
-import { syncTemplates } from '../../src/modules/messaging/sync-templates.js';
+import { syncTemplates } from '../../src/modules/templates/sync-templates.js';
 import type { SimState } from '../../src/simulator/state.js';
 import type { TestApp } from './app.js';
 

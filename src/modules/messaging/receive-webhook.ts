@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
+import { applyTemplateStatus } from '../templates/apply-template-status.js';
 import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
-import { applyTemplateStatus } from './apply-template-status.js';
 import type { WebhookMessage, WebhookPayload, WebhookStatus } from './cloud-api/types.js';
 import type { ConnectedNumber } from './connected-numbers.js';
 import { advanceStatus, confirmByCallback, type MessageStatus, STATUS_RANK } from './status.js';

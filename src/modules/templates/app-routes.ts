@@ -4,8 +4,8 @@ import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { CloudApiError } from '../messaging/cloud-api/client.js';
 import { numberOfWorkspace } from '../messaging/connected-numbers.js';
-import { createTemplate, TemplateInputError } from '../messaging/create-template.js';
-import { syncTemplates } from '../messaging/sync-templates.js';
+import { createTemplate, TemplateInputError } from './create-template.js';
+import { syncTemplates } from './sync-templates.js';
 
 const NewTemplateBody = Type.Object(
   {

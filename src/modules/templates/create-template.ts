@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
-import { saveTemplate } from '../templates/save-template.js';
-import { countVariables } from '../templates/variables.js';
-import { CloudApiError } from './cloud-api/client.js';
-import { clientFor, numberOfWorkspace } from './connected-numbers.js';
+import { CloudApiError } from '../messaging/cloud-api/client.js';
+import { clientFor, numberOfWorkspace } from '../messaging/connected-numbers.js';
+import { saveTemplate } from './save-template.js';
+import { countVariables } from './variables.js';
 
 /** A template the caller cannot create as given; the message says what to fix. */
 export class TemplateInputError extends Error {}

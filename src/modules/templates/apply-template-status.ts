@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import type { TemplateStatusUpdate } from './cloud-api/types.js';
-import type { ConnectedNumber } from './connected-numbers.js';
+import type { TemplateStatusUpdate } from '../messaging/cloud-api/types.js';
+import type { ConnectedNumber } from '../messaging/connected-numbers.js';
 import { syncTemplates } from './sync-templates.js';
 
 // Meta's review events and the template status each leaves; others (FLAGGED: a warning) change nothing.

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { saveTemplate } from '../templates/save-template.js';
-import { type ConnectedNumber, clientFor } from './connected-numbers.js';
+import { type ConnectedNumber, clientFor } from '../messaging/connected-numbers.js';
+import { saveTemplate } from './save-template.js';
 
 const KNOWN = new Set(['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED']);
 
