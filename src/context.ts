@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/env.js';
 import type { Db } from './db/db.js';
-import type { Queue } from './jobs/queue.js';
+import type { JobQueue } from './jobs/enqueue.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { KeyVerifier } from './modules/api-keys/key-verifier.js';
 import type { RateLimiter } from './modules/rate-limit/limiter.js';
@@ -13,6 +13,6 @@ export interface AppContext {
   log: FastifyBaseLogger;
   limiter: RateLimiter;
   keys: KeyVerifier;
-  queue: Queue | null;
+  queue: JobQueue | null;
   secrets: SecretBox;
 }

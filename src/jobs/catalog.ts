@@ -9,6 +9,7 @@ import { retrySend } from '../modules/messaging/retry-send.js';
 import { sweepAbandonedSends } from '../modules/messaging/sweep-sends.js';
 import { syncTemplates } from '../modules/templates/sync-templates.js';
 import { deliverWebhook } from '../modules/webhooks/deliver.js';
+import type { JobData, JobName } from './job-data.js';
 
 /** A job: its queue name, its retry and expiry policy, an optional schedule, and its handler. */
 export interface JobDefinition<Data extends object = object> {
@@ -28,7 +29,7 @@ function defineJob<Data extends object>(definition: JobDefinition<Data>): JobDef
   return definition;
 }
 
-/** Every job the system runs. Later capabilities add theirs here. */
+/** Every job the system runs, with its handler: the one place that knows them all (names and data: job-data.ts). */
 export const jobCatalog = {
   'maintenance.cleanup': defineJob<Record<string, never>>({
     retryLimit: 3,
@@ -110,7 +111,6 @@ export const jobCatalog = {
       if (done.analyzed.length + done.vacuumed.length > 0) ctx.log.debug(done, 'embedded autovacuum');
     },
   }),
-} satisfies Record<string, JobDefinition<never>>;
+} satisfies { [N in JobName]: JobDefinition<JobData<N>> };
 
-export type JobName = keyof typeof jobCatalog;
-export type JobData<N extends JobName> = Parameters<(typeof jobCatalog)[N]['handler']>[1];
+export type { JobData, JobName };

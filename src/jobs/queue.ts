@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { AppContext } from '../context.js';
-import type { Db, Queryable } from '../db/db.js';
+import type { Db } from '../db/db.js';
 import { type JobData, type JobName, jobCatalog } from './catalog.js';
+import type { JobQueue } from './enqueue.js';
 
 export interface QueueOptions {
   /** Run handlers and the scheduler here (roles `all` and `worker`); the `api` role only sends. */
@@ -15,7 +16,7 @@ export interface QueueOptions {
  * PostgreSQL alike. pg-boss 10 has no heartbeat: a job whose worker died comes back once its
  * expiry passes, found by the maintenance pass that runs every few seconds here.
  */
-export class Queue {
+export class Queue implements JobQueue {
   /** This process's worker per queue, to wake on send instead of waiting for its next poll. */
   readonly #workers = new Map<string, string>();
 
@@ -99,11 +100,6 @@ export class Queue {
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
-}
-
-/** Send options that write the job within the caller's transaction: it exists if and only if that commits. */
-export function inTransaction(tx: Queryable): Pick<PgBoss.SendOptions, 'db'> {
-  return { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) as never } };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
+import type { JobData } from '../../jobs/job-data.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { evaluate } from './conditions.js';
 import { type Definition, following, type Step } from './definition.js';
@@ -40,11 +41,7 @@ async function definitionOf(ctx: AppContext, workspaceId: string, automationId: 
   return definition;
 }
 
-export interface StepJob {
-  workspaceId: string;
-  runId: string;
-  stepId: string;
-}
+export type StepJob = JobData<'automation.step'>;
 
 async function perform(step: Step, input: StepInput): Promise<StepOutcome> {
   switch (step.type) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { inTransaction } from '../../jobs/queue.js';
+import { inTransaction } from '../../jobs/enqueue.js';
 import { newId } from '../../lib/ids.js';
 import type { Definition } from './definition.js';
 

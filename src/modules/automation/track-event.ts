@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import { inTransaction } from '../../jobs/queue.js';
+import { inTransaction } from '../../jobs/enqueue.js';
 import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { inTransaction } from '../../jobs/queue.js';
+import { inTransaction } from '../../jobs/enqueue.js';
 
 /**
  * Queued messages whose send lease ran out a minute ago and more: their sender died before it could

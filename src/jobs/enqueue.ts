@@ -1,0 +1,22 @@
+import type { Queryable } from '../db/db.js';
+import type { JobData, JobName } from './job-data.js';
+
+export interface SendOptions {
+  /** A deterministic id: a second job with it is not created. */
+  id?: string;
+  startAfter?: Date;
+  /** The connection to write the job with (see inTransaction). */
+  db?: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+}
+
+/** What domain code does with the job queue (queue.ts's Queue, given in the context). */
+export interface JobQueue {
+  send<N extends JobName>(name: N, data: JobData<N>, options?: SendOptions): Promise<string | null>;
+  /** Wakes this process's worker for a queue now instead of at its next poll (after a commit that queued work). */
+  wake(name: JobName): void;
+}
+
+/** Send options that write the job within the caller's transaction: it exists if and only if that commits. */
+export function inTransaction(tx: Queryable): Pick<SendOptions, 'db'> {
+  return { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) } };
+}
