@@ -8,6 +8,7 @@ import { registerAppContactRoutes } from '../modules/contacts/app-routes.js';
 import { registerAppFormRoutes } from '../modules/forms/app-routes.js';
 import { registerAppLeadRoutes } from '../modules/leads/app-routes.js';
 import { registerAppMessageRoutes } from '../modules/messaging/app-routes.js';
+import { registerAppNumberRoutes } from '../modules/messaging/number-app-routes.js';
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
 import { registerAppWebhookRoutes } from '../modules/webhooks/app-routes.js';
 import { registerSettingsRoutes } from '../modules/workspaces/app-routes.js';
@@ -66,6 +67,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAuthRoutes(app);
   registerTeamRoutes(app);
   registerSettingsRoutes(app);
+  registerAppNumberRoutes(app);
   registerAppApiKeyRoutes(app);
   registerAppWebhookRoutes(app);
   registerAppContactRoutes(app);

@@ -6,21 +6,15 @@ import { DUMMY_HASH, verifyPassword } from './passwords.js';
 import { canManage } from './roles.js';
 import { AcceptBody, LoginBody, NewWorkspaceBody, SetupBody, SwitchBody, TokenParams } from './schemas.js';
 import { endSession, startSession } from './sessions.js';
-import { createOwnedWorkspace, createUser, userByEmail, workspacesOf } from './users.js';
-
-// Keeps two first-run setups racing each other from both creating an owner.
-const SETUP_LOCK = 7_202_612;
-
-async function hasUsers(app: RestApp): Promise<boolean> {
-  const { rows } = await app.ctx.db.query('SELECT 1 FROM users LIMIT 1');
-  return rows.length > 0;
-}
+import { hasUsers, setUpServer } from './set-up-server.js';
+import { switchWorkspace } from './switch-workspace.js';
+import { createOwnedWorkspace, userByEmail, workspacesOf } from './users.js';
 
 /** Sign-in, sign-out, first-run setup, invitations accepted, workspaces created and switched. */
 export function registerAuthRoutes(app: RestApp): void {
   app.get('/session', { config: { public: true } }, async (request) => {
     const s = request.appSession;
-    if (!s) return { result: true, authenticated: false, needs_setup: !(await hasUsers(app)) };
+    if (!s) return { result: true, authenticated: false, needs_setup: !(await hasUsers(app.ctx.db)) };
     return {
       result: true,
       authenticated: true,
@@ -35,20 +29,7 @@ export function registerAuthRoutes(app: RestApp): void {
   });
 
   app.post('/setup', { config: { public: true }, schema: { body: SetupBody } }, async (request, reply) => {
-    const b = request.body;
-    await app.ctx.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [SETUP_LOCK]);
-      const { rows } = await tx.query('SELECT 1 FROM users LIMIT 1');
-      if (rows.length > 0) {
-        throw new ApiError(
-          'conflict',
-          'This server is already set up; sign in, or ask an owner for an invitation',
-        );
-      }
-      const userId = await createUser(tx, b.email, b.password, b.name);
-      const workspaceId = await createOwnedWorkspace(tx, userId, b.workspace_name, b.default_country_code);
-      await startSession(app.ctx, tx, reply, userId, workspaceId);
-    });
+    await setUpServer(app.ctx, reply, request.body);
     return reply.code(201).send({ result: true });
   });
 
@@ -99,22 +80,13 @@ export function registerAuthRoutes(app: RestApp): void {
     const id = await app.ctx.db.transaction((tx) =>
       createOwnedWorkspace(tx, s.userId, request.body.name, request.body.default_country_code),
     );
-    await switchTo(app, s.tokenHash, s.userId, id);
+    await switchWorkspace(app.ctx.db, s.tokenHash, s.userId, id);
     return reply.code(201).send({ result: true, id });
   });
 
   app.post('/session/workspace', { schema: { body: SwitchBody } }, async (request) => {
     const s = request.session();
-    await switchTo(app, s.tokenHash, s.userId, request.body.workspace_id);
+    await switchWorkspace(app.ctx.db, s.tokenHash, s.userId, request.body.workspace_id);
     return { result: true };
   });
-}
-
-async function switchTo(app: RestApp, tokenHash: string, userId: string, workspaceId: string): Promise<void> {
-  const { rows } = await app.ctx.db.query(
-    `UPDATE sessions SET workspace_id = $3 WHERE token_hash = $1
-     AND EXISTS (SELECT 1 FROM memberships WHERE workspace_id = $3 AND user_id = $2) RETURNING 1`,
-    [tokenHash, userId, workspaceId],
-  );
-  if (rows.length === 0) throw new ApiError('not_found', 'No such workspace');
 }

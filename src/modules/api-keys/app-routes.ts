@@ -5,6 +5,7 @@ import { Text } from '../../http/schema.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { createApiKey } from './create-api-key.js';
+import { listApiKeys } from './list-api-keys.js';
 import { revokeApiKey } from './revoke-api-key.js';
 
 const KeyBody = Type.Object(
@@ -15,14 +16,10 @@ const KeyBody = Type.Object(
 export function registerAppApiKeyRoutes(app: RestApp): void {
   const { ctx } = app;
 
-  app.get('/api-keys', async (request) => {
-    const { rows } = await ctx.db.query(
-      `SELECT id, name, display_prefix, created_at, last_used_at, revoked_at FROM api_keys
-       WHERE workspace_id = $1 ORDER BY revoked_at IS NOT NULL, created_at DESC LIMIT 200`,
-      [request.session().workspaceId],
-    );
-    return { result: true, api_keys: rows };
-  });
+  app.get('/api-keys', async (request) => ({
+    result: true,
+    api_keys: await listApiKeys(ctx.db, request.session().workspaceId),
+  }));
 
   app.post('/api-keys', { schema: { body: KeyBody } }, async (request, reply) => {
     const s = request.session();

@@ -8,6 +8,7 @@ import { DefinitionError } from './definition.js';
 import { rotateSequenceSecret } from './intake.js';
 import { type AutomationView, getAutomation, listAutomations } from './list-automations.js';
 import { getRun, listRuns } from './list-runs.js';
+import { runCounts } from './run-counts.js';
 import {
   AutomationNotFoundError,
   createAutomation,
@@ -77,17 +78,12 @@ export function registerAppAutomationRoutes(app: RestApp): void {
   app.get('/automations', { schema: { querystring: ListQuery } }, async (request) => {
     const s = request.session();
     const list = await listAutomations(ctx, s.workspaceId, request.query.kind);
-    const { rows } = await ctx.db.query<{ automation_id: string; runs: string; last_run_at: Date }>(
-      `SELECT automation_id, count(*) AS runs, max(started_at) AS last_run_at FROM runs
-       WHERE workspace_id = $1 GROUP BY automation_id`,
-      [s.workspaceId],
-    );
-    const stats = new Map(rows.map((r) => [r.automation_id, r]));
+    const stats = await runCounts(ctx.db, s.workspaceId);
     return {
       result: true,
       automations: list.map((a) => ({
         ...present(ctx, a),
-        runs: Number(stats.get(a.id)?.runs ?? 0),
+        runs: stats.get(a.id)?.runs ?? 0,
         last_run_at: stats.get(a.id)?.last_run_at ?? null,
       })),
     };

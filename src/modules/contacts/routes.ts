@@ -39,7 +39,7 @@ export function registerContactRoutes(app: RestApp): void {
     },
     async (request) => {
       const { limit, offset } = request.query;
-      const page = await listContacts(app.ctx.db, request.principal().workspaceId, limit, offset);
+      const page = await listContacts(app.ctx.db, request.principal().workspaceId, { limit, offset });
       return {
         result: true as const,
         contacts: page.contacts,

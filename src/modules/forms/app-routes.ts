@@ -6,6 +6,9 @@ import { IdParams } from '../accounts/schemas.js';
 import { checkRedirectUrl, createForm } from './create-form.js';
 import { embedSnippets } from './embed-snippets.js';
 import { checkFields, FIELD_TYPES, type FormField, FormInputError } from './form-fields.js';
+import { getForm } from './get-form.js';
+import { listForms } from './list-forms.js';
+import { updateForm } from './update-form.js';
 
 const FieldBody = Type.Object(
   {
@@ -38,20 +41,15 @@ function checked<T>(fn: () => T): T {
   }
 }
 
-const COLUMNS = `f.id, f.name, f.token, f.active, f.fields, f.thank_you_message, f.redirect_url, f.created_at, f.updated_at,
-  (SELECT count(*)::int FROM leads l WHERE l.workspace_id = f.workspace_id AND l.source = 'form' AND l.source_id = f.id) AS leads`;
-
 /** Forms: list, create, the field editor and active toggle, Publish & embed. */
 export function registerAppFormRoutes(app: RestApp): void {
   const { ctx } = app;
 
-  app.get('/forms', async (request) => {
-    const { rows } = await ctx.db.query(
-      `SELECT ${COLUMNS} FROM forms f WHERE f.workspace_id = $1 ORDER BY f.created_at DESC, f.id`,
-      [request.session().workspaceId],
-    );
-    return { result: true, forms: rows, field_types: FIELD_TYPES };
-  });
+  app.get('/forms', async (request) => ({
+    result: true,
+    forms: await listForms(ctx.db, request.session().workspaceId),
+    field_types: FIELD_TYPES,
+  }));
 
   app.post('/forms', { schema: { body: FormBody } }, async (request, reply) => {
     const s = request.session();
@@ -74,13 +72,9 @@ export function registerAppFormRoutes(app: RestApp): void {
 
   app.get('/forms/:id', { schema: { params: IdParams } }, async (request) => {
     const s = request.session();
-    const { rows } = await ctx.db.query(
-      `SELECT ${COLUMNS} FROM forms f WHERE f.workspace_id = $1 AND f.id = $2`,
-      [s.workspaceId, request.params.id],
-    );
-    if (!rows[0]) throw new ApiError('not_found', 'No form with that id');
+    const form = await getForm(ctx.db, s.workspaceId, request.params.id);
     const codes = await embedSnippets(ctx.db, ctx.config.appUrl, s.workspaceId, request.params.id);
-    return { result: true, form: rows[0], publish: codes, field_types: FIELD_TYPES };
+    return { result: true, form, publish: codes, field_types: FIELD_TYPES };
   });
 
   app.patch('/forms/:id', { schema: { params: IdParams, body: FormBody } }, async (request) => {
@@ -96,24 +90,13 @@ export function registerAppFormRoutes(app: RestApp): void {
           ? checked(() => checkRedirectUrl(b.redirect_url!))
           : null;
     const thankYou = b.thank_you_message === undefined ? undefined : b.thank_you_message?.trim() || null;
-    const { rows } = await ctx.db.query(
-      `UPDATE forms SET name = COALESCE($3, name), fields = COALESCE($4::jsonb, fields), active = COALESCE($5, active),
-         thank_you_message = CASE WHEN $6 THEN $7 ELSE thank_you_message END,
-         redirect_url = CASE WHEN $8 THEN $9 ELSE redirect_url END, updated_at = now()
-       WHERE workspace_id = $1 AND id = $2 RETURNING id`,
-      [
-        s.workspaceId,
-        request.params.id,
-        name ?? null,
-        fields ? JSON.stringify(fields) : null,
-        b.active ?? null,
-        thankYou !== undefined,
-        thankYou ?? null,
-        redirect !== undefined,
-        redirect ?? null,
-      ],
-    );
-    if (!rows[0]) throw new ApiError('not_found', 'No form with that id');
+    await updateForm(ctx.db, s.workspaceId, request.params.id, {
+      name: name ?? null,
+      fields,
+      active: b.active ?? null,
+      thankYouMessage: thankYou,
+      redirectUrl: redirect,
+    });
     return { result: true };
   });
 }

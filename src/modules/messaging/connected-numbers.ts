@@ -77,12 +77,20 @@ interface Row {
   access_token_enc: string;
   app_secret_enc: string;
   verify_token_hash: string;
+  templates_synced_at: Date | null;
+  created_at: Date;
 }
 
 const COLUMNS = `id, workspace_id, phone_number_id, business_account_id, display_phone, graph_base_url,
-  messages_per_second, access_token_enc, app_secret_enc, verify_token_hash`;
+  messages_per_second, access_token_enc, app_secret_enc, verify_token_hash, templates_synced_at, created_at`;
 
-function open(ctx: AppContext, row: Row): ConnectedNumber & { verifyTokenHash: string } {
+type StoredNumber = ConnectedNumber & {
+  verifyTokenHash: string;
+  templatesSyncedAt: Date | null;
+  connectedAt: Date;
+};
+
+function open(ctx: AppContext, row: Row): StoredNumber {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -94,6 +102,8 @@ function open(ctx: AppContext, row: Row): ConnectedNumber & { verifyTokenHash: s
     accessToken: ctx.secrets.open(row.access_token_enc),
     appSecret: ctx.secrets.open(row.app_secret_enc),
     verifyTokenHash: row.verify_token_hash,
+    templatesSyncedAt: row.templates_synced_at,
+    connectedAt: row.created_at,
   };
 }
 

@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
+import { getMessage } from './get-message.js';
 import { MessageView, SendMessageBody, SendMessageResult } from './schemas.js';
 import { sendMessage } from './send-message.js';
-import type { MessageStatus } from './status.js';
 
 export function registerMessageRoutes(app: RestApp): void {
   app.post(
@@ -38,25 +37,7 @@ export function registerMessageRoutes(app: RestApp): void {
       },
     },
     async (request) => {
-      const { rows } = await app.ctx.db.query<{
-        id: string;
-        direction: string;
-        phone: string;
-        type: string;
-        wamid: string | null;
-        status: MessageStatus;
-        callback_data: string | null;
-        error_code: number | null;
-        error_reason: string | null;
-        created_at: Date;
-        updated_at: Date;
-      }>(
-        `SELECT id, direction, phone, type, wamid, status, callback_data, error_code, error_reason, created_at, updated_at
-         FROM messages WHERE workspace_id = $1 AND id = $2`,
-        [request.principal().workspaceId, request.params.id],
-      );
-      const m = rows[0];
-      if (!m) throw new ApiError('not_found', `No message ${request.params.id}`);
+      const m = await getMessage(app.ctx.db, request.principal().workspaceId, request.params.id);
       return {
         result: true as const,
         id: m.id,

@@ -5,6 +5,7 @@ import { Text } from '../../http/schema.js';
 import { CloudApiError } from '../messaging/cloud-api/client.js';
 import { numberOfWorkspace } from '../messaging/connected-numbers.js';
 import { createTemplate, TemplateInputError } from './create-template.js';
+import { listAllTemplates } from './list-all-templates.js';
 import { syncTemplates } from './sync-templates.js';
 
 const NewTemplateBody = Type.Object(
@@ -24,20 +25,13 @@ export function registerAppTemplateRoutes(app: RestApp): void {
 
   app.get('/templates', async (request) => {
     const s = request.session();
-    const { rows } = await ctx.db.query(
-      `SELECT id, name, language, category, body, status, variable_count, updated_at FROM templates
-       WHERE workspace_id = $1 ORDER BY name, language`,
-      [s.workspaceId],
-    );
-    const synced = await ctx.db.query<{ templates_synced_at: Date | null }>(
-      'SELECT templates_synced_at FROM connected_numbers WHERE workspace_id = $1',
-      [s.workspaceId],
-    );
+    const templates = await listAllTemplates(ctx.db, s.workspaceId);
+    const number = await numberOfWorkspace(ctx, ctx.db, s.workspaceId);
     return {
       result: true,
-      templates: rows,
-      number_connected: synced.rows.length > 0,
-      synced_at: synced.rows[0]?.templates_synced_at ?? null,
+      templates,
+      number_connected: number !== null,
+      synced_at: number?.templatesSyncedAt ?? null,
     };
   });
 

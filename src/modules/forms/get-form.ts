@@ -1,0 +1,13 @@
+import type { Queryable } from '../../db/db.js';
+import { ApiError } from '../../http/errors.js';
+import { FORM_COLUMNS } from './list-forms.js';
+
+/** One form as listForms shows it. */
+export async function getForm(db: Queryable, workspaceId: string, id: string) {
+  const { rows } = await db.query(
+    `SELECT ${FORM_COLUMNS} FROM forms f WHERE f.workspace_id = $1 AND f.id = $2`,
+    [workspaceId, id],
+  );
+  if (!rows[0]) throw new ApiError('not_found', 'No form with that id');
+  return rows[0];
+}

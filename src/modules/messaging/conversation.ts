@@ -1,0 +1,41 @@
+import type { Queryable } from '../../db/db.js';
+import { ApiError } from '../../http/errors.js';
+import { MESSAGE_COLUMNS } from './list-messages.js';
+
+export interface ConversationContact {
+  id: string;
+  phone: string;
+  name: string | null;
+  email: string | null;
+  window_open: boolean;
+  window_closes_at: Date | null;
+}
+
+/** The contact a conversation is with, and whether its 24-hour window is open. */
+export async function conversationContact(
+  db: Queryable,
+  workspaceId: string,
+  contactId: string,
+): Promise<ConversationContact> {
+  const { rows } = await db.query<ConversationContact>(
+    `SELECT id, phone, name, email, COALESCE(last_inbound_at > now() - interval '24 hours', false) AS window_open,
+       last_inbound_at + interval '24 hours' AS window_closes_at
+     FROM contacts WHERE workspace_id = $1 AND id = $2`,
+    [workspaceId, contactId],
+  );
+  if (!rows[0]) throw new ApiError('not_found', 'No contact with that id');
+  return rows[0];
+}
+
+/** The last 200 messages with a contact, oldest first, templates with their body. */
+export async function conversationMessages(db: Queryable, workspaceId: string, contactId: string) {
+  const { rows } = await db.query(
+    `SELECT * FROM (SELECT ${MESSAGE_COLUMNS}, t.body AS template_body FROM messages m
+       LEFT JOIN templates t ON t.workspace_id = m.workspace_id AND t.name = m.template_name
+         AND t.language = m.template_language
+       WHERE m.workspace_id = $1 AND m.contact_id = $2
+       ORDER BY m.created_at DESC LIMIT 200) AS recent ORDER BY created_at, id`,
+    [workspaceId, contactId],
+  );
+  return rows;
+}

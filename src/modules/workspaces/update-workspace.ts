@@ -1,0 +1,28 @@
+import type { Queryable } from '../../db/db.js';
+import { ApiError } from '../../http/errors.js';
+import { isCallingCode } from '../../lib/phone.js';
+
+/** Settings › General: a field left undefined stays; a null or empty country code clears the default. */
+export async function updateWorkspace(
+  db: Queryable,
+  workspaceId: string,
+  changes: { name?: string; default_country_code?: string | null },
+): Promise<void> {
+  const { name, default_country_code } = changes;
+  const cc =
+    default_country_code === undefined ? undefined : default_country_code?.replace(/^\+/, '') || null;
+  if (cc && !isCallingCode(cc)) {
+    throw ApiError.validation(
+      'default_country_code',
+      `${cc} is not a known calling code (for example 91 or 1)`,
+    );
+  }
+  if (name !== undefined && !name.trim()) throw ApiError.validation('name', 'must not be blank');
+  // updated_at moves so every instance's API key cache picks up the new default country code.
+  await db.query(
+    `UPDATE workspaces SET name = COALESCE($2, name),
+       default_country_code = CASE WHEN $3 THEN $4 ELSE default_country_code END, updated_at = now()
+     WHERE id = $1`,
+    [workspaceId, name?.trim() ?? null, cc !== undefined, cc ?? null],
+  );
+}
