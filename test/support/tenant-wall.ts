@@ -52,25 +52,26 @@ export async function expectTenantWall(
       return (c.markers ?? []).some((m) => text.includes(m));
     });
   const url = fillPath(route.path, c.params);
+  const brief = (body: string) => (body.length > 400 ? `${body.slice(0, 400)}…` : body);
 
   const before = await c.snapshot?.();
   const res = await b(route.method, url, c.body);
   const status = c.status ?? (takesId ? 404 : undefined);
   if (status !== undefined && status >= 400) expectRestError(res, status, c.code ?? 'not_found');
-  else if (status !== undefined) expect(res.statusCode, `${name} from B: ${res.body}`).toBe(status);
-  else expect(res.statusCode, `${name} from B: ${res.body}`).toBeLessThan(500);
+  else if (status !== undefined) expect(res.statusCode, `${name} from B: ${brief(res.body)}`).toBe(status);
+  else expect(res.statusCode, `${name} from B: ${brief(res.body)}`).toBeLessThan(500);
   // A refusal may echo the id B sent; an answer must show nothing of A's.
   if (res.statusCode < 400)
-    expect(shows(res.json()), `${name} showed A's rows to B: ${res.body}`).toBe(false);
+    expect(shows(res.json()), `${name} showed A's rows to B: ${brief(res.body)}`).toBe(false);
   await c.after?.(res);
   if (c.snapshot) expect(await c.snapshot(), `${name} from B changed A's rows`).toEqual(before);
 
   if (!reads && !takesId) return;
   const own = await c.a(route.method, url, c.body);
   if (reads) {
-    expect(own.statusCode, `${name} from A: ${own.body}`).toBe(200);
+    expect(own.statusCode, `${name} from A: ${brief(own.body)}`).toBe(200);
     if (c.markers || c.shows) expect(shows(own.json()), `${name} from A lacks A's rows`).toBe(true);
   } else {
-    expect(own.statusCode, `${name} from A: ${own.body}`).not.toBe(404);
+    expect(own.statusCode, `${name} from A: ${brief(own.body)}`).not.toBe(404);
   }
 }

@@ -8,6 +8,13 @@ import type { Call } from './tenant-wall.js';
 
 type Row = { id: string };
 
+/** A sequence started by a webhook: it has a secret, and its one step needs no network. */
+export const SEQUENCE = (name: string) => ({
+  name,
+  trigger: { type: 'webhook' },
+  steps: [{ id: 's', type: 'update_lead_status', status: 'contacted' }],
+});
+
 /**
  * A workspace with a signed-in owner and an API key, whose rows are made on first ask, through the
  * APIs where they can be (each builder runs once per tenant). Every name and phone carries the
@@ -138,14 +145,9 @@ export class Tenant {
   /** A published sequence started by a webhook, with a secret. */
   sequence() {
     return this.once('sequence', async (): Promise<Row & { secret: string }> => {
-      const definition = {
-        name: `Sequence ${this.tag}`,
-        trigger: { type: 'webhook' },
-        steps: [{ id: 's', type: 'update_lead_status', status: 'contacted' }],
-      };
       const { id } = await this.succeed(this.app, 'POST', '/automations', {
         kind: 'sequence',
-        definition,
+        definition: SEQUENCE(`Sequence ${this.tag}`),
         publish: true,
       });
       const { automation } = await this.succeed(this.app, 'GET', `/automations/${id}`);
