@@ -1,7 +1,7 @@
+// Authentication and tenant walls of every route are generated from the route table: rest-v1.tenancy.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveTemplate } from '../src/modules/templates/save-template.js';
 import { createTestApp, type TestApp } from './support/app.js';
-import { describeAuthentication, type Endpoint, expectRestError } from './support/endpoint-security.js';
+import { expectRestError } from './support/endpoint-security.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,57 +9,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-});
-
-// Every REST v1 endpoint: adding one here gives it the whole authentication suite.
-const ENDPOINTS: Endpoint[] = [
-  { method: 'POST', path: '/contacts', body: { phone: '+14155552671' } },
-  { method: 'GET', path: '/contacts' },
-  { method: 'GET', path: '/templates' },
-  {
-    method: 'POST',
-    path: '/messages',
-    body: { to: '+14155552671', template: { name: 'x', language: 'en' } },
-  },
-  { method: 'GET', path: '/messages/msg_00000000000000000000' },
-  { method: 'POST', path: '/events', body: { phone: '+14155552671', event: 'signup' } },
-];
-
-describeAuthentication(() => t, ENDPOINTS);
-
-describe('tenant isolation', () => {
-  it('never shows or changes one workspace’s contacts through another’s key', async () => {
-    const a = await t.workspace();
-    const b = await t.workspace();
-    const created = await t.api('POST', '/contacts', a.key, {
-      phone: '+14155552671',
-      name: 'Of A',
-      tags: ['a'],
-    });
-    expect(created.statusCode).toBe(201);
-    expect((await t.api('GET', '/contacts', b.key)).json().contacts).toEqual([]);
-
-    // The same phone through B is B's own, new contact; A's is untouched.
-    const inB = await t.api('POST', '/contacts', b.key, { phone: '+14155552671', name: 'Of B', tags: ['b'] });
-    expect(inB.statusCode).toBe(201);
-    expect(inB.json().id).not.toBe(created.json().id);
-    const [ofA] = (await t.api('GET', '/contacts', a.key)).json().contacts;
-    expect(ofA).toMatchObject({ id: created.json().id, name: 'Of A', tags: ['a'] });
-  });
-
-  it('lists only the calling workspace’s templates', async () => {
-    const a = await t.workspace();
-    const b = await t.workspace();
-    await saveTemplate(t.ctx.db, a.id, {
-      name: 'secret_a',
-      language: 'en',
-      category: 'UTILITY',
-      body: 'A only',
-      status: 'APPROVED',
-    });
-    expect((await t.api('GET', '/templates', b.key)).json().templates).toEqual([]);
-    expect((await t.api('GET', '/templates', a.key)).json().templates).toHaveLength(1);
-  });
 });
 
 describe('hostile input to POST /contacts', () => {

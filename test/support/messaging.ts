@@ -34,12 +34,22 @@ export async function connectedWorkspace(
   options: { defaultCountryCode?: string | null; messagesPerSecond?: number } = {},
 ) {
   const ws = await t.workspace({ defaultCountryCode: options.defaultCountryCode ?? '91' });
+  return { ...ws, number: await connectSimulator(t, base, ws.id, options) };
+}
+
+/** Connects an existing workspace's number to the in-process simulator and syncs its templates. */
+export async function connectSimulator(
+  t: TestApp,
+  base: string,
+  workspaceId: string,
+  options: { messagesPerSecond?: number } = {},
+) {
   const secrets = {
     accessToken: randomBytes(16).toString('hex'),
     appSecret: randomBytes(16).toString('hex'),
   };
   const phoneNumberId = String(100_000 + Math.floor(Math.random() * 899_999));
-  await connectNumber(t.ctx, ws.id, {
+  await connectNumber(t.ctx, workspaceId, {
     phoneNumberId,
     businessAccountId: `waba${phoneNumberId}`,
     displayPhone: '+1 555 0100',
@@ -48,7 +58,7 @@ export async function connectedWorkspace(
     messagesPerSecond: options.messagesPerSecond,
     ...secrets,
   });
-  const number = (await numberOfWorkspace(t.ctx, t.ctx.db, ws.id))!;
+  const number = (await numberOfWorkspace(t.ctx, t.ctx.db, workspaceId))!;
   simState(t).numbers.set(phoneNumberId, {
     phoneNumberId,
     businessAccountId: number.businessAccountId,
@@ -62,7 +72,7 @@ export async function connectedWorkspace(
     SIM_TEMPLATES.map((x, i) => ({ ...x, id: `t${i}` })),
   );
   await syncTemplates(t.ctx, number);
-  return { ...ws, number };
+  return number;
 }
 
 /** POSTs to one of the simulator's control endpoints and returns its JSON answer. */

@@ -1,0 +1,306 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { CSRF_HEADER } from '../src/http/app-api.js';
+import { createTestApp } from './support/app.js';
+import { expectRestError } from './support/endpoint-security.js';
+import { listen } from './support/messaging.js';
+import {
+  fillPath,
+  pathParams,
+  type RegisteredRoute,
+  routeName,
+  withRouteTable,
+} from './support/route-table.js';
+import { SEQUENCE, Tenant } from './support/tenant.js';
+import { expectTenantWall, type WallCase } from './support/tenant-wall.js';
+
+// The routes come from the server itself, so a route added to the web app's API gets these tests or fails them.
+const { value: t, routes } = await withRouteTable(() => createTestApp({ queue: true, role: 'api' }));
+const base = await listen(t);
+afterAll(async () => {
+  await t.close();
+});
+
+const appRoutes = routes.filter((r) => r.prefix === '/api/app');
+const sessionRoutes = appRoutes.filter((r) => !r.public);
+const named = (list: RegisteredRoute[]) => list.map((r) => [routeName(r), r] as const);
+const changesState = (r: RegisteredRoute) => !['GET', 'HEAD', 'OPTIONS'].includes(r.method);
+
+/** The routes reachable without a session: first-run setup, sign-in, invitations. */
+const PUBLIC = [
+  'GET /session',
+  'POST /setup',
+  'POST /login',
+  'GET /invitations/:token',
+  'POST /invitations/accept',
+];
+
+const call = (route: RegisteredRoute, headers: Record<string, string>) =>
+  t.app.inject({
+    method: route.method as 'GET',
+    url: `/api/app${fillPath(route.path, Object.fromEntries(pathParams(route.path).map((p) => [p, 'x1'])))}`,
+    headers,
+  });
+
+describe('the route table', () => {
+  it('has exactly the listed public routes (config.public)', () => {
+    expect(appRoutes.length).toBeGreaterThan(PUBLIC.length);
+    expect(
+      appRoutes
+        .filter((r) => r.public)
+        .map(routeName)
+        .sort(),
+    ).toEqual([...PUBLIC].sort());
+  });
+});
+
+describe.each(named(sessionRoutes))('%s', (_name, route) => {
+  it.each([
+    ['no session cookie', {}],
+    ['an unknown session', { cookie: 'parley_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }],
+    ['a malformed cookie', { cookie: 'parley_session=%%%; parley_session=' }],
+  ])('refuses %s with 401', async (_case, headers) => {
+    expectRestError(await call(route, { [CSRF_HEADER]: '1', ...headers }), 401, 'unauthorized');
+  });
+});
+
+// Two sessions for every route: a refused request changes nothing, so they can be shared.
+const signedIn = [new Tenant(t, base), new Tenant(t, base)] as const;
+
+describe.each(named(appRoutes.filter(changesState)))('%s', (_name, route) => {
+  it('refuses a state change without the CSRF token, or with another session’s, with 403', async () => {
+    const a = await signedIn[0].owner();
+    const b = await signedIn[1].owner();
+    const cookie = a.client.cookie;
+    expectRestError(await call(route, { cookie }), 403, 'csrf_failed');
+    // A public route has no session to match a token against; the header must still be there.
+    if (route.public) return;
+    expectRestError(await call(route, { cookie, [CSRF_HEADER]: b.client.csrf }), 403, 'csrf_failed');
+    expectRestError(
+      await call(route, { cookie, [CSRF_HEADER]: a.client.csrf, origin: 'https://evil.example' }),
+      403,
+      'csrf_failed',
+    );
+  });
+});
+
+type Wall = (a: Tenant, b: Tenant) => Promise<Omit<WallCase, 'a'>>;
+
+const read = (x: Tenant, path: string) => async () => (await x.app('GET', path)).json();
+
+/**
+ * Every route a session reaches: how to make A's real rows it could touch, and what B sends at them.
+ * A route with path parameters must answer B 404 for A's ids; a list must never show A's rows; a
+ * write must leave A's snapshot as it was.
+ */
+const WALLS: Record<string, Wall> = {
+  // Sessions and workspaces
+  'POST /logout': async (a) => ({ status: 200, snapshot: read(a, '/session') }),
+  'POST /workspaces': async (a) => ({
+    body: { name: 'Of B' },
+    status: 201,
+    markers: [await a.workspaceId()],
+    snapshot: read(a, '/session'),
+  }),
+  'POST /session/workspace': async (a, b) => ({
+    body: { workspace_id: await a.workspaceId() },
+    status: 404,
+    snapshot: read(a, '/team'),
+    after: async () =>
+      expect((await b.app('GET', '/session')).json().workspace.id).toBe(await b.workspaceId()),
+  }),
+
+  // Team
+  'GET /team': async (a) => ({
+    markers: [(await a.member()).email, (await a.invitation()).id],
+  }),
+  'POST /invitations': async (a) => ({
+    body: { email: (await a.member()).email, role: 'admin' },
+    status: 201,
+    snapshot: read(a, '/team'),
+  }),
+  'DELETE /invitations/:id': async (a) => ({
+    params: { id: (await a.invitation()).id },
+    snapshot: read(a, '/team'),
+  }),
+  'PATCH /members/:id': async (a) => ({
+    params: { id: (await a.member()).userId },
+    body: { role: 'admin' },
+    snapshot: read(a, '/team'),
+  }),
+  'DELETE /members/:id': async (a) => ({
+    params: { id: (await a.member()).userId },
+    snapshot: read(a, '/team'),
+  }),
+
+  // Settings
+  'GET /workspace': async (a) => ({ markers: [await a.workspaceId()] }),
+  'PATCH /workspace': async (a) => ({
+    body: { name: 'Renamed by B', default_country_code: '44' },
+    status: 200,
+    snapshot: read(a, '/workspace'),
+  }),
+  'GET /number': async (a) => {
+    const number = await a.number();
+    return { markers: [number.id, number.phoneNumberId] };
+  },
+  'POST /number/simulator': async (a) => {
+    await a.number();
+    return { status: 201, snapshot: read(a, '/number') };
+  },
+  'GET /usage': async (a) => {
+    await a.contact();
+    return { shows: (body) => (body as { contacts: { used: number } }).contacts.used > 0 };
+  },
+  'GET /api-keys': async (a) => ({ markers: [(await a.apiKey()).id] }),
+  'POST /api-keys': async (a) => ({
+    body: { name: 'Of B' },
+    status: 201,
+    markers: [(await a.apiKey()).id],
+    snapshot: read(a, '/api-keys'),
+  }),
+  'DELETE /api-keys/:id': async (a) => ({
+    params: { id: (await a.apiKey()).id },
+    snapshot: read(a, '/api-keys'),
+  }),
+
+  // Outbound webhooks
+  'GET /webhooks': async (a) => ({ markers: [(await a.webhook()).id] }),
+  'POST /webhooks': async (a) => ({
+    body: { url: 'https://b.example.invalid/hook' },
+    status: 201,
+    snapshot: read(a, '/webhooks'),
+  }),
+  'DELETE /webhooks/:id': async (a) => {
+    const { id } = await a.webhook();
+    return { params: { id }, snapshot: read(a, '/webhooks') };
+  },
+  'POST /webhooks/:id/test': async (a) => {
+    const { id } = await a.webhook();
+    return { params: { id }, snapshot: read(a, `/webhooks/${id}/deliveries`) };
+  },
+  'GET /webhooks/:id/deliveries': async (a) => ({ params: { id: (await a.webhook()).id } }),
+
+  // Contacts and messages
+  'GET /contacts': async (a) => ({ markers: [(await a.contact()).id] }),
+  'GET /contacts/:id': async (a) => {
+    const contact = await a.contact();
+    return { params: { id: contact.id }, markers: [contact.name] };
+  },
+  'GET /messages': async (a) => ({ markers: [(await a.message()).id] }),
+  'GET /conversations/:id': async (a) => {
+    const contact = await a.contact();
+    const message = await a.message();
+    return { params: { id: contact.id }, markers: [message.id] };
+  },
+  'POST /conversations/:id/messages': async (a, b) => {
+    const { id } = await a.contact();
+    await b.number();
+    return { params: { id }, body: { text: 'From B' }, snapshot: read(a, `/conversations/${id}`) };
+  },
+
+  // Templates: B has a number of its own, so its sync and submission really happen.
+  'GET /templates': async (a) => ({ markers: [(await a.template()).name] }),
+  'POST /templates/sync': async (a, b) => {
+    await a.template();
+    await b.number();
+    return { status: 200, snapshot: read(a, '/templates') };
+  },
+  'POST /templates': async (a, b) => {
+    const { name, language } = await a.template();
+    await b.number();
+    return {
+      body: { name, language, category: 'UTILITY', body: 'From B' },
+      status: 201,
+      snapshot: read(a, '/templates'),
+    };
+  },
+
+  // Flows and sequences
+  'GET /automations': async (a) => ({ markers: [(await a.sequence()).id] }),
+  'POST /automations': async (a) => {
+    await a.sequence();
+    return {
+      body: { kind: 'sequence', definition: SEQUENCE('Of B'), publish: true },
+      status: 201,
+      snapshot: read(a, '/automations'),
+    };
+  },
+  'GET /automations/:id': async (a) => {
+    const { id, secret } = await a.sequence();
+    return { params: { id }, markers: [secret] };
+  },
+  'PUT /automations/:id': async (a) => {
+    const { id } = await a.sequence();
+    return {
+      params: { id },
+      body: { definition: SEQUENCE('Of B') },
+      snapshot: read(a, `/automations/${id}`),
+    };
+  },
+  'POST /automations/:id/publish': async (a) => {
+    const { id } = await a.sequence();
+    // A draft change publishing would make live.
+    await a.app('PUT', `/automations/${id}`, { definition: SEQUENCE(`Draft ${a.tag}`) });
+    return { params: { id }, snapshot: read(a, `/automations/${id}`) };
+  },
+  'POST /automations/:id/unpublish': async (a) => {
+    const { id } = await a.sequence();
+    return { params: { id }, snapshot: read(a, `/automations/${id}`) };
+  },
+  'POST /automations/:id/rotate-secret': async (a) => {
+    const { id } = await a.sequence();
+    return { params: { id }, snapshot: read(a, `/automations/${id}`) };
+  },
+  'GET /runs/:id': async (a) => {
+    const { runId } = await a.lead();
+    return { params: { id: runId }, markers: [runId] };
+  },
+
+  // Leads and forms
+  'GET /leads': async (a) => ({ markers: [(await a.lead()).id] }),
+  'GET /leads/:id': async (a) => {
+    const { id } = await a.lead();
+    return { params: { id }, markers: [id] };
+  },
+  'PATCH /leads/:id': async (a) => {
+    const { id } = await a.lead();
+    return { params: { id }, body: { status: 'won' }, snapshot: read(a, `/leads/${id}`) };
+  },
+  'GET /forms': async (a) => ({ markers: [(await a.form()).id] }),
+  'POST /forms': async (a) => {
+    await a.form();
+    return { body: { name: 'Of B' }, status: 201, snapshot: read(a, '/forms') };
+  },
+  'GET /forms/:id': async (a) => {
+    const { id, token } = await a.form();
+    return { params: { id }, markers: [token] };
+  },
+  'PATCH /forms/:id': async (a) => {
+    const { id } = await a.form();
+    return {
+      params: { id },
+      body: { name: 'Renamed by B', active: false },
+      snapshot: read(a, `/forms/${id}`),
+    };
+  },
+};
+
+describe.each(named(sessionRoutes))('%s', (name, route) => {
+  it('keeps workspaces apart', async () => {
+    const wall = WALLS[name];
+    if (!wall) {
+      throw new Error(
+        `route ${name} has no tenant-wall fixture: add one to WALLS in test/app-api.tenancy.test.ts`,
+      );
+    }
+    const a = new Tenant(t, base);
+    const b = new Tenant(t, base);
+    await b.owner();
+    await expectTenantWall(route, { a: a.app, ...(await wall(a, b)) }, b.app);
+  });
+});
+
+it('has a fixture only for routes that exist', () => {
+  const names = new Set(sessionRoutes.map(routeName));
+  expect(Object.keys(WALLS).filter((name) => !names.has(name))).toEqual([]);
+});

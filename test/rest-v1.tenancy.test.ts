@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestApp } from './support/app.js';
+import { describeAuthentication } from './support/endpoint-security.js';
+import { listen, simState } from './support/messaging.js';
+import { openApiRoutes, routeName, withRouteTable } from './support/route-table.js';
+import { Tenant } from './support/tenant.js';
+import { expectTenantWall, type WallCase } from './support/tenant-wall.js';
+
+// The routes come from the server itself, so a route added to REST v1 gets these tests or fails them.
+const { value: t, routes } = await withRouteTable(() => createTestApp({ queue: true, role: 'api' }));
+const base = await listen(t);
+afterAll(async () => {
+  await t.close();
+});
+
+const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+const documented = openApiRoutes(doc);
+
+describe('the route table', () => {
+  it('documents in OpenAPI exactly the routes REST v1 registers', () => {
+    const registered = routes.filter((r) => r.prefix === '/api/v1').map(routeName);
+    expect(documented.map(routeName).sort()).toEqual(registered.sort());
+  });
+
+  it('serves nothing under /api/v1 outside REST v1 but the API documentation', () => {
+    const outside = routes.filter((r) => r.url.startsWith('/api/v1') && r.prefix !== '/api/v1');
+    for (const r of outside) expect(r.url).toMatch(/^\/api\/v1\/(openapi\.json$|docs(\/|$))/);
+  });
+});
+
+describeAuthentication(() => t, documented);
+
+type Wall = (a: Tenant, b: Tenant) => Promise<Omit<WallCase, 'a'>>;
+
+const contactsOf = (x: Tenant) => async () => (await x.rest('GET', '/contacts?limit=200')).json().contacts;
+
+/** Every REST v1 route: how to make A's rows it could reach, and what B sends at them. */
+const WALLS: Record<string, Wall> = {
+  'GET /contacts': async (a) => ({ markers: [(await a.contact()).id] }),
+
+  // The same phone through B is B's own, new contact; A's is untouched.
+  'POST /contacts': async (a) => {
+    const contact = await a.contact();
+    return {
+      body: { phone: a.phone(), name: 'Of B', tags: ['b'], traits: { owner: 'b' } },
+      status: 201,
+      markers: [contact.id],
+      snapshot: contactsOf(a),
+    };
+  },
+
+  'GET /templates': async (a) => ({ markers: [(await a.template()).name] }),
+
+  // B's network knows the template too, so only Parley's own lookup can refuse it.
+  'POST /messages': async (a, b) => {
+    const template = await a.template();
+    const number = await b.number();
+    simState(t)
+      .templates.get(number.businessAccountId)!
+      .push({ ...template, status: 'APPROVED', id: 'tx' });
+    await a.contact();
+    return {
+      body: { to: a.phone(), template: { name: template.name, language: template.language, body: ['x'] } },
+      status: 404,
+      code: 'template_not_found',
+      snapshot: contactsOf(a),
+      after: async () => {
+        expect((await b.app('GET', '/messages')).json().messages).toEqual([]);
+        expect((await b.app('GET', '/usage')).json().messages_this_month.used).toBe(0);
+      },
+    };
+  },
+
+  'GET /messages/:id': async (a) => {
+    const message = await a.message();
+    return { params: { id: message.id }, markers: [message.id] };
+  },
+
+  // B's event of A's flow's name, for A's contact's phone, starts nothing of A's.
+  'POST /events': async (a) => {
+    const flow = await a.flow();
+    const contact = await a.contact();
+    return {
+      body: { phone: a.phone(), event: flow.event, properties: { from: 'b' } },
+      status: 202,
+      markers: [contact.id, flow.id],
+      snapshot: async () => ({
+        contacts: await contactsOf(a)(),
+        flow: (await a.app('GET', `/automations/${flow.id}`)).json(),
+      }),
+      after: async (res) => expect(res.json().flows_started).toBe(0),
+    };
+  },
+};
+
+describe.each(documented.map((r) => [routeName(r), r] as const))('%s', (_name, route) => {
+  it('keeps workspaces apart', async () => {
+    const wall = WALLS[routeName(route)];
+    if (!wall) {
+      throw new Error(
+        `route ${routeName(route)} has no tenant-wall fixture: add one to WALLS in test/rest-v1.tenancy.test.ts`,
+      );
+    }
+    const a = new Tenant(t, base);
+    const b = new Tenant(t, base);
+    await expectTenantWall(route, { a: a.rest, ...(await wall(a, b)) }, b.rest);
+  });
+});
+
+it('has a fixture only for routes that exist', () => {
+  const names = new Set(documented.map(routeName));
+  expect(Object.keys(WALLS).filter((name) => !names.has(name))).toEqual([]);
+});

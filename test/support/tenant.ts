@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { addMember, createUser } from '../../src/modules/accounts/users.js';
+import { saveTemplate } from '../../src/modules/templates/save-template.js';
+import type { TestApp } from './app.js';
+import { PASSWORD, workspaceWithOwner } from './app-session.js';
+import { connectSimulator, SIM_TEMPLATES } from './messaging.js';
+import type { Call } from './tenant-wall.js';
+
+type Row = { id: string };
+
+/** A sequence started by a webhook: it has a secret, and its one step needs no network. */
+export const SEQUENCE = (name: string) => ({
+  name,
+  trigger: { type: 'webhook' },
+  steps: [{ id: 's', type: 'update_lead_status', status: 'contacted' }],
+});
+
+/**
+ * A workspace with a signed-in owner and an API key, whose rows are made on first ask, through the
+ * APIs where they can be (each builder runs once per tenant). Every name and phone carries the
+ * tenant's own tag, so an answer that shows one of its rows can be told by a string.
+ */
+export class Tenant {
+  readonly tag = `t${randomBytes(4).toString('hex')}`;
+  private readonly made = new Map<string, Promise<unknown>>();
+  constructor(
+    private readonly t: TestApp,
+    /** The server's own address: the in-process simulator posts its webhooks back to it. */
+    private readonly base: string,
+  ) {}
+
+  private once<T>(what: string, make: () => Promise<T>): Promise<T> {
+    if (!this.made.has(what)) this.made.set(what, make());
+    return this.made.get(what) as Promise<T>;
+  }
+
+  owner() {
+    return this.once('owner', () => workspaceWithOwner(this.t));
+  }
+  async workspaceId(): Promise<string> {
+    return (await this.owner()).workspaceId;
+  }
+
+  /** A call through the web app's API with the owner's session (and its CSRF token). */
+  readonly app: Call = async (method, path, body) => (await this.owner()).client.call(method, path, body);
+
+  /** A call through REST v1 with the workspace's API key. */
+  readonly rest: Call = async (method, path, body) =>
+    this.t.api(method, path, (await this.owner()).apiKey, body);
+
+  /** A call that must succeed; its JSON answer. */
+  private async succeed(call: Call, method: string, path: string, body?: unknown) {
+    const res = await call(method, path, body);
+    if (res.statusCode >= 300)
+      throw new Error(`${method} ${path} for a fixture: ${res.statusCode} ${res.body}`);
+    return res.json();
+  }
+
+  /** The number, connected to the in-process simulator, with its templates synced. */
+  number() {
+    return this.once('number', async () => connectSimulator(this.t, this.base, await this.workspaceId()));
+  }
+
+  /** A phone number of its own: four digits from the tag. */
+  phone(): string {
+    return `+1415555${2000 + (Number.parseInt(this.tag.slice(1, 5), 16) % 1000)}`;
+  }
+
+  contact() {
+    return this.once('contact', async (): Promise<Row & { phone: string; name: string }> => {
+      const name = `Contact ${this.tag}`;
+      const { id } = await this.succeed(this.rest, 'POST', '/contacts', { phone: this.phone(), name });
+      return { id, phone: this.phone().slice(1), name };
+    });
+  }
+
+  /** A template message sent to the contact through the simulator (accepted). */
+  message() {
+    return this.once('message', async (): Promise<Row> => {
+      await this.number();
+      await this.contact();
+      const welcome = SIM_TEMPLATES[0]!;
+      const sent = await this.succeed(this.rest, 'POST', '/messages', {
+        to: this.phone(),
+        template: { name: welcome.name, language: welcome.language, body: ['Ann', this.tag] },
+      });
+      return { id: sent.id };
+    });
+  }
+
+  /** An approved template only this workspace has. */
+  template() {
+    return this.once('template', async () => {
+      const template = { name: `offer_${this.tag}`, language: 'en', category: 'MARKETING', body: 'Hi {{1}}' };
+      await saveTemplate(this.t.ctx.db, await this.workspaceId(), { ...template, status: 'APPROVED' });
+      return template;
+    });
+  }
+
+  apiKey() {
+    return this.once(
+      'apiKey',
+      (): Promise<Row> => this.succeed(this.app, 'POST', '/api-keys', { name: this.tag }),
+    );
+  }
+
+  /** An outbound webhook endpoint; `.invalid` never resolves, so a test delivery fails at once. */
+  webhook() {
+    return this.once(
+      'webhook',
+      (): Promise<Row> =>
+        this.succeed(this.app, 'POST', '/webhooks', { url: `https://${this.tag}.example.invalid/hook` }),
+    );
+  }
+
+  invitation() {
+    return this.once(
+      'invitation',
+      (): Promise<Row> =>
+        this.succeed(this.app, 'POST', '/invitations', {
+          email: `invited-${this.tag}@example.com`,
+          role: 'member',
+        }),
+    );
+  }
+
+  /** A second member (role member) besides the owner. */
+  member() {
+    return this.once('member', async () => {
+      const email = `member-${this.tag}@example.com`;
+      const userId = await createUser(this.t.ctx.db, email, PASSWORD, 'Member');
+      await addMember(this.t.ctx.db, await this.workspaceId(), userId, 'member');
+      return { userId, email };
+    });
+  }
+
+  form() {
+    return this.once(
+      'form',
+      (): Promise<Row & { token: string }> =>
+        this.succeed(this.app, 'POST', '/forms', { name: `Form ${this.tag}` }),
+    );
+  }
+
+  /** A published sequence started by a webhook, with a secret. */
+  sequence() {
+    return this.once('sequence', async (): Promise<Row & { secret: string }> => {
+      const { id } = await this.succeed(this.app, 'POST', '/automations', {
+        kind: 'sequence',
+        definition: SEQUENCE(`Sequence ${this.tag}`),
+        publish: true,
+      });
+      const { automation } = await this.succeed(this.app, 'GET', `/automations/${id}`);
+      return { id, secret: automation.webhook.secret };
+    });
+  }
+
+  /** A published flow started by an event of its own name. */
+  flow() {
+    return this.once('flow', async (): Promise<Row & { event: string }> => {
+      const event = `signup_${this.tag}`;
+      const definition = {
+        name: `Flow ${this.tag}`,
+        trigger: { type: 'event', event },
+        steps: [{ id: 'tag', type: 'add_tag', tag: 'signed-up' }],
+      };
+      const { id } = await this.succeed(this.app, 'POST', '/automations', {
+        kind: 'flow',
+        definition,
+        publish: true,
+      });
+      return { id, event };
+    });
+  }
+
+  /** A lead posted to the sequence's webhook, and the run that enrolled it. */
+  lead() {
+    return this.once('lead', async () => {
+      const { id, secret } = await this.sequence();
+      const res = await this.t.app.inject({
+        method: 'POST',
+        url: `/api/automation/webhooks/${id}/${secret}`,
+        payload: { name: `Lead ${this.tag}`, email: `lead-${this.tag}@example.com` },
+      });
+      if (res.statusCode !== 202)
+        throw new Error(`webhook intake for a fixture: ${res.statusCode} ${res.body}`);
+      const { lead_id, run_id } = res.json();
+      return { id: lead_id as string, runId: run_id as string };
+    });
+  }
+}
