@@ -1,0 +1,19 @@
+import type { Queryable } from '../../src/db/db.js';
+import type { JobName } from '../../src/jobs/catalog.js';
+import { until } from './until.js';
+
+/**
+ * Waits until no job of these queues is waiting, due for a retry or running: from then on nothing
+ * queued can add an effect, so "it happened once" can be asserted without sleeping on a guess.
+ * Reads pg-boss's job table, which has these columns in pg-boss 10 and 12 alike.
+ */
+export async function queueIdle(db: Queryable, queues: JobName[], ms = 30_000): Promise<void> {
+  await until(async () => {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pgboss.job
+       WHERE name = ANY($1::text[]) AND state IN ('created', 'retry', 'active')`,
+      [queues],
+    );
+    return rows[0]!.n === 0;
+  }, ms);
+}
