@@ -5,6 +5,7 @@ import { createApiKey } from '../src/modules/api-keys/create-api-key.js';
 import { createAutomation } from '../src/modules/automation/save-automation.js';
 import { Cluster } from './support/cluster.js';
 import { connectedWorkspace, simControl, simState } from './support/messaging.js';
+import { queueIdle } from './support/queue-idle.js';
 import { until } from './support/until.js';
 
 // Crash test: steady load of sends, events and intake webhooks on two API instances and two
@@ -138,6 +139,7 @@ describe('an API instance killed while a send is under way', () => {
       );
       return rows[0]?.wamid;
     }, 90_000);
+    await queueIdle(cluster.t.ctx.db, ['messages.send']);
     expect(simState(cluster.t).messages.filter((m) => m.to === '14155557001')).toHaveLength(1);
   }, 120_000);
 });
