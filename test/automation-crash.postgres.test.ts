@@ -5,6 +5,7 @@ import { createAutomation } from '../src/modules/automation/save-automation.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { type RunningServer, startServer } from './support/cli.js';
 import { connectedWorkspace, listen, simState } from './support/messaging.js';
+import { queueIdle } from './support/queue-idle.js';
 import { until } from './support/until.js';
 
 // The API runs in this process; the steps run in a separate `serve --role worker` process, which is
@@ -77,10 +78,16 @@ describe('a worker killed mid-step', () => {
     requests[0]!.res.destroy();
     await startWorker();
 
-    const run = await until(async () => {
-      const [r] = await listRuns(t.ctx, ws.id, { automationId: flow.id });
-      return r?.status === 'completed' && r;
+    // Every run of the flow, once all have finished: a second run of the one event, or a failed one,
+    // is a failure here even if another run completed.
+    const runs = await until(async () => {
+      const all = await listRuns(t.ctx, ws.id, { automationId: flow.id });
+      return all.length > 0 && all.every((r) => r.status === 'completed' || r.status === 'failed') && all;
     }, 90_000);
+    expect(runs.map((r) => r.status)).toEqual(['completed']);
+    const run = runs[0]!;
+    // A redelivered step job would still be waiting or running: drain before counting effects.
+    await queueIdle(t.ctx.db, ['automation.start', 'automation.step', 'messages.send']);
 
     expect(simState(t).messages.filter((m) => m.to === '14155550123')).toHaveLength(1);
     expect(requests.map((r) => r.key)).toEqual([`${run.id}/crm`, `${run.id}/crm`]);

@@ -31,6 +31,8 @@ function raw(bytes: Buffer | string): Promise<{ status: number; head: string }> 
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
       resolve({ status, head: data.split('\r\n\r\n')[0] ?? '' });
     };
+    // A server that neither answers nor closes on garbage is the outcome being read here, so two
+    // quiet seconds end the read: there is no event to wait on instead.
     socket.setTimeout(2000, done);
     socket.on('data', (d) => {
       data += d.toString('latin1');

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { hubSignature } from './cloud-api/signature.js';
 
@@ -150,7 +150,8 @@ describe('POST /messages', () => {
       return m.json().status === 'accepted' ? (m.json() as { wamid: string }) : undefined;
     }, 30_000);
     expect(sent.wamid).toMatch(/^wamid\./);
-    await sleep(3_000);
+    // A second job for the same message would still be waiting or running: let the queue drain first.
+    await queueIdle(t.ctx.db, ['messages.send']);
     expect(simState(t).messages.filter((m) => m.to === '14155552698')).toHaveLength(1);
   });
 });

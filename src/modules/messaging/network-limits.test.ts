@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 
 // The network's rate limits through HTTP against the simulator: 130429 (the number's throughput) and
@@ -52,6 +53,7 @@ describe('throughput errors (130429)', () => {
     // 2 s before the first retry, then the queue's exponential backoff (2-4 s, then 4-8 s).
     expect(gaps[0]).toBeGreaterThanOrEqual(1_900);
     expect(gaps[2]).toBeGreaterThan(gaps[0]!);
+    await queueIdle(t.ctx.db, ['messages.send']);
     expect(simState(t).messages.filter((m) => m.to === '14155550130')).toHaveLength(1);
   }, 40_000);
 });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import type { Db } from '../../db/db.js';
 import { openPostgres } from '../../db/postgres.js';
@@ -79,6 +80,7 @@ describe('a burst past the number’s throughput', () => {
       );
       return rows.length === 40;
     }, 20_000);
+    await queueIdle(t.ctx.db, ['messages.send']);
     const views = await Promise.all(ids.map((id) => t.api('GET', `/messages/${id}`, ws.key)));
     const wamids = views.map((v) => v.json().wamid as string);
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { deliver, statusPayload } from '../../simulator/webhooks.js';
 import { CloudApiClient, type CloudApiError } from './cloud-api/client.js';
@@ -72,6 +73,7 @@ describe("a send under another attempt's lease", () => {
     expect(simState(t).messages.filter((m) => m.to === '14155550999')).toEqual([]);
 
     await until(async () => (await message(ws.id, messageId)).status !== 'queued', 20_000);
+    await queueIdle(t.ctx.db, ['messages.send']);
     expect(simState(t).messages.filter((m) => m.to === '14155550999')).toHaveLength(1);
   });
 });
@@ -145,6 +147,7 @@ describe('the sweep of abandoned sends', () => {
     expect(await sweepAbandonedSends(t.ctx)).toBeGreaterThanOrEqual(1);
     expect(await sweepAbandonedSends(t.ctx)).toBe(0);
     await until(async () => (await message(ws.id, 'msg_abandoned')).status !== 'queued', 10_000);
+    await queueIdle(t.ctx.db, ['messages.send']);
     expect(simState(t).messages.filter((m) => m.to === '14155550305')).toHaveLength(1);
   });
 });

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { buildServer } from '../../http/server.js';
+import { createApiKey } from '../api-keys/create-api-key.js';
+import { createApiRateLimiter } from './create-limiter.js';
 import { RedisRateLimiter } from './redis-limiter.js';
 
 const apps: TestApp[] = [];
@@ -38,6 +40,30 @@ describe('rate limit through HTTP (300 per minute per key)', () => {
     expect((await t.ctx.db.query('SELECT count(*)::int AS n FROM contacts')).rows[0]).toEqual({ n: 0 });
     // Another key, even of another workspace, has its own budget.
     expect((await t.api('GET', '/templates', other.key)).statusCode).toBe(200);
+  });
+});
+
+// The test app uses this process's memory unless given a limiter; with REDIS_URL set, the same rule
+// is checked on the Redis store the server picks in production.
+const stores = [
+  { store: 'memory', redisUrl: undefined },
+  ...(process.env.REDIS_URL ? [{ store: 'redis', redisUrl: process.env.REDIS_URL }] : []),
+];
+
+describe.each(stores)('rate limit per key, not per workspace ($store)', ({ redisUrl }) => {
+  it('gives each key of one workspace its own 300 per minute', async () => {
+    const t = await createTestApp({ limiter: createApiRateLimiter(redisUrl) });
+    apps.push(t);
+    const { id, key: first } = await t.workspace();
+    const { key: second } = await createApiKey(t.ctx.db, id);
+    const statuses = await exhaust(() => t.api('GET', '/templates', first), 300);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect((await t.api('GET', '/templates', first)).statusCode).toBe(429);
+    // The second key of the same workspace has spent nothing yet.
+    const other = await t.api('GET', '/templates', second);
+    expect(other.statusCode).toBe(200);
+    expect(other.headers.ratelimit).toBe('"key";r=299;t=60');
+    expect((await t.api('GET', '/templates', first)).statusCode).toBe(429);
   });
 });
 

@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { deliverWebhook } from './deliver.js';
 import { createEndpoint } from './endpoints.js';
@@ -129,12 +129,11 @@ describe('outbound webhooks', () => {
           [ws.id],
         )
       ).rows;
-    let rows = await deliveries();
-    for (let i = 0; i < 100 && rows[0]?.status !== 'delivered'; i++) {
-      await sleep(50);
-      rows = await deliveries();
-    }
-    expect(rows).toEqual([{ status: 'delivered', attempts: 2 }]);
+    await until(async () => (await deliveries())[0]?.status === 'delivered');
+    // No third attempt may follow a delivered one.
+    await queueIdle(t.ctx.db, ['webhooks.deliver']);
+    expect(await deliveries()).toEqual([{ status: 'delivered', attempts: 2 }]);
+    expect(hooks.received.slice(before).filter((r) => r.body.includes('retry me'))).toHaveLength(2);
   });
 
   it('refuses private and loopback targets unless the operator allows them', async () => {
