@@ -3,6 +3,7 @@ import { type JobWithMetadata, PgBoss, type Queue as QueueDefinition, type SendO
 import type { AppContext } from '../context.js';
 import type { Db, Queryable } from '../db/db.js';
 import { type JobData, type JobName, jobCatalog } from './catalog.js';
+import { moveV10Jobs, setAsideV10Schema } from './pgboss-v10-upgrade.js';
 
 /**
  * A running job's worker refreshes its heartbeat every half of this (pg-boss's least is 10 s); a job
@@ -32,6 +33,7 @@ export class Queue {
   ) {}
 
   static async start(db: Db, options: QueueOptions): Promise<Queue> {
+    await setAsideV10Schema(db);
     const boss = new PgBoss({
       db: { executeSql: (text, values) => db.executeSql(text, values) as Promise<{ rows: unknown[] }> },
       backend: db.kind,
@@ -61,6 +63,8 @@ export class Queue {
       // earlier catalog) gets this version's policy for the jobs it queues from now on.
       await boss.updateQueue(name, policy);
     }
+    const moved = await moveV10Jobs(db, boss, Object.keys(jobCatalog));
+    if (moved > 0) options.log.info({ moved }, 'unfinished jobs moved from the pg-boss 10 schema');
     return new Queue(boss, options);
   }
 
