@@ -49,6 +49,10 @@ export class Queue {
       maintenanceIntervalSeconds: 300,
     });
     boss.on('error', (err) => options.log.error({ err }, 'job queue error'));
+    // Slow queries, backlogs, a database clock out of step, vacuum falling behind: the operator's to see.
+    boss.on('warning', (warning) =>
+      options.log.warn({ data: warning.data }, `job queue: ${warning.message}`),
+    );
     await boss.start();
     for (const [name, job] of Object.entries(jobCatalog)) {
       const policy = {
