@@ -281,7 +281,7 @@ try {
       'answer `queued` during latency and 5xx storms and each reaches the simulator once afterwards. ' +
       '`test/cluster.postgres.test.ts` (`npm run cluster`, docs/operations.md): exactly 300 of 360 requests with one ' +
       'key accepted across two API instances, 30 runs shared by two workers with every step once, a killed ' +
-      "worker's steps finished by the other after their 20 s expiry.",
+      "worker's steps finished by the other once their heartbeat lapsed (10 s).",
     '',
   );
   writeBenchSection('proof', lines.join('\n'));

@@ -168,7 +168,7 @@ describe('two API instances and two workers', () => {
     for (const h of hits.slice(before))
       if (!h.res.headersSent && !h.res.destroyed) h.res.writeHead(200).end('ok');
 
-    // The steps come back after their expiry (20 s) and the survivor finishes every run.
+    // The steps come back once their heartbeat lapses (10 s) and the survivor finishes every run.
     const runs = await until(async () => {
       const r = await runsOf(f.id);
       return r.length === phones.length && r.every((x) => x.status === 'completed') && r;

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './supported-node.js';
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/env.js';

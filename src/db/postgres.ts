@@ -33,7 +33,7 @@ export async function openPostgres(connectionString: string, max = 20): Promise<
       await pool.query(text);
     },
     // The job queue may still record a job's end after the pool has closed (a handler outliving
-    // shutdown). That write never settles, as if this process had died there: the job expires and
+    // shutdown). That write never settles, as if this process had died there: its heartbeat stops and it
     // runs again. An empty answer instead broke pg-boss, which reads a count from it.
     executeSql: (text, values) => (closed ? new Promise(() => {}) : pool.query(text, values)),
     close: () => {

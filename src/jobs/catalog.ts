@@ -15,7 +15,10 @@ import type { JobData, JobName } from './job-data.js';
 export interface JobDefinition<Data extends object = object> {
   retryLimit: number;
   retryDelaySeconds: number;
-  /** A job running longer than this is taken to be dead and handed out again: keep it short. */
+  /**
+   * A job still running after this long is taken to be stuck and is retried. A dead worker's job comes
+   * back sooner, when its heartbeat stops (jobs/queue.ts), so this bounds a live handler, not a crash.
+   */
   expireInSeconds: number;
   cron?: string;
   /** Jobs fetched and run at once (each retried on its own); 1 when not set. */
@@ -34,7 +37,7 @@ export const jobCatalog = {
   'maintenance.cleanup': defineJob<Record<string, never>>({
     retryLimit: 3,
     retryDelaySeconds: 30,
-    expireInSeconds: 120,
+    expireInSeconds: 600,
     cron: '*/10 * * * *',
     handler: async (ctx) => {
       let deleted = 0;
@@ -47,7 +50,7 @@ export const jobCatalog = {
   'messages.send': defineJob<{ workspaceId: string; messageId: string }>({
     retryLimit: 8,
     retryDelaySeconds: 2,
-    expireInSeconds: 60,
+    expireInSeconds: 300,
     // A burst deferred past a number's throughput drains at the paced rate, not one job per poll:
     // batches wait for their send slots, and a second loop fetches while the first one waits.
     batchSize: 100,
@@ -57,7 +60,7 @@ export const jobCatalog = {
   'messages.sweep': defineJob<Record<string, never>>({
     retryLimit: 0,
     retryDelaySeconds: 60,
-    expireInSeconds: 120,
+    expireInSeconds: 300,
     cron: '* * * * *',
     handler: async (ctx) => {
       const found = await sweepAbandonedSends(ctx);
@@ -67,13 +70,13 @@ export const jobCatalog = {
   'webhooks.deliver': defineJob<{ workspaceId: string; deliveryId: string }>({
     retryLimit: 10,
     retryDelaySeconds: 5,
-    expireInSeconds: 60,
+    expireInSeconds: 300,
     handler: (ctx, data, attempt) => deliverWebhook(ctx, data, attempt.lastTry),
   }),
   'templates.sync': defineJob<Record<string, never>>({
     retryLimit: 1,
     retryDelaySeconds: 60,
-    expireInSeconds: 600,
+    expireInSeconds: 1800,
     cron: '*/15 * * * *',
     handler: async (ctx) => {
       for (const number of await allNumbers(ctx)) {
@@ -86,23 +89,21 @@ export const jobCatalog = {
   'automation.start': defineJob<{ workspaceId: string; eventId: string }>({
     retryLimit: 10,
     retryDelaySeconds: 1,
-    expireInSeconds: 30,
+    expireInSeconds: 300,
     batchSize: 20,
     handler: (ctx, data) => startEventRuns(ctx, data),
   }),
-  // Steps are bounded well under the expiry (HTTP steps time out by 10 s, sends answer by their
-  // deadline), so a job found expired is a dead worker's: it comes back within seconds.
   'automation.step': defineJob<StepJob>({
     retryLimit: 6,
     retryDelaySeconds: 2,
-    expireInSeconds: 20,
+    expireInSeconds: 300,
     batchSize: 20,
     handler: (ctx, data, attempt) => runStep(ctx, data, attempt.lastTry),
   }),
   'maintenance.autovacuum': defineJob<Record<string, never>>({
     retryLimit: 0,
     retryDelaySeconds: 60,
-    expireInSeconds: 300,
+    expireInSeconds: 900,
     cron: '* * * * *',
     handler: async (ctx) => {
       // A PostgreSQL server runs its own autovacuum; only the embedded engine needs this.

@@ -1,9 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import PgBoss from 'pg-boss';
+import { type JobWithMetadata, PgBoss, type Queue as QueueDefinition, type SendOptions } from 'pg-boss';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/db.js';
 import { type JobData, type JobName, jobCatalog } from './catalog.js';
 import type { JobQueue } from './enqueue.js';
+import { moveV10Jobs, setAsideV10Schema } from './pgboss-v10-upgrade.js';
+
+/**
+ * A running job's worker refreshes its heartbeat every half of this (pg-boss's least is 10 s); a job
+ * not heard from for this long is taken to be a dead worker's and is retried.
+ */
+const HEARTBEAT_SECONDS = 10;
+const MONITOR_SECONDS = 5;
 
 export interface QueueOptions {
   /** Run handlers and the scheduler here (roles `all` and `worker`); the `api` role only sends. */
@@ -13,8 +21,8 @@ export interface QueueOptions {
 
 /**
  * The job queue: pg-boss on the same database, through the Db adapter so it runs on PGlite and on
- * PostgreSQL alike. pg-boss 10 has no heartbeat: a job whose worker died comes back once its
- * expiry passes, found by the maintenance pass that runs every few seconds here.
+ * PostgreSQL alike. A running job's worker refreshes its heartbeat; a job whose worker died stops
+ * doing so and comes back within seconds, found by the monitor pass that runs every few seconds here.
  */
 export class Queue implements JobQueue {
   /** This process's worker per queue, to wake on send instead of waiting for its next poll. */
@@ -26,25 +34,42 @@ export class Queue implements JobQueue {
   ) {}
 
   static async start(db: Db, options: QueueOptions): Promise<Queue> {
+    await setAsideV10Schema(db);
     const boss = new PgBoss({
       db: { executeSql: (text, values) => db.executeSql(text, values) as Promise<{ rows: unknown[] }> },
+      backend: db.kind,
       schema: 'pgboss',
       migrate: true,
       supervise: options.work,
       schedule: options.work,
-      maintenanceIntervalSeconds: 5,
+      // The monitor pass fails jobs whose heartbeat went quiet (and those past their expiry): it runs
+      // every few seconds so a dead worker's job is handed out again soon after its heartbeat lapses.
+      superviseIntervalSeconds: MONITOR_SECONDS,
+      monitorIntervalSeconds: MONITOR_SECONDS,
+      // Deletes jobs past their retention; it has no hurry.
+      maintenanceIntervalSeconds: 300,
     });
     boss.on('error', (err) => options.log.error({ err }, 'job queue error'));
+    // Slow queries, backlogs, a database clock out of step, vacuum falling behind: the operator's to see.
+    boss.on('warning', (warning) =>
+      options.log.warn({ data: warning.data }, `job queue: ${warning.message}`),
+    );
     await boss.start();
     for (const [name, job] of Object.entries(jobCatalog)) {
-      await createQueueRetrying(boss, name, {
-        name,
+      const policy = {
         retryLimit: job.retryLimit,
         retryDelay: job.retryDelaySeconds,
         retryBackoff: true,
         expireInSeconds: job.expireInSeconds,
-      });
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+      };
+      await createQueueRetrying(boss, name, { name, ...policy });
+      // createQueue leaves an existing queue as it was: a database from an earlier version (or an
+      // earlier catalog) gets this version's policy for the jobs it queues from now on.
+      await boss.updateQueue(name, policy);
     }
+    const moved = await moveV10Jobs(db, boss, Object.keys(jobCatalog));
+    if (moved > 0) options.log.info({ moved }, 'unfinished jobs moved from the pg-boss 10 schema');
     return new Queue(boss, options);
   }
 
@@ -59,10 +84,10 @@ export class Queue implements JobQueue {
       const batchSize = job.batchSize ?? 1;
       for (let w = 0; w < (job.workers ?? 1); w++) {
         let workerId = '';
-        workerId = await this.boss.work<object>(
+        workerId = await this.boss.work(
           name,
           { includeMetadata: true, pollingIntervalSeconds: 1, batchSize },
-          async (jobs) => {
+          async (jobs: JobWithMetadata<object>[]) => {
             const results = await Promise.allSettled(
               jobs.map((j) => handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit })),
             );
@@ -86,7 +111,7 @@ export class Queue implements JobQueue {
   async send<N extends JobName>(
     name: N,
     data: JobData<N>,
-    options: PgBoss.SendOptions = {},
+    options: SendOptions = {},
   ): Promise<string | null> {
     return this.boss.send(name, data, options);
   }
@@ -98,7 +123,7 @@ export class Queue implements JobQueue {
   }
 
   async stop(): Promise<void> {
-    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    await this.boss.stop({ graceful: true, timeout: 10_000 });
   }
 }
 
@@ -107,7 +132,7 @@ export class Queue implements JobQueue {
  * create_queue (a table attached as a partition per queue) can deadlock between them, which stopped
  * a worker at start. The call is idempotent (ON CONFLICT DO NOTHING), so the loser tries again.
  */
-async function createQueueRetrying(boss: PgBoss, name: string, options: PgBoss.Queue): Promise<void> {
+async function createQueueRetrying(boss: PgBoss, name: string, options: QueueDefinition): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await boss.createQueue(name, options);
