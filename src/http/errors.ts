@@ -60,6 +60,11 @@ export class ApiError extends Error {
   static validation(field: string, message: string): ApiError {
     return new ApiError('validation_error', `${field}: ${message}`, [{ field, message }]);
   }
+
+  /** A 422 whose message already says in words what is wrong; the detail names the field. */
+  static invalid(field: string, message: string): ApiError {
+    return new ApiError('validation_error', message, [{ field, message }]);
+  }
 }
 
 /** What a fault of ours is answered with: nothing of the fault itself reaches the client. */

@@ -4,7 +4,7 @@ import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { checkRedirectUrl, createForm } from './create-form.js';
-import { checkFields, FIELD_TYPES, type FormField, FormInputError } from './form-fields.js';
+import { checkFields, FIELD_TYPES, type FormField } from './form-fields.js';
 import { publishCodes } from './publish-codes.js';
 
 const FieldBody = Type.Object(
@@ -28,16 +28,6 @@ const FormBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The forms module's own checks, in the app's envelope. */
-function checked<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof FormInputError) throw ApiError.validation('form', err.message);
-    throw err;
-  }
-}
-
 const COLUMNS = `f.id, f.name, f.token, f.active, f.fields, f.thank_you_message, f.redirect_url, f.created_at, f.updated_at,
   (SELECT count(*)::int FROM leads l WHERE l.workspace_id = f.workspace_id AND l.source = 'form' AND l.source_id = f.id) AS leads`;
 
@@ -56,19 +46,13 @@ export function registerAppFormRoutes(app: RestApp): void {
   app.post('/forms', { schema: { body: FormBody } }, async (request, reply) => {
     const s = request.session();
     const b = request.body;
-    let form: { id: string; token: string };
-    try {
-      form = await createForm(ctx.db, s.workspaceId, {
-        ...(b.name === undefined ? {} : { name: b.name }),
-        ...(b.fields === undefined ? {} : { fields: b.fields }),
-        ...(b.active === undefined ? {} : { active: b.active }),
-        thankYouMessage: b.thank_you_message ?? null,
-        redirectUrl: b.redirect_url ?? null,
-      });
-    } catch (err) {
-      if (err instanceof FormInputError) throw ApiError.validation('form', err.message);
-      throw err;
-    }
+    const form = await createForm(ctx.db, s.workspaceId, {
+      ...(b.name === undefined ? {} : { name: b.name }),
+      ...(b.fields === undefined ? {} : { fields: b.fields }),
+      ...(b.active === undefined ? {} : { active: b.active }),
+      thankYouMessage: b.thank_you_message ?? null,
+      redirectUrl: b.redirect_url ?? null,
+    });
     return reply.code(201).send({ result: true, ...form });
   });
 
@@ -86,15 +70,11 @@ export function registerAppFormRoutes(app: RestApp): void {
   app.patch('/forms/:id', { schema: { params: IdParams, body: FormBody } }, async (request) => {
     const s = request.session();
     const b = request.body;
-    const fields = b.fields === undefined ? null : checked(() => checkFields(b.fields as FormField[]));
+    const fields = b.fields === undefined ? null : checkFields(b.fields as FormField[]);
     const name = b.name?.trim();
     if (name === '') throw ApiError.validation('name', 'must not be blank');
     const redirect =
-      b.redirect_url === undefined
-        ? undefined
-        : b.redirect_url
-          ? checked(() => checkRedirectUrl(b.redirect_url!))
-          : null;
+      b.redirect_url === undefined ? undefined : b.redirect_url ? checkRedirectUrl(b.redirect_url) : null;
     const thankYou = b.thank_you_message === undefined ? undefined : b.thank_you_message?.trim() || null;
     const { rows } = await ctx.db.query(
       `UPDATE forms SET name = COALESCE($3, name), fields = COALESCE($4::jsonb, fields), active = COALESCE($5, active),

@@ -1,12 +1,26 @@
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
 import { saveTemplate } from '../templates/save-template.js';
+import { CloudApiError } from './cloud-api/client.js';
 import { type ConnectedNumber, clientFor } from './connected-numbers.js';
 
 const KNOWN = new Set(['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED']);
 
 /** Copies the business account's templates from the network into the templates table. */
 export async function syncTemplates(ctx: AppContext, number: ConnectedNumber): Promise<number> {
-  const templates = await clientFor(ctx, number).listTemplates(number.businessAccountId);
+  const templates = await clientFor(ctx, number)
+    .listTemplates(number.businessAccountId)
+    .catch((err: unknown) => {
+      if (!(err instanceof CloudApiError)) throw err;
+      throw new ApiError(
+        'unavailable',
+        `WhatsApp did not answer the template list: ${err.message}`,
+        undefined,
+        {
+          cause: err,
+        },
+      );
+    });
   for (const t of templates) {
     const body = t.components.find((c) => c.type === 'BODY')?.text ?? '';
     const status = KNOWN.has(t.status) ? (t.status as 'APPROVED') : 'PENDING';

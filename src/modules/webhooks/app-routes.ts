@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { deliverWebhook } from './deliver.js';
-import { createEndpoint, WEBHOOK_EVENTS, WebhookInputError } from './endpoints.js';
+import { createEndpoint, WEBHOOK_EVENTS } from './endpoints.js';
 
 const EndpointBody = Type.Object(
   {
@@ -34,13 +34,8 @@ export function registerAppWebhookRoutes(app: RestApp): void {
   app.post('/webhooks', { schema: { body: EndpointBody } }, async (request, reply) => {
     const s = request.session();
     requireManager(s.role);
-    try {
-      const created = await createEndpoint(ctx, s.workspaceId, request.body.url, request.body.events);
-      return reply.code(201).send({ result: true, ...created });
-    } catch (err) {
-      if (err instanceof WebhookInputError) throw ApiError.validation('url', err.message);
-      throw err;
-    }
+    const created = await createEndpoint(ctx, s.workspaceId, request.body.url, request.body.events);
+    return reply.code(201).send({ result: true, ...created });
   });
 
   app.delete('/webhooks/:id', { schema: { params: IdParams } }, async (request) => {
