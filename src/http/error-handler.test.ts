@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answerErrorsWith,
+  answerForPath,
   type Envelope,
   intakeEnvelope,
   preRoutingErrors,
@@ -15,6 +16,14 @@ const INTERNAL = 'connection to 10.0.0.5 refused: password authentication failed
 
 async function appWith(envelope: Envelope): Promise<FastifyInstance> {
   const app = Fastify({ frameworkErrors: preRoutingErrors });
+  // As in server.ts: the server's own routes (outside every plugin) answer by their path.
+  app.setErrorHandler(answerForPath);
+  app.get('/f/:token', async () => {
+    throw new Error(INTERNAL);
+  });
+  app.post('/api/forms/own', async () => {
+    throw new Error(INTERNAL);
+  });
   await app.register(async (scope) => {
     answerErrorsWith(scope, envelope);
     scope.get('/fault', async () => {
@@ -77,6 +86,20 @@ describe('a fault of ours', () => {
     expect(page.headers['x-request-id']).toEqual(expect.any(String));
     expect(page.body).toBe('<p>500: Something failed on our side; please try again</p>');
     for (const res of [json, page]) expect(res.body).not.toMatch(/10\.0\.0\.5|password|parley/);
+  });
+
+  it("is a 500 in the envelope of its path's part of the API on the server's own routes", async () => {
+    const page = await rest.inject({ method: 'GET', url: '/f/ft_x' });
+    expect(page.statusCode).toBe(500);
+    expect(page.json()).toMatchObject({ result: false, error: { code: 'internal_error' } });
+    const intakeRoute = await rest.inject({ method: 'POST', url: '/api/forms/own' });
+    expect(intakeRoute.statusCode).toBe(500);
+    expect(intakeRoute.headers['x-request-id']).toEqual(expect.any(String));
+    expect(intakeRoute.json()).toEqual({
+      success: false,
+      error: 'Something failed on our side; please try again',
+    });
+    for (const res of [page, intakeRoute]) expect(res.body).not.toMatch(/10\.0\.0\.5|password/);
   });
 
   it("keeps an ApiError's cause out of the answer", async () => {

@@ -98,8 +98,11 @@ export function answerNotFound(
 const INTAKE_PATHS = /^\/api\/(forms|automation\/webhooks)\//;
 const intakeByPath = intakeEnvelope({ unsupportedMediaType: 'Send the body as JSON' });
 
-/** Before routing no plugin's handler applies: the envelope is the one of the part the path names. */
-function answerByPath(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/**
+ * Where no plugin's handler applies (before routing, and the server's own routes such as /f/{token}
+ * or /readyz): the envelope of the part of the API the path names.
+ */
+export function answerForPath(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const envelope = INTAKE_PATHS.test(request.raw.url ?? '') ? intakeByPath : restEnvelope;
   return answer(envelope, err, request, reply);
 }
@@ -110,7 +113,7 @@ function answerByPath(err: unknown, request: FastifyRequest, reply: FastifyReply
  */
 export function preRoutingErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   // All of them refuse the request as sent, none is a fault of ours.
-  answerByPath(
+  answerForPath(
     toApiError(error) ?? new ApiError('bad_request', 'The request could not be read'),
     request,
     reply,
@@ -131,7 +134,7 @@ export async function refuseNulInPath(
   const q = url.indexOf('?');
   if (NUL_IN_PATH.test(q === -1 ? url : url.slice(0, q))) {
     const err = new ApiError('bad_request', 'The request path contains %00, which no address here holds');
-    return answerByPath(err, request, reply);
+    return answerForPath(err, request, reply);
   }
   return undefined;
 }

@@ -12,7 +12,7 @@ import { simulator } from '../simulator/plugin.js';
 import { SimState } from '../simulator/state.js';
 import { AccessLog } from './access-log.js';
 import { appApi } from './app-api.js';
-import { preRoutingErrors, refuseNulInPath } from './error-handler.js';
+import { answerForPath, preRoutingErrors, refuseNulInPath } from './error-handler.js';
 import { registerMetrics } from './metrics.js';
 import { REST_BODY_LIMIT, restV1 } from './rest-v1.js';
 import { buildValidator } from './validation.js';
@@ -38,6 +38,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
     frameworkErrors: preRoutingErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('ctx', ctx);
+  app.setErrorHandler(answerForPath);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
