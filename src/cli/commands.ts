@@ -1,53 +1,30 @@
 import type { AppContext } from '../context.js';
 import { migrate } from '../db/migrate.js';
+import { ApiError } from '../http/errors.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
 import { revokeApiKey } from '../modules/api-keys/revoke-api-key.js';
-import { DefinitionError } from '../modules/automation/definition.js';
 import { findSequence, rotateSequenceSecret } from '../modules/automation/intake.js';
 import {
-  AutomationNotFoundError,
   createAutomation,
   publishAutomation,
   unpublishAutomation,
-  WrongKindError,
 } from '../modules/automation/save-automation.js';
 import { createForm } from '../modules/forms/create-form.js';
 import { embedSnippets } from '../modules/forms/embed-snippets.js';
-import { FormInputError } from '../modules/forms/form-fields.js';
 import {
   type ConnectNumberInput,
   connectNumber,
-  NumberInputError,
   numberOfWorkspace,
 } from '../modules/messaging/connected-numbers.js';
 import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
-import {
-  createTemplate,
-  type NewTemplate,
-  TemplateInputError,
-} from '../modules/templates/create-template.js';
+import { createTemplate, type NewTemplate } from '../modules/templates/create-template.js';
 import { syncTemplates } from '../modules/templates/sync-templates.js';
-import { createEndpoint, WebhookInputError } from '../modules/webhooks/endpoints.js';
-import { createWorkspace, WorkspaceInputError } from '../modules/workspaces/create-workspace.js';
+import { createEndpoint } from '../modules/webhooks/endpoints.js';
+import { createWorkspace } from '../modules/workspaces/create-workspace.js';
 import { setPlan } from '../modules/workspaces/plans.js';
 import { seedDemo } from './demo.js';
 
-export class CommandError extends Error {}
-
-/** An error that is the operator's to fix, printed as it is (anything else is a fault of ours). */
-export function isOperatorError(err: unknown): err is Error {
-  return (
-    err instanceof DefinitionError ||
-    err instanceof WrongKindError ||
-    err instanceof AutomationNotFoundError ||
-    err instanceof CommandError ||
-    err instanceof WorkspaceInputError ||
-    err instanceof WebhookInputError ||
-    err instanceof FormInputError ||
-    err instanceof NumberInputError ||
-    err instanceof TemplateInputError
-  );
-}
+const noWorkspace = (id: string) => new ApiError('not_found', `workspace ${id} does not exist`);
 
 /**
  * The operator commands that touch the database. The CLI runs them directly, or hands them to the
@@ -67,14 +44,14 @@ const commands = {
 
   'apikey.create': async (ctx: AppContext, input: { workspaceId: string; name?: string }) => {
     const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
-    if (rows.length === 0) throw new CommandError(`workspace ${input.workspaceId} does not exist`);
+    if (rows.length === 0) throw noWorkspace(input.workspaceId);
     const key = await createApiKey(ctx.db, input.workspaceId, input.name);
     return { id: key.id, key: key.key };
   },
 
   'apikey.revoke': async (ctx: AppContext, input: { id: string }) => {
     const hash = await revokeApiKey(ctx.db, input.id);
-    if (!hash) throw new CommandError(`no active API key with id ${input.id}`);
+    if (!hash) throw new ApiError('not_found', `no active API key with id ${input.id}`);
     ctx.keys.forget(hash);
     return { id: input.id, revoked: true };
   },
@@ -95,7 +72,7 @@ const commands = {
   'number.connect': async (ctx: AppContext, input: ConnectNumberInput & { workspaceId: string }) => {
     const { workspaceId, ...connection } = input;
     const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
-    if (rows.length === 0) throw new CommandError(`workspace ${workspaceId} does not exist`);
+    if (rows.length === 0) throw noWorkspace(workspaceId);
     const { id } = await connectNumber(ctx, workspaceId, connection);
     const number = (await numberOfWorkspace(ctx, ctx.db, workspaceId))!;
     if (number.graphBaseUrl === localSimulatorUrl(ctx)) await registerWithSimulator(ctx, number);
@@ -111,14 +88,15 @@ const commands = {
 
   'templates.sync': async (ctx: AppContext, input: { workspaceId: string }) => {
     const number = await numberOfWorkspace(ctx, ctx.db, input.workspaceId);
-    if (!number) throw new CommandError(`workspace ${input.workspaceId} has no connected number`);
+    if (!number)
+      throw new ApiError('no_connected_number', `workspace ${input.workspaceId} has no connected number`);
     return { synced: await syncTemplates(ctx, number) };
   },
 
   'templates.create': async (ctx: AppContext, input: NewTemplate & { workspaceId: string }) => {
     const { workspaceId, ...template } = input;
     const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
-    if (rows.length === 0) throw new CommandError(`workspace ${workspaceId} does not exist`);
+    if (rows.length === 0) throw noWorkspace(workspaceId);
     return createTemplate(ctx, workspaceId, template);
   },
 
@@ -127,7 +105,7 @@ const commands = {
     input: { workspaceId: string; url: string; events?: string[] },
   ) => {
     const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
-    if (rows.length === 0) throw new CommandError(`workspace ${input.workspaceId} does not exist`);
+    if (rows.length === 0) throw noWorkspace(input.workspaceId);
     return createEndpoint(ctx, input.workspaceId, input.url, input.events);
   },
 
@@ -136,7 +114,7 @@ const commands = {
 
   'form.embed': async (ctx: AppContext, input: { workspaceId: string; id: string }) => {
     const codes = await embedSnippets(ctx.db, ctx.config.appUrl, input.workspaceId, input.id);
-    if (!codes) throw new CommandError(`no form ${input.id} in workspace ${input.workspaceId}`);
+    if (!codes) throw new ApiError('not_found', `no form ${input.id} in workspace ${input.workspaceId}`);
     return codes;
   },
 
@@ -145,7 +123,7 @@ const commands = {
     input: { workspaceId: string; kind: 'flow' | 'sequence'; definition: unknown; publish?: boolean },
   ) => {
     const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
-    if (rows.length === 0) throw new CommandError(`workspace ${input.workspaceId} does not exist`);
+    if (rows.length === 0) throw noWorkspace(input.workspaceId);
     // A sequence is live once created (its webhook URL is what the operator came for); a flow waits for --publish.
     const saved = await createAutomation(ctx, input.workspaceId, input.definition, {
       publish: input.kind === 'sequence' || !!input.publish,
@@ -172,7 +150,7 @@ const commands = {
       sequence?.triggerType === 'webhook'
         ? await rotateSequenceSecret(ctx, sequence.workspaceId, sequence.id)
         : null;
-    if (!secret) throw new CommandError(`no sequence ${input.id} started by a webhook`);
+    if (!secret) throw new ApiError('not_found', `no sequence ${input.id} started by a webhook`);
     return { id: input.id, secret };
   },
 
@@ -183,7 +161,7 @@ export type CommandName = keyof typeof commands;
 export type CommandInput<N extends CommandName> = Parameters<(typeof commands)[N]>[1];
 
 export async function runCommand(ctx: AppContext, name: string, input: unknown): Promise<unknown> {
-  if (!Object.hasOwn(commands, name)) throw new CommandError(`unknown command ${name}`);
+  if (!Object.hasOwn(commands, name)) throw new ApiError('bad_request', `unknown command ${name}`);
   const command = commands[name as CommandName] as (ctx: AppContext, input: unknown) => Promise<unknown>;
   return command(ctx, input);
 }

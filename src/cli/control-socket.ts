@@ -2,7 +2,8 @@ import { chmodSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AppContext } from '../context.js';
-import { isOperatorError, runCommand } from './commands.js';
+import { ApiError, type ErrorCode, type ErrorDetail } from '../http/errors.js';
+import { runCommand } from './commands.js';
 
 function controlSocketPath(dataDir: string): string {
   return join(dataDir, 'parley.sock');
@@ -26,9 +27,11 @@ export async function listenControlSocket(ctx: AppContext): Promise<Server> {
         const { command, input } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         answer(200, { result: await runCommand(ctx, String(command), input) });
       } catch (err) {
-        if (isOperatorError(err)) return answer(400, { error: err.message });
+        if (err instanceof ApiError) return answer(err.status, { error: socketError(err) });
         ctx.log.error({ err }, 'control command failed');
-        answer(500, { error: 'command failed; see the server log' });
+        answer(500, {
+          error: socketError(new ApiError('internal_error', 'command failed; see the server log')),
+        });
       }
     });
   });
@@ -37,7 +40,22 @@ export async function listenControlSocket(ctx: AppContext): Promise<Server> {
   return server;
 }
 
-export type SocketReply = { result: unknown } | { error: string } | null;
+interface SocketError {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+const socketError = (err: ApiError): SocketError => ({
+  code: err.code,
+  message: err.message,
+  ...(err.details ? { details: err.details } : {}),
+});
+
+/** The ApiError a command threw in the server, as the CLI throws it. */
+export const fromSocketError = (e: SocketError): ApiError => new ApiError(e.code, e.message, e.details);
+
+export type SocketReply = { result: unknown } | { error: SocketError } | null;
 
 /** Sends a command to a running server; null when no server listens there. */
 export function sendToControlSocket(dataDir: string, command: string, input: unknown): Promise<SocketReply> {

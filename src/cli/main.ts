@@ -3,10 +3,11 @@ import './supported-node.js';
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/env.js';
+import { ApiError } from '../http/errors.js';
 import { PendingMigrationsError } from '../runtime/compose.js';
 import { serve } from '../runtime/serve.js';
 import { runSimulator } from '../simulator/standalone.js';
-import { CommandError, type CommandInput, type CommandName, isOperatorError } from './commands.js';
+import type { CommandInput, CommandName } from './commands.js';
 import { runOperatorCommand } from './run-operator-command.js';
 
 const program = new Command('parley')
@@ -130,7 +131,7 @@ program
     }) => {
       const secret = (name: string) => {
         const value = process.env[name];
-        if (!value) throw new CommandError(`set ${name} in the environment`);
+        if (!value) throw new ApiError('bad_request', `set ${name} in the environment`);
         return value;
       };
       await run(
@@ -244,12 +245,12 @@ function readDefinition(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new CommandError(`cannot read ${file}: ${(err as Error).message}`);
+    throw new ApiError('bad_request', `cannot read ${file}: ${(err as Error).message}`);
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new CommandError(`${file} is not JSON: ${(err as Error).message}`);
+    throw new ApiError('invalid_json', `${file} is not JSON: ${(err as Error).message}`);
   }
 }
 
@@ -330,7 +331,8 @@ program
   .action(async (opts: { json?: boolean }) => run('demo', undefined as never, !!opts.json));
 
 program.parseAsync().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof PendingMigrationsError || isOperatorError(err)) {
+  // An ApiError's message is written for the user, whichever way the command ran; anything else is a fault of ours.
+  if (err instanceof ApiError || err instanceof ConfigError || err instanceof PendingMigrationsError) {
     process.stderr.write(`parley: ${err.message}\n`);
   } else {
     process.stderr.write(`parley: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -3,8 +3,8 @@ import type { Config } from '../config/env.js';
 import { openRuntime } from '../runtime/compose.js';
 import { DataDirBusyError } from '../runtime/data-dir-lock.js';
 import { createLogger } from '../runtime/logger.js';
-import { CommandError, type CommandInput, type CommandName, runCommand } from './commands.js';
-import { sendToControlSocket } from './control-socket.js';
+import { type CommandInput, type CommandName, runCommand } from './commands.js';
+import { fromSocketError, sendToControlSocket } from './control-socket.js';
 
 const WAIT_FOR_SERVER_MS = 30_000;
 
@@ -22,7 +22,7 @@ export async function runOperatorCommand<N extends CommandName>(
   for (;;) {
     if (!config.databaseUrl) {
       const reply = await sendToControlSocket(config.dataDir, name, input);
-      if (reply && 'error' in reply) throw new CommandError(reply.error);
+      if (reply && 'error' in reply) throw fromSocketError(reply.error);
       if (reply) return reply.result;
     }
     try {

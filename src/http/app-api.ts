@@ -12,9 +12,9 @@ import { registerAppNumberRoutes } from '../modules/messaging/number-app-routes.
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
 import { registerAppWebhookRoutes } from '../modules/webhooks/app-routes.js';
 import { registerSettingsRoutes } from '../modules/workspaces/app-routes.js';
+import { answerErrorsWith, restEnvelope } from './error-handler.js';
 import { ApiError } from './errors.js';
 import type { RestApp } from './rest-app.js';
-import { withRestErrors } from './rest-errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,7 +37,7 @@ export const CSRF_HEADER = 'x-parley-csrf';
  */
 export async function appApi(app: RestApp): Promise<void> {
   app.removeContentTypeParser('text/plain');
-  withRestErrors(app);
+  answerErrorsWith(app, restEnvelope);
 
   app.decorateRequest('appSession', null);
   app.decorateRequest('session', function session() {

@@ -1,4 +1,10 @@
-/** Every REST error code and the status it is answered with: the one table for both. */
+import type { FastifyError } from 'fastify';
+
+/**
+ * Every error code a client can meet and the status it is answered with: the one table, closed.
+ * Users rely on these codes and statuses; add a code here rather than reuse one that means
+ * something else.
+ */
 const ERROR_STATUS = {
   invalid_json: 400,
   bad_request: 400,
@@ -24,43 +30,111 @@ const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
 export interface ErrorDetail {
   field: string;
   message: string;
 }
 
-/** The one error type thrown for anything the client should hear about. */
+/**
+ * The one error type for anything a client or operator should hear about, thrown where the rule
+ * lives (domain functions, hooks, routes) and answered by the HTTP error handler or printed by the
+ * CLI. `message` is for the user; what only we should see goes in `cause`, which is logged, never sent.
+ */
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 
   get status(): number {
     return ERROR_STATUS[this.code];
   }
 
+  /** A 422 naming the field at fault; the message reads "field: what is wrong". */
   static validation(field: string, message: string): ApiError {
     return new ApiError('validation_error', `${field}: ${message}`, [{ field, message }]);
   }
+
+  /** A 422 whose message already says in words what is wrong; the detail names the field. */
+  static invalid(field: string, message: string): ApiError {
+    return new ApiError('validation_error', message, [{ field, message }]);
+  }
 }
 
-export interface RestErrorBody {
-  result: false;
-  error: { code: ErrorCode; message: string; request_id: string; details?: ErrorDetail[] };
+/** What a fault of ours is answered with: nothing of the fault itself reaches the client. */
+export const INTERNAL_ERROR_MESSAGE = 'Something failed on our side; quote the request id if it persists';
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
 }
 
-export function restErrorBody(err: ApiError, requestId: string): RestErrorBody {
-  return {
-    result: false,
-    error: {
-      code: err.code,
-      message: err.message,
-      request_id: requestId,
-      ...(err.code === 'validation_error' && err.details ? { details: err.details } : {}),
-    },
-  };
+/**
+ * Turns anything thrown into the ApiError the client may see (ours, a schema validation failure,
+ * Fastify's own refusals of a request, a JSON SyntaxError), or null for a fault of ours.
+ */
+export function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  const e = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
+  if (e?.validation) return validationError(e.validation, e.validationContext ?? 'body');
+  switch (e?.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('invalid_json', 'The request body is not valid JSON');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('invalid_json', 'The request body is empty; send a JSON object');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', 'The request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(
+        'unsupported_media_type',
+        'Send the body as JSON with Content-Type: application/json',
+      );
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('bad_request', 'The request URL is not valid; check its percent-encoding');
+  }
+  if (e instanceof SyntaxError) return new ApiError('invalid_json', 'The request body is not valid JSON');
+  const status = e?.statusCode ?? 500;
+  if (status === 413) return new ApiError('payload_too_large', 'The request body is too large');
+  if (status === 415) return new ApiError('unsupported_media_type', 'Send the body as JSON');
+  if (status >= 400 && status < 500) return new ApiError('bad_request', 'The request could not be read');
+  return null;
+}
+
+function validationError(errors: AjvError[], context: string): ApiError {
+  const details = errors.slice(0, 20).map((e) => describe(e, context));
+  const first = details[0];
+  return new ApiError(
+    'validation_error',
+    first ? `${first.field}: ${first.message}` : 'The request is not valid',
+    details,
+  );
+}
+
+function describe(e: AjvError, context: string): ErrorDetail {
+  const path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const prefix = context === 'body' ? [] : [context];
+  const field = (extra?: unknown) =>
+    [...prefix, ...path, ...(extra ? [String(extra)] : [])].join('.') || context;
+  switch (e.keyword) {
+    case 'required':
+      return { field: field(e.params.missingProperty), message: 'is required' };
+    case 'additionalProperties':
+      return { field: field(e.params.additionalProperty), message: 'is not a known field' };
+    case 'pattern':
+      return { field: field(), message: 'contains characters that are not allowed' };
+    default:
+      return { field: field(), message: e.message ?? 'is not valid' };
+  }
 }

@@ -5,9 +5,9 @@ import { idempotencyHooks } from '../modules/idempotency/hooks.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
+import { answerErrorsWith, restEnvelope } from './error-handler.js';
 import { ApiError } from './errors.js';
 import type { RestApp } from './rest-app.js';
-import { withRestErrors } from './rest-errors.js';
 import { ErrorResponse } from './schema.js';
 
 export const REST_BODY_LIMIT = 256 * 1024;
@@ -18,7 +18,7 @@ export async function restV1(app: RestApp): Promise<void> {
   // The interface is JSON only: a text/plain body is refused with 415 rather than read as a string.
   app.removeContentTypeParser('text/plain');
 
-  withRestErrors(app);
+  answerErrorsWith(app, restEnvelope);
 
   app.decorateRequest('auth', null);
   app.decorateRequest('idempotencyKey', null);

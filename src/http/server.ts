@@ -12,7 +12,7 @@ import { simulator } from '../simulator/plugin.js';
 import { SimState } from '../simulator/state.js';
 import { AccessLog } from './access-log.js';
 import { appApi } from './app-api.js';
-import { frameworkErrors, refuseNulInPath } from './framework-errors.js';
+import { answerForPath, preRoutingErrors, refuseNulInPath } from './error-handler.js';
 import { registerMetrics } from './metrics.js';
 import { REST_BODY_LIMIT, restV1 } from './rest-v1.js';
 import { buildValidator } from './validation.js';
@@ -35,9 +35,10 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
     // Fastify's factory type is a union over Ajv and JTD compilers; ours is the plain Ajv one.
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { maxParamLength: 200 },
-    frameworkErrors,
+    frameworkErrors: preRoutingErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('ctx', ctx);
+  app.setErrorHandler(answerForPath);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

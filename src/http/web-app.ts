@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import staticFiles from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError, restErrorBody } from './errors.js';
+import { answerNotFound, restEnvelope } from './error-handler.js';
 
 /** Where `npm run build` puts the web app (from src/http and from dist/http alike). */
 const WEB_ROOT = resolve(import.meta.dirname, '../../dist/web');
@@ -48,7 +48,6 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
     if ((request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(path)) {
       return sendIndex(reply);
     }
-    const err = new ApiError('not_found', `No endpoint ${request.method} ${path.split('?')[0]}`);
-    return reply.code(404).send(restErrorBody(err, request.id));
+    return answerNotFound(restEnvelope, request, reply);
   });
 }

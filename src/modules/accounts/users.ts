@@ -1,7 +1,6 @@
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
-import { createWorkspace, WorkspaceInputError } from '../workspaces/create-workspace.js';
+import { createWorkspace } from '../workspaces/create-workspace.js';
 import { hashPassword } from './passwords.js';
 import type { Role } from './roles.js';
 
@@ -51,13 +50,7 @@ export async function createOwnedWorkspace(
   name: string,
   defaultCountryCode: string | null | undefined,
 ): Promise<string> {
-  let workspace: { id: string };
-  try {
-    workspace = await createWorkspace(db, { name, defaultCountryCode: defaultCountryCode ?? null });
-  } catch (err) {
-    if (err instanceof WorkspaceInputError) throw ApiError.validation('default_country_code', err.message);
-    throw err;
-  }
+  const workspace = await createWorkspace(db, { name, defaultCountryCode: defaultCountryCode ?? null });
   await addMember(db, workspace.id, userId, 'owner');
   return workspace.id;
 }

@@ -23,7 +23,7 @@ describe('flows and sequences in the web app', () => {
     const created = await client.call('POST', '/automations', { kind: 'flow', definition: flow });
     expect(created.statusCode).toBe(201);
     const { id } = created.json();
-    expect((await client.call('GET', '/automations/' + id)).json().automation).toMatchObject({
+    expect((await client.call('GET', `/automations/${id}`)).json().automation).toMatchObject({
       status: 'draft',
       published_version: null,
       webhook: null,

@@ -4,19 +4,11 @@ import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { DefinitionError } from './definition.js';
 import { rotateSequenceSecret } from './intake.js';
 import { type AutomationView, getAutomation, listAutomations } from './list-automations.js';
 import { getRun, listRuns } from './list-runs.js';
 import { runCounts } from './run-counts.js';
-import {
-  AutomationNotFoundError,
-  createAutomation,
-  publishAutomation,
-  unpublishAutomation,
-  updateDraft,
-  WrongKindError,
-} from './save-automation.js';
+import { createAutomation, publishAutomation, unpublishAutomation, updateDraft } from './save-automation.js';
 
 const Kind = Type.Union([Type.Literal('flow'), Type.Literal('sequence')]);
 const ListQuery = Type.Object({ kind: Type.Optional(Kind) });
@@ -27,26 +19,6 @@ const CreateBody = Type.Object(
 );
 const DraftBody = Type.Object({ definition: Type.Unknown() }, { additionalProperties: false });
 const RunParams = Type.Object({ id: Text({ minLength: 1, maxLength: 64 }) });
-
-/** The engine's own errors, in the app's envelope: definition problems are 422 with one detail each. */
-async function guarded<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof DefinitionError) {
-      const first = err.problems[0];
-      throw new ApiError(
-        'validation_error',
-        first ? `${first.field}: ${first.message}` : err.message,
-        err.problems,
-      );
-    }
-    if (err instanceof WrongKindError) throw ApiError.validation('definition.trigger', err.message);
-    if (err instanceof AutomationNotFoundError)
-      throw new ApiError('not_found', 'No flow or sequence with that id');
-    throw err;
-  }
-}
 
 function present(ctx: AppContext, a: AutomationView) {
   const { secret, ...rest } = a;
@@ -99,16 +71,17 @@ export function registerAppAutomationRoutes(app: RestApp): void {
   app.post('/automations', { schema: { body: CreateBody } }, async (request, reply) => {
     const s = request.session();
     const { kind, definition, publish } = request.body;
-    const saved = await guarded(() =>
-      createAutomation(ctx, s.workspaceId, definition, { publish: publish ?? false, expectKind: kind }),
-    );
+    const saved = await createAutomation(ctx, s.workspaceId, definition, {
+      publish: publish ?? false,
+      expectKind: kind,
+    });
     return reply.code(201).send({ result: true, id: saved.id, kind: saved.kind });
   });
 
   app.put('/automations/:id', { schema: { params: IdParams, body: DraftBody } }, async (request) => {
     const s = request.session();
     await found(s.workspaceId, request.params.id);
-    await guarded(() => updateDraft(ctx, s.workspaceId, request.params.id, request.body.definition));
+    await updateDraft(ctx, s.workspaceId, request.params.id, request.body.definition);
     return { result: true };
   });
 
@@ -117,14 +90,14 @@ export function registerAppAutomationRoutes(app: RestApp): void {
     await found(s.workspaceId, request.params.id);
     return {
       result: true,
-      version: await guarded(() => publishAutomation(ctx, s.workspaceId, request.params.id)),
+      version: await publishAutomation(ctx, s.workspaceId, request.params.id),
     };
   });
 
   app.post('/automations/:id/unpublish', { schema: { params: IdParams } }, async (request) => {
     const s = request.session();
     await found(s.workspaceId, request.params.id);
-    await guarded(() => unpublishAutomation(ctx, s.workspaceId, request.params.id));
+    await unpublishAutomation(ctx, s.workspaceId, request.params.id);
     return { result: true };
   });
 

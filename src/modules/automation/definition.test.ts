@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DefinitionError, parseDefinition } from './definition.js';
+import { ApiError } from '../../http/errors.js';
+import { parseDefinition } from './definition.js';
 
 const valid = {
   name: 'Welcome',
@@ -26,7 +27,7 @@ function problemsOf(input: unknown): { field: string; message: string }[] {
   try {
     parseDefinition(input);
   } catch (err) {
-    if (err instanceof DefinitionError) return err.problems;
+    if (err instanceof ApiError && err.code === 'validation_error') return err.details ?? [];
     throw err;
   }
   throw new Error('the definition was accepted');

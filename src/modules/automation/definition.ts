@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { type Static, Type } from 'typebox';
+import { ApiError } from '../../http/errors.js';
 import { Text } from '../../http/schema.js';
 
 /** The shape of a flow or sequence, stored as JSON: a trigger and a graph of steps without cycles. */
@@ -151,10 +152,10 @@ export const Definition = Type.Object(
 );
 export type Definition = Static<typeof Definition>;
 
-export class DefinitionError extends Error {
-  constructor(readonly problems: Problem[]) {
-    super(`invalid definition: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
-  }
+/** A 422 listing every problem found, each as a detail naming its field. */
+function invalidDefinition(problems: Problem[]): ApiError {
+  const message = `invalid definition: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`;
+  return new ApiError('validation_error', message, problems);
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true });
@@ -203,10 +204,10 @@ function ajvProblems(prefix: string, errors: typeof checkOutline.errors): Proble
 
 /**
  * Validates a definition: its shape, then the graph (ids unique, every link to an existing step, no
- * cycle, so each step runs at most once per run). Throws DefinitionError naming each problem.
+ * cycle, so each step runs at most once per run). Throws a validation error naming each problem.
  */
 export function parseDefinition(input: unknown): Definition {
-  if (!checkOutline(input)) throw new DefinitionError(uniqueProblems(ajvProblems('', checkOutline.errors)));
+  if (!checkOutline(input)) throw invalidDefinition(uniqueProblems(ajvProblems('', checkOutline.errors)));
   const outline = input as { trigger: { type: string }; steps: { type: string }[] };
   const shape: Problem[] = [];
   const trigger = checkTrigger[outline.trigger.type]!;
@@ -215,7 +216,7 @@ export function parseDefinition(input: unknown): Definition {
     const check = checkStep[s.type]!;
     if (!check(s)) shape.push(...ajvProblems(`steps.${i}`, check.errors));
   });
-  if (shape.length > 0) throw new DefinitionError(uniqueProblems(shape));
+  if (shape.length > 0) throw invalidDefinition(uniqueProblems(shape));
   return checkGraph(input as Definition);
 }
 
@@ -240,7 +241,7 @@ function checkGraph(input: Definition): Definition {
     const cycle = findCycle(input.steps);
     if (cycle) problems.push({ field: 'steps', message: `steps form a loop: ${cycle.join(' → ')}` });
   }
-  if (problems.length > 0) throw new DefinitionError(problems);
+  if (problems.length > 0) throw invalidDefinition(problems);
   return input;
 }
 

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
 import { newSecret } from '../../lib/ids.js';
 import { startRun } from './start-runs.js';
 
@@ -34,8 +35,6 @@ export async function findSequence(ctx: AppContext, sequenceId: string): Promise
   };
 }
 
-export class SequenceNotPublishedError extends Error {}
-
 /**
  * Enrols a lead in a sequence, on its published version; call it once the lead is committed. A lead
  * with an unfinished run of the sequence is not enrolled twice: that run is returned, enrolled false.
@@ -55,7 +54,12 @@ export async function enrollLead(
     [input.workspaceId, input.sequenceId],
   );
   const version = rows[0]?.published_version;
-  if (!version) throw new SequenceNotPublishedError(`sequence ${input.sequenceId} is not published`);
+  if (!version) {
+    throw new ApiError(
+      'not_found',
+      'The workflow is not published: publish it before starting it by webhook',
+    );
+  }
   const run = await startRun(ctx, input.workspaceId, {
     automationId: input.sequenceId,
     version,

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { type Definition, kindOf, parseDefinition } from './definition.js';
 
@@ -10,7 +11,7 @@ export interface SavedAutomation {
   published_version: number | null;
 }
 
-export class AutomationNotFoundError extends Error {}
+const notFound = (id: string) => new ApiError('not_found', `No flow or sequence ${id}`);
 
 function triggerColumns(d: Definition) {
   return {
@@ -30,7 +31,8 @@ export async function createAutomation(
   const definition = parseDefinition(input);
   const kind = kindOf(definition.trigger);
   if (options.expectKind && options.expectKind !== kind) {
-    throw new WrongKindError(
+    throw ApiError.validation(
+      'definition.trigger',
       kind === 'flow'
         ? 'a sequence is started by a webhook, a form or a new lead, not by an event: use "flow create"'
         : 'a flow is started by an event (trigger {"type": "event", "event": "..."}): use "sequence create"',
@@ -58,8 +60,6 @@ export async function createAutomation(
   return { id, kind, secret, published_version: published };
 }
 
-export class WrongKindError extends Error {}
-
 /**
  * Replaces the draft. The trigger's kind cannot change (a flow stays a flow); published versions are
  * untouched until the next publish.
@@ -77,9 +77,10 @@ export async function updateDraft(
     [workspaceId, id],
   );
   const current = rows[0];
-  if (!current) throw new AutomationNotFoundError(`no flow or sequence ${id}`);
+  if (!current) throw notFound(id);
   if (current.kind !== kindOf(definition.trigger)) {
-    throw new WrongKindError(
+    throw ApiError.validation(
+      'definition.trigger',
       `a ${current.kind} keeps its kind: its trigger cannot become a ${kindOf(definition.trigger)} trigger`,
     );
   }
@@ -106,7 +107,7 @@ export async function publishAutomation(ctx: AppContext, workspaceId: string, id
       [workspaceId, id],
     );
     const a = rows[0];
-    if (!a) throw new AutomationNotFoundError(`no flow or sequence ${id}`);
+    if (!a) throw notFound(id);
     if (a.latest !== a.draft_version) {
       await tx.query(
         `INSERT INTO automation_versions (workspace_id, automation_id, version, definition)
@@ -129,5 +130,5 @@ export async function unpublishAutomation(ctx: AppContext, workspaceId: string, 
      RETURNING id`,
     [workspaceId, id],
   );
-  if (!rows[0]) throw new AutomationNotFoundError(`no flow or sequence ${id}`);
+  if (!rows[0]) throw notFound(id);
 }

@@ -5,7 +5,7 @@ import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { checkRedirectUrl, createForm } from './create-form.js';
 import { embedSnippets } from './embed-snippets.js';
-import { checkFields, FIELD_TYPES, type FormField, FormInputError } from './form-fields.js';
+import { checkFields, FIELD_TYPES, type FormField } from './form-fields.js';
 import { getForm } from './get-form.js';
 import { listForms } from './list-forms.js';
 import { updateForm } from './update-form.js';
@@ -31,16 +31,6 @@ const FormBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The forms module's own checks, in the app's envelope. */
-function checked<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof FormInputError) throw ApiError.validation('form', err.message);
-    throw err;
-  }
-}
-
 /** Forms: list, create, the field editor and active toggle, Publish & embed. */
 export function registerAppFormRoutes(app: RestApp): void {
   const { ctx } = app;
@@ -54,19 +44,13 @@ export function registerAppFormRoutes(app: RestApp): void {
   app.post('/forms', { schema: { body: FormBody } }, async (request, reply) => {
     const s = request.session();
     const b = request.body;
-    let form: { id: string; token: string };
-    try {
-      form = await createForm(ctx.db, s.workspaceId, {
-        ...(b.name === undefined ? {} : { name: b.name }),
-        ...(b.fields === undefined ? {} : { fields: b.fields }),
-        ...(b.active === undefined ? {} : { active: b.active }),
-        thankYouMessage: b.thank_you_message ?? null,
-        redirectUrl: b.redirect_url ?? null,
-      });
-    } catch (err) {
-      if (err instanceof FormInputError) throw ApiError.validation('form', err.message);
-      throw err;
-    }
+    const form = await createForm(ctx.db, s.workspaceId, {
+      ...(b.name === undefined ? {} : { name: b.name }),
+      ...(b.fields === undefined ? {} : { fields: b.fields }),
+      ...(b.active === undefined ? {} : { active: b.active }),
+      thankYouMessage: b.thank_you_message ?? null,
+      redirectUrl: b.redirect_url ?? null,
+    });
     return reply.code(201).send({ result: true, ...form });
   });
 
@@ -80,15 +64,11 @@ export function registerAppFormRoutes(app: RestApp): void {
   app.patch('/forms/:id', { schema: { params: IdParams, body: FormBody } }, async (request) => {
     const s = request.session();
     const b = request.body;
-    const fields = b.fields === undefined ? null : checked(() => checkFields(b.fields as FormField[]));
+    const fields = b.fields === undefined ? null : checkFields(b.fields as FormField[]);
     const name = b.name?.trim();
     if (name === '') throw ApiError.validation('name', 'must not be blank');
     const redirect =
-      b.redirect_url === undefined
-        ? undefined
-        : b.redirect_url
-          ? checked(() => checkRedirectUrl(b.redirect_url!))
-          : null;
+      b.redirect_url === undefined ? undefined : b.redirect_url ? checkRedirectUrl(b.redirect_url) : null;
     const thankYou = b.thank_you_message === undefined ? undefined : b.thank_you_message?.trim() || null;
     await updateForm(ctx.db, s.workspaceId, request.params.id, {
       name: name ?? null,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/db.js';
+import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
-import { checkFields, DEFAULT_FIELDS, type FormField, FormInputError } from './form-fields.js';
+import { checkFields, DEFAULT_FIELDS, type FormField } from './form-fields.js';
 
 export interface NewForm {
   name?: string;
@@ -23,14 +24,14 @@ export async function createForm(
   input: NewForm = {},
 ): Promise<{ id: string; token: string }> {
   const name = (input.name ?? 'Contact form').trim();
-  if (!name || name.length > 200) throw new FormInputError('name must be 1 to 200 characters');
+  if (!name || name.length > 200) throw ApiError.validation('name', 'must be 1 to 200 characters');
   const fields = checkFields(input.fields ?? DEFAULT_FIELDS);
   const thankYou = input.thankYouMessage?.trim() || null;
   if (thankYou && thankYou.length > 1000)
-    throw new FormInputError('the thank-you message is at most 1,000 characters');
+    throw ApiError.invalid('thank_you_message', 'the thank-you message is at most 1,000 characters');
   const redirectUrl = input.redirectUrl ? checkRedirectUrl(input.redirectUrl) : null;
   const { rows } = await db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
-  if (rows.length === 0) throw new FormInputError(`workspace ${workspaceId} does not exist`);
+  if (rows.length === 0) throw new ApiError('not_found', `workspace ${workspaceId} does not exist`);
   const form = { id: newId('fm'), token: newFormToken() };
   await db.query(
     `INSERT INTO forms (workspace_id, id, name, token, active, fields, thank_you_message, redirect_url)
@@ -55,10 +56,11 @@ export function checkRedirectUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new FormInputError('the redirect URL is not a valid absolute URL');
+    throw ApiError.invalid('redirect_url', 'the redirect URL is not a valid absolute URL');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new FormInputError('the redirect URL must start with https:// or http://');
-  if (raw.length > 2000) throw new FormInputError('the redirect URL is at most 2,000 characters');
+    throw ApiError.invalid('redirect_url', 'the redirect URL must start with https:// or http://');
+  if (raw.length > 2000)
+    throw ApiError.invalid('redirect_url', 'the redirect URL is at most 2,000 characters');
   return url.toString();
 }

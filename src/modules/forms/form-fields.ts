@@ -1,3 +1,5 @@
+import { ApiError } from '../../http/errors.js';
+
 /** A field of a form, as the hosted page, the embed script and the HTML snippet render it. */
 export interface FormField {
   /** The key it is submitted under: name, email and phone fill the lead; any other lands in its fields. */
@@ -37,27 +39,29 @@ export const DEFAULT_FIELDS: FormField[] = [
 const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const BUILT_IN_TYPES: Record<string, FieldType> = { name: 'text', email: 'email', phone: 'tel' };
 
-export class FormInputError extends Error {}
-
-/** Checks a form's field list, returning it in the stored shape; throws FormInputError naming the fault. */
+/** Checks a form's field list, returning it in the stored shape; throws a validation error naming the field. */
 export function checkFields(fields: FormField[]): FormField[] {
-  if (fields.length === 0 || fields.length > 50) throw new FormInputError('a form has 1 to 50 fields');
+  if (fields.length === 0 || fields.length > 50)
+    throw ApiError.invalid('fields', 'a form has 1 to 50 fields');
   const seen = new Set<string>();
   const checked = fields.map((f, i) => {
     const at = `field ${i + 1}`;
     if (typeof f.name !== 'string' || !FIELD_NAME.test(f.name))
-      throw new FormInputError(
+      throw ApiError.invalid(
+        `fields.${i}.name`,
         `${at}: name must be lower-case letters, digits and _ (1 to 64, a letter first)`,
       );
-    if (RESERVED_FIELDS.has(f.name)) throw new FormInputError(`${at}: the name "${f.name}" is reserved`);
-    if (seen.has(f.name)) throw new FormInputError(`${at}: "${f.name}" appears twice`);
+    if (RESERVED_FIELDS.has(f.name))
+      throw ApiError.invalid(`fields.${i}.name`, `${at}: the name "${f.name}" is reserved`);
+    if (seen.has(f.name)) throw ApiError.invalid(`fields.${i}.name`, `${at}: "${f.name}" appears twice`);
     seen.add(f.name);
     if (typeof f.label !== 'string' || !f.label.trim() || f.label.length > 200)
-      throw new FormInputError(`${at}: label must be 1 to 200 characters`);
+      throw ApiError.invalid(`fields.${i}.label`, `${at}: label must be 1 to 200 characters`);
     if (!FIELD_TYPES.includes(f.type))
-      throw new FormInputError(`${at}: type must be one of ${FIELD_TYPES.join(', ')}`);
+      throw ApiError.invalid(`fields.${i}.type`, `${at}: type must be one of ${FIELD_TYPES.join(', ')}`);
     const builtIn = BUILT_IN_TYPES[f.name];
-    if (builtIn && f.type !== builtIn) throw new FormInputError(`${at}: ${f.name} must have type ${builtIn}`);
+    if (builtIn && f.type !== builtIn)
+      throw ApiError.invalid(`fields.${i}.type`, `${at}: ${f.name} must have type ${builtIn}`);
     const field: FormField = {
       name: f.name,
       label: f.label.trim(),
@@ -71,12 +75,15 @@ export function checkFields(fields: FormField[]): FormField[] {
         options.length > 100 ||
         options.some((o) => typeof o !== 'string' || !o || o.length > 200)
       )
-        throw new FormInputError(`${at}: a select needs 1 to 100 options of 1 to 200 characters`);
+        throw ApiError.invalid(
+          `fields.${i}.options`,
+          `${at}: a select needs 1 to 100 options of 1 to 200 characters`,
+        );
       field.options = options;
     }
     return field;
   });
   if (!seen.has('email') && !seen.has('phone'))
-    throw new FormInputError('a form needs an email or a phone field: a lead needs one of them');
+    throw ApiError.invalid('fields', 'a form needs an email or a phone field: a lead needs one of them');
   return checked;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createForm } from './create-form.js';
 import { embedSnippets } from './embed-snippets.js';
-import { FormInputError, HONEYPOT_FIELD } from './form-fields.js';
+import { HONEYPOT_FIELD } from './form-fields.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -60,7 +60,7 @@ describe('forms', () => {
     [{ thankYouMessage: 'x'.repeat(1001) }, /1,000/],
   ])('refuses an invalid definition %#', async (input, message) => {
     const ws = await t.workspace();
-    await expect(createForm(t.ctx.db, ws.id, input)).rejects.toThrow(FormInputError);
+    await expect(createForm(t.ctx.db, ws.id, input)).rejects.toMatchObject({ code: 'validation_error' });
     await expect(createForm(t.ctx.db, ws.id, input)).rejects.toThrow(message);
   });
 

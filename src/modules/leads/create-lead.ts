@@ -21,9 +21,6 @@ export interface CreatedLead {
   contactId: string | null;
 }
 
-/** The plan's monthly lead limit refused the lead (402); told apart from the contact limit's 402. */
-class LeadLimitError extends ApiError {}
-
 /**
  * Stores a lead in one transaction: counts it against the plan's month (402 over it, nothing stored),
  * links it to the contact with its phone (created if absent), and records `lead.created` for the
@@ -34,6 +31,8 @@ class LeadLimitError extends ApiError {}
  */
 export async function createLead(ctx: AppContext, lead: NewLead): Promise<CreatedLead> {
   const id = newId('ld');
+  // The lead limit's 402 ends the request; the contact limit's 402 only drops the contact.
+  let overLeadLimit = false;
   const write = (linkContact: boolean) => async (q: Queryable) => {
     const contactId = linkContact && lead.phone ? await contactFor(q, lead) : null;
     await q.query(
@@ -64,15 +63,20 @@ export async function createLead(ctx: AppContext, lead: NewLead): Promise<Create
     });
     // Counted last: the month's counter row stays locked until commit, so the shorter the time from
     // here to the commit, the less concurrent leads of the workspace wait on each other.
-    await countLead(q, lead.workspaceId);
+    if (!(await countLead(q, lead.workspaceId))) {
+      overLeadLimit = true;
+      throw new ApiError(
+        'plan_limit_reached',
+        "The plan's monthly lead limit is reached; no more leads can be taken this month",
+      );
+    }
     return { contactId, deliveries };
   };
   let stored: { contactId: string | null; deliveries: string[] };
   try {
     stored = await withContactLimit(ctx.db, write(true), { transaction: true });
   } catch (err) {
-    if (!(err instanceof ApiError) || err.code !== 'plan_limit_reached' || err instanceof LeadLimitError)
-      throw err;
+    if (overLeadLimit || !(err instanceof ApiError) || err.code !== 'plan_limit_reached') throw err;
     ctx.log.warn(
       { workspaceId: lead.workspaceId, leadId: id },
       'contact limit reached: lead stored without a contact',
@@ -84,10 +88,10 @@ export async function createLead(ctx: AppContext, lead: NewLead): Promise<Create
 }
 
 /**
- * One more lead this month, unless the plan's limit is reached. The counter row stays locked until
- * the transaction ends, so racing submissions cannot pass the limit together.
+ * One more lead this month, unless the plan's limit is reached (false). The counter row stays locked
+ * until the transaction ends, so racing submissions cannot pass the limit together.
  */
-async function countLead(q: Queryable, workspaceId: string): Promise<void> {
+async function countLead(q: Queryable, workspaceId: string): Promise<boolean> {
   const { rows } = await q.query(
     `INSERT INTO lead_usage AS u (workspace_id, month, created)
      SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1
@@ -97,12 +101,7 @@ async function countLead(q: Queryable, workspaceId: string): Promise<void> {
      RETURNING created`,
     [workspaceId],
   );
-  if (rows.length === 0) {
-    throw new LeadLimitError(
-      'plan_limit_reached',
-      "The plan's monthly lead limit is reached; no more leads can be taken this month",
-    );
-  }
+  return rows.length > 0;
 }
 
 /** The contact with the lead's phone, created if absent; a known contact only gets blanks filled. */

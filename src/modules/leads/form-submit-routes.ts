@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { answerErrorsWith, intakeEnvelope } from '../../http/error-handler.js';
 import { ApiError } from '../../http/errors.js';
 import { errorPage, PAGE_HEADERS, thankYouPage } from '../forms/html.js';
 import { createFormRateLimiter } from '../rate-limit/create-limiter.js';
 import type { LimitDecision } from '../rate-limit/limiter.js';
-import { intakeErrors } from './intake-errors.js';
 import { FormSubmitBody } from './schemas.js';
 import { submitForm } from './submit-form.js';
 
@@ -43,18 +43,17 @@ export async function formSubmitRoutes(app: FastifyInstance): Promise<void> {
     { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
     (_request, body, done) => done(null, parseUrlencoded(body as string)),
   );
-  intakeErrors(app, {
-    unsupportedMediaType:
-      'Send the form as JSON (application/json) or urlencoded (application/x-www-form-urlencoded)',
-    render: (request, reply, status, message) =>
-      wantsHtml(request)
-        ? reply
-            .code(status)
-            .headers(PAGE_HEADERS)
-            .type('text/html; charset=utf-8')
-            .send(errorPage(status, message))
-        : null,
-  });
+  answerErrorsWith(
+    app,
+    intakeEnvelope({
+      unsupportedMediaType:
+        'Send the form as JSON (application/json) or urlencoded (application/x-www-form-urlencoded)',
+      render: (request, reply, status, message) =>
+        wantsHtml(request)
+          ? reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(errorPage(status, message))
+          : null,
+    }),
+  );
   app.addHook('onRequest', async (request, reply) => {
     reply.header('access-control-allow-origin', '*');
     if (request.method === 'OPTIONS') {

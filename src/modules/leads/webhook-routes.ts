@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { intakeErrors } from './intake-errors.js';
+import { answerErrorsWith, intakeEnvelope } from '../../http/error-handler.js';
 import { startFromWebhook } from './start-from-webhook.js';
 
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
@@ -21,7 +21,10 @@ export async function workflowWebhookRoutes(app: FastifyInstance): Promise<void>
     { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
     (_request, body, done) => done(null, body),
   );
-  intakeErrors(app, { unsupportedMediaType: 'Send the body as JSON with Content-Type: application/json' });
+  answerErrorsWith(
+    app,
+    intakeEnvelope({ unsupportedMediaType: 'Send the body as JSON with Content-Type: application/json' }),
+  );
 
   const handle = async (request: FastifyRequest<{ Params: { sequenceId: string; secret?: string } }>) => {
     const started = await startFromWebhook(app.ctx, {

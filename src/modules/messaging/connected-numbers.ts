@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
+import { ApiError } from '../../http/errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { newId } from '../../lib/ids.js';
 import { CloudApiClient } from './cloud-api/client.js';
@@ -28,8 +29,6 @@ export interface ConnectNumberInput {
   messagesPerSecond?: number;
 }
 
-export class NumberInputError extends Error {}
-
 /** Connects (or reconnects) the workspace's number; secrets are sealed before they are stored. */
 export async function connectNumber(
   ctx: AppContext,
@@ -38,7 +37,7 @@ export async function connectNumber(
 ): Promise<{ id: string }> {
   const rate = input.messagesPerSecond;
   if (rate !== undefined && (!Number.isInteger(rate) || rate < 1 || rate > 1000)) {
-    throw new NumberInputError('messages per second must be a whole number from 1 to 1,000');
+    throw ApiError.validation('messages_per_second', 'must be a whole number from 1 to 1,000');
   }
   const { rows } = await ctx.db.query<{ id: string }>(
     `INSERT INTO connected_numbers (workspace_id, id, phone_number_id, business_account_id, display_phone,

@@ -2,9 +2,8 @@ import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
-import { CloudApiError } from '../messaging/cloud-api/client.js';
 import { numberOfWorkspace } from '../messaging/connected-numbers.js';
-import { createTemplate, TemplateInputError } from './create-template.js';
+import { createTemplate } from './create-template.js';
 import { listAllTemplates } from './list-all-templates.js';
 import { syncTemplates } from './sync-templates.js';
 
@@ -44,28 +43,13 @@ export function registerAppTemplateRoutes(app: RestApp): void {
         'Connect a WhatsApp number in Settings first; templates come from it',
       );
     }
-    try {
-      return { result: true, synced: await syncTemplates(ctx, number) };
-    } catch (err) {
-      if (err instanceof CloudApiError) {
-        throw new ApiError('unavailable', `WhatsApp did not answer the template list: ${err.message}`);
-      }
-      throw err;
-    }
+    return { result: true, synced: await syncTemplates(ctx, number) };
   });
 
   /** Submits a new template to WhatsApp for approval (PENDING until Meta reviews it). */
   app.post('/templates', { schema: { body: NewTemplateBody } }, async (request, reply) => {
     const s = request.session();
-    try {
-      const template = await createTemplate(ctx, s.workspaceId, request.body);
-      return reply.code(201).send({ result: true, template });
-    } catch (err) {
-      if (err instanceof TemplateInputError) throw ApiError.validation('template', err.message);
-      if (err instanceof CloudApiError) {
-        throw new ApiError('unavailable', `WhatsApp did not take the template now: ${err.message}`);
-      }
-      throw err;
-    }
+    const template = await createTemplate(ctx, s.workspaceId, request.body);
+    return reply.code(201).send({ result: true, template });
   });
 }

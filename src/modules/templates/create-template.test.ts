@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
 import { runCommand } from '../../cli/commands.js';
-import { createTemplate, TemplateInputError } from './create-template.js';
+import { createTemplate } from './create-template.js';
 
 let t: TestApp;
 let base: string;
@@ -103,7 +103,7 @@ describe('creating a template through the network', () => {
     await attempt({});
     // The same name and language twice: the network's own refusal comes back as the reason.
     const twice = attempt({});
-    await expect(twice).rejects.toBeInstanceOf(TemplateInputError);
+    await expect(twice).rejects.toMatchObject({ code: 'validation_error', status: 422 });
     await expect(twice).rejects.toThrow(/already exists/);
     const bare = await t.workspace();
     await expect(

@@ -1,11 +1,9 @@
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
 import { CloudApiError } from '../messaging/cloud-api/client.js';
 import { clientFor, numberOfWorkspace } from '../messaging/connected-numbers.js';
 import { saveTemplate } from './save-template.js';
 import { countVariables } from './variables.js';
-
-/** A template the caller cannot create as given; the message says what to fix. */
-export class TemplateInputError extends Error {}
 
 export interface NewTemplate {
   name: string;
@@ -25,30 +23,31 @@ const CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
  */
 export async function createTemplate(ctx: AppContext, workspaceId: string, input: NewTemplate) {
   const number = await numberOfWorkspace(ctx, ctx.db, workspaceId);
-  if (!number) throw new TemplateInputError('the workspace has no connected number');
+  if (!number) throw ApiError.invalid('template', 'the workspace has no connected number');
   if (!/^[a-z0-9_]{1,512}$/.test(input.name)) {
-    throw new TemplateInputError('name: use lowercase letters, digits and underscores (at most 512)');
+    throw ApiError.validation('name', 'use lowercase letters, digits and underscores (at most 512)');
   }
   if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(input.language)) {
-    throw new TemplateInputError('language: a code such as en, en_US or pt_BR');
+    throw ApiError.validation('language', 'a code such as en, en_US or pt_BR');
   }
   const category = input.category.toUpperCase();
   if (!CATEGORIES.includes(category as (typeof CATEGORIES)[number])) {
-    throw new TemplateInputError(`category: one of ${CATEGORIES.join(', ')}`);
+    throw ApiError.validation('category', `one of ${CATEGORIES.join(', ')}`);
   }
   if (input.body.length < 1 || input.body.length > 1024) {
-    throw new TemplateInputError('body: 1 to 1,024 characters');
+    throw ApiError.validation('body', '1 to 1,024 characters');
   }
   const variables = countVariables(input.body);
   for (let n = 1; n <= variables; n++) {
     if (!input.body.includes(`{{${n}}}`)) {
-      throw new TemplateInputError(`body: variables must be numbered {{1}} to {{${variables}}} in turn`);
+      throw ApiError.validation('body', `variables must be numbered {{1}} to {{${variables}}} in turn`);
     }
   }
   const examples = input.examples ?? Array.from({ length: variables }, (_, i) => `example ${i + 1}`);
   if (examples.length !== variables) {
-    throw new TemplateInputError(
-      `examples: the body has ${variables} variables, got ${examples.length} examples`,
+    throw ApiError.validation(
+      'examples',
+      `the body has ${variables} variables, got ${examples.length} examples`,
     );
   }
   let created: { id: string; status: string };
@@ -67,11 +66,10 @@ export async function createTemplate(ctx: AppContext, workspaceId: string, input
     });
   } catch (err) {
     if (!(err instanceof CloudApiError)) throw err;
-    throw new TemplateInputError(
-      err.transient
-        ? `the network did not take the template (${err.message}); try again`
-        : `the network refused the template: ${err.message}`,
-    );
+    const message = err.transient
+      ? `the network did not take the template (${err.message}); try again`
+      : `the network refused the template: ${err.message}`;
+    throw new ApiError('validation_error', message, [{ field: 'template', message }], { cause: err });
   }
   const status = (['APPROVED', 'REJECTED'].includes(created.status) ? created.status : 'PENDING') as
     | 'APPROVED'

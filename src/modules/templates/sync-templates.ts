@@ -1,4 +1,6 @@
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { CloudApiError } from '../messaging/cloud-api/client.js';
 import { type ConnectedNumber, clientFor } from '../messaging/connected-numbers.js';
 import { saveTemplate } from './save-template.js';
 
@@ -6,7 +8,19 @@ const KNOWN = new Set(['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'])
 
 /** Copies the business account's templates from the network into the templates table. */
 export async function syncTemplates(ctx: AppContext, number: ConnectedNumber): Promise<number> {
-  const templates = await clientFor(ctx, number).listTemplates(number.businessAccountId);
+  const templates = await clientFor(ctx, number)
+    .listTemplates(number.businessAccountId)
+    .catch((err: unknown) => {
+      if (!(err instanceof CloudApiError)) throw err;
+      throw new ApiError(
+        'unavailable',
+        `WhatsApp did not answer the template list: ${err.message}`,
+        undefined,
+        {
+          cause: err,
+        },
+      );
+    });
   for (const t of templates) {
     const body = t.components.find((c) => c.type === 'BODY')?.text ?? '';
     const status = KNOWN.has(t.status) ? (t.status as 'APPROVED') : 'PENDING';

@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { deleteEndpoint } from './delete-endpoint.js';
-import { createEndpoint, WEBHOOK_EVENTS, WebhookInputError } from './endpoints.js';
+import { createEndpoint, WEBHOOK_EVENTS } from './endpoints.js';
 import { listDeliveries } from './list-deliveries.js';
 import { listEndpoints } from './list-endpoints.js';
 import { sendTestEvent } from './send-test-event.js';
@@ -31,13 +30,8 @@ export function registerAppWebhookRoutes(app: RestApp): void {
   app.post('/webhooks', { schema: { body: EndpointBody } }, async (request, reply) => {
     const s = request.session();
     requireManager(s.role);
-    try {
-      const created = await createEndpoint(ctx, s.workspaceId, request.body.url, request.body.events);
-      return reply.code(201).send({ result: true, ...created });
-    } catch (err) {
-      if (err instanceof WebhookInputError) throw ApiError.validation('url', err.message);
-      throw err;
-    }
+    const created = await createEndpoint(ctx, s.workspaceId, request.body.url, request.body.events);
+    return reply.code(201).send({ result: true, ...created });
   });
 
   app.delete('/webhooks/:id', { schema: { params: IdParams } }, async (request) => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 
 export const WEBHOOK_EVENTS = [
@@ -9,8 +10,6 @@ export const WEBHOOK_EVENTS = [
   'flow.run.finished',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
-export class WebhookInputError extends Error {}
 
 /** Adds an endpoint; its signing secret (Standard Webhooks `whsec_...`) is shown once and stored sealed. */
 export async function createEndpoint(
@@ -23,14 +22,15 @@ export async function createEndpoint(
   try {
     parsed = new URL(url);
   } catch {
-    throw new WebhookInputError('the URL is not valid');
+    throw ApiError.validation('url', 'the URL is not valid');
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    throw new WebhookInputError('the URL must be http or https');
+    throw ApiError.validation('url', 'the URL must be http or https');
   const unknown = events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
   if (unknown.length)
-    throw new WebhookInputError(
-      `unknown events: ${unknown.join(', ')} (known: ${WEBHOOK_EVENTS.join(', ')})`,
+    throw ApiError.validation(
+      'events',
+      `unknown: ${unknown.join(', ')} (known: ${WEBHOOK_EVENTS.join(', ')})`,
     );
   const id = newId('we');
   const secret = `whsec_${randomBytes(24).toString('base64')}`;

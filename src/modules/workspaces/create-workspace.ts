@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isCallingCode } from '../../lib/phone.js';
 import { DEFAULT_PLAN, planExists } from './plans.js';
@@ -9,19 +10,18 @@ export interface NewWorkspace {
   plan?: string;
 }
 
-export class WorkspaceInputError extends Error {}
-
 export async function createWorkspace(db: Queryable, input: NewWorkspace): Promise<{ id: string }> {
   const name = input.name.trim();
-  if (!name || name.length > 200) throw new WorkspaceInputError('name must be 1 to 200 characters');
+  if (!name || name.length > 200) throw ApiError.validation('name', 'must be 1 to 200 characters');
   const cc = input.defaultCountryCode?.replace(/^\+/, '') || null;
   if (cc !== null && !isCallingCode(cc)) {
-    throw new WorkspaceInputError(
+    throw ApiError.invalid(
+      'default_country_code',
       `default country code ${cc} is not a known calling code (for example 91 or 1)`,
     );
   }
   const plan = input.plan ?? DEFAULT_PLAN;
-  if (!(await planExists(db, plan))) throw new WorkspaceInputError(`plan "${plan}" does not exist`);
+  if (!(await planExists(db, plan))) throw ApiError.invalid('plan', `plan "${plan}" does not exist`);
   const id = newId('ws');
   await db.query('INSERT INTO workspaces (id, name, default_country_code, plan) VALUES ($1, $2, $3, $4)', [
     id,
