@@ -180,8 +180,8 @@ describe('killing API instances and workers under load', () => {
       const db = cluster.t.ctx.db;
       const phones = sent.map((s) => s.phone);
       // Quiet once every run has finished, no job is pending and no message of an accepted request
-      // is still queued. A dead worker's jobs come back after their expiry (30 s for
-      // automation.start, 60 s for sends); a send whose attempt died unconfirmed waits 30 s more. A
+      // is still queued. A dead worker's jobs come back once its pg-boss heartbeat
+      // has been silent for 10 s; a send whose attempt died unconfirmed waits 30 s more. A
       // request cut off by a kill after its message was stored but before a job was queued leaves
       // the message to the minutely sweep (messages.sweep), which may not have run yet: counted
       // below as stuck (the caller got no answer, so nothing promised is late).
