@@ -13,6 +13,9 @@ export interface TestDatabase {
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
+  if (process.env.PARLEY_TEST_DB === 'none') {
+    throw new Error('a *.unit.test.ts file runs once, without a database: name it *.test.ts to get one');
+  }
   if (TEST_DB === 'pglite') {
     const db = await openPglite(undefined);
     return { db, url: undefined, drop: () => db.close() };
