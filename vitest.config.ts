@@ -12,6 +12,7 @@ const unit = ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'];
 export default defineConfig({
   test: {
     globalSetup: ['test/support/build.ts'],
+    reporters: ['default', './test/support/file-times.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
