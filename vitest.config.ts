@@ -11,7 +11,7 @@ const unit = ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'];
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/build.ts'],
+    globalSetup: ['test/support/build.ts', 'test/support/pglite-template.ts'],
     reporters: ['default', './test/support/file-times.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
