@@ -48,7 +48,9 @@ function build() {
 
 const hash = sourceHash();
 const built = existsSync(stampPath) && readFileSync(stampPath, 'utf8').trim() === hash;
-if (!(process.argv.includes('--if-changed') && built)) {
+const ifChanged = process.argv.includes('--if-changed');
+if (!(ifChanged && built)) {
+  if (ifChanged) console.log('Building dist/: the sources changed since the last build');
   rmSync(stampPath, { force: true });
   build();
   writeFileSync(stampPath, `${hash}\n`);
