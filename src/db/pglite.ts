@@ -5,8 +5,13 @@ import type { Db } from './db.js';
  * PGlite is a single connection owned by this process. Its own mutexes serialise queries and hold
  * other queries back while a transaction runs, so no pool or socket is put in front of it.
  */
-export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const pg = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<Db> {
+  // `from`: a data directory PGlite dumped (dumpDataDir), loaded instead of running initdb: the tests
+  // start each file from one migrated copy instead of initialising and migrating a database per file.
+  return pgliteDb(await PGlite.create({ dataDir, loadDataDir: from }));
+}
+
+export function pgliteDb(pg: PGlite): Db {
   return {
     kind: 'pglite',
     query: (text, params) => pg.query(text, params),

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { Db } from '../../src/db/db.js';
 import { openPglite } from '../../src/db/pglite.js';
 import { openPostgres } from '../../src/db/postgres.js';
@@ -13,8 +15,11 @@ export interface TestDatabase {
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
+  if (process.env.PARLEY_TEST_DB === 'none') {
+    throw new Error('a *.unit.test.ts file runs once, without a database: name it *.test.ts to get one');
+  }
   if (TEST_DB === 'pglite') {
-    const db = await openPglite(undefined);
+    const db = await openPglite(undefined, new Blob([readFileSync(inject('pgliteTemplate'))]));
     return { db, url: undefined, drop: () => db.close() };
   }
   const base = process.env.DATABASE_URL;
