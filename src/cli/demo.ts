@@ -1,10 +1,8 @@
-import { randomInt } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import { newSecret } from '../lib/ids.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
 import { createForm } from '../modules/forms/create-form.js';
 import { connectNumber, numberOfWorkspace } from '../modules/messaging/connected-numbers.js';
-import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
+import { registerWithSimulator, simulatorConnection } from '../modules/messaging/simulator-link.js';
 import { saveTemplate, type TemplateInput } from '../modules/templates/save-template.js';
 import { countVariables } from '../modules/templates/variables.js';
 import { createWorkspace } from '../modules/workspaces/create-workspace.js';
@@ -46,15 +44,7 @@ export async function seedDemo(ctx: AppContext) {
   const workspace = await createWorkspace(ctx.db, { name: 'Demo', defaultCountryCode: '91', plan: 'growth' });
   const key = await createApiKey(ctx.db, workspace.id, 'Demo key');
   for (const t of [...APPROVED, PENDING]) await saveTemplate(ctx.db, workspace.id, t);
-  const connection = {
-    phoneNumberId: String(100_000_000_000_000 + randomInt(999_999_999_999)),
-    businessAccountId: String(200_000_000_000_000 + randomInt(999_999_999_999)),
-    displayPhone: '+1 555 0100',
-    accessToken: newSecret('EAAsim'),
-    appSecret: newSecret(''),
-    verifyToken: newSecret('verify_'),
-    graphBaseUrl: localSimulatorUrl(ctx),
-  };
+  const connection = simulatorConnection(ctx);
   const number = await connectNumber(ctx, workspace.id, connection);
   const connected = await numberOfWorkspace(ctx, ctx.db, workspace.id);
   // Registered now when the server runs (this command came over its socket); else on its next start.

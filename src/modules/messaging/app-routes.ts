@@ -6,6 +6,7 @@ import { IdParams } from '../accounts/schemas.js';
 import { numberOfWorkspace } from './connected-numbers.js';
 import { conversationContact, conversationMessages } from './conversation.js';
 import { listMessages } from './list-messages.js';
+import { TemplateRef } from './schemas.js';
 import { sendMessage } from './send-message.js';
 
 const ListQuery = Type.Object({
@@ -18,16 +19,7 @@ const ListQuery = Type.Object({
 const ReplyBody = Type.Object(
   {
     text: Type.Optional(Text({ minLength: 1, maxLength: 4096 })),
-    template: Type.Optional(
-      Type.Object(
-        {
-          name: Text({ minLength: 1, maxLength: 512 }),
-          language: Text({ minLength: 2, maxLength: 15 }),
-          body: Type.Optional(Type.Array(Text({ maxLength: 1024 }), { maxItems: 100 })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    template: Type.Optional(TemplateRef),
   },
   { additionalProperties: false },
 );

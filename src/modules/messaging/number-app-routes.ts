@@ -1,11 +1,9 @@
-import { randomInt } from 'node:crypto';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
-import { newSecret } from '../../lib/ids.js';
 import { requireManager } from '../accounts/roles.js';
 import { saveTemplate } from '../templates/save-template.js';
 import { connectNumber, numberOfWorkspace } from './connected-numbers.js';
-import { localSimulatorUrl, registerWithSimulator } from './simulator-link.js';
+import { localSimulatorUrl, registerWithSimulator, simulatorConnection } from './simulator-link.js';
 
 // What a workspace connected to the built-in simulator starts with, so there is something to send.
 const SAMPLE_TEMPLATES = [
@@ -50,15 +48,7 @@ export function registerAppNumberRoutes(app: RestApp): void {
       throw new ApiError('conflict', 'A number is already connected to this workspace');
     }
     for (const t of SAMPLE_TEMPLATES) await saveTemplate(ctx.db, s.workspaceId, { ...t, status: 'APPROVED' });
-    await connectNumber(ctx, s.workspaceId, {
-      phoneNumberId: String(100_000_000_000_000 + randomInt(999_999_999_999)),
-      businessAccountId: String(200_000_000_000_000 + randomInt(999_999_999_999)),
-      displayPhone: '+1 555 0100',
-      accessToken: newSecret('EAAsim'),
-      appSecret: newSecret(''),
-      verifyToken: newSecret('verify_'),
-      graphBaseUrl: localSimulatorUrl(ctx),
-    });
+    await connectNumber(ctx, s.workspaceId, simulatorConnection(ctx));
     const number = await numberOfWorkspace(ctx, ctx.db, s.workspaceId);
     await registerWithSimulator(ctx, number!);
     return reply.code(201).send({ result: true, id: number!.id });

@@ -1,9 +1,24 @@
+import { randomInt } from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import { allNumbers, type ConnectedNumber } from './connected-numbers.js';
+import { newSecret } from '../../lib/ids.js';
+import { allNumbers, type ConnectedNumber, type ConnectNumberInput } from './connected-numbers.js';
 
 /** The simulator's address on this server, when it is mounted here. */
 export function localSimulatorUrl(ctx: AppContext): string {
   return `${ctx.config.appUrl}/_sim`;
+}
+
+/** A new number on the simulator mounted here: random ids and fresh secrets. */
+export function simulatorConnection(ctx: AppContext): ConnectNumberInput {
+  return {
+    phoneNumberId: String(100_000_000_000_000 + randomInt(999_999_999_999)),
+    businessAccountId: String(200_000_000_000_000 + randomInt(999_999_999_999)),
+    displayPhone: '+1 555 0100',
+    accessToken: newSecret('EAAsim'),
+    appSecret: newSecret(''),
+    verifyToken: newSecret('verify_'),
+    graphBaseUrl: localSimulatorUrl(ctx),
+  };
 }
 
 /**
