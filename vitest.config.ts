@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 // Test files are told apart by name (docs/ARCHITECTURE.md, Tests):
 //   *.unit.test.ts      touch no database: run once, in project `unit` (opening one there throws);
-//   *.embedded.test.ts  about the embedded mode: PGlite only;  *.postgres.test.ts  about a server only;
+//   *.embedded.test.ts  about the embedded mode: PGlite only;
+//   *.postgres.test.ts  about a server: PostgreSQL only, one file at a time after all others;
 //   *.test.ts           everything else: on PGlite, and again on PostgreSQL when DATABASE_URL is set
 //                       (a fresh database per file).
 const databases = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -29,12 +30,30 @@ export default defineConfig({
           include: everywhere,
           exclude: [
             ...unit,
-            db === 'pglite' ? '**/*.postgres.test.ts' : '**/*.embedded.test.ts',
-            '**/node_modules/**',
+            '**/*.postgres.test.ts',
+            ...(db === 'postgres' ? ['**/*.embedded.test.ts'] : []),
           ],
           env: { PARLEY_TEST_DB: db },
         },
       })),
+      // A server's own tests start several Parley processes on one PostgreSQL, each with its pool:
+      // two such files at once, or one beside the rest, pass its 100 connections. They run last,
+      // one at a time.
+      ...(process.env.DATABASE_URL
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres-alone',
+                include: ['src/**/*.postgres.test.ts', 'test/**/*.postgres.test.ts'],
+                env: { PARLEY_TEST_DB: 'postgres' },
+                fileParallelism: false,
+                sequence: { groupOrder: 1 },
+              },
+            },
+          ]
+        : []),
     ],
+    sequence: { groupOrder: 0 },
   },
 });
