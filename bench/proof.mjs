@@ -269,7 +269,7 @@ try {
         `${crash.resent_unconfirmed === undefined ? '' : `Sends whose attempt died unanswered and that no status webhook confirmed, so were sent again after the confirmation window: ${crash.resent_unconfirmed}. `}` +
         `Accepted requests with a missing or doubled effect: ${crash.wrong.length}; ` +
         `messages at the simulator: ${crash.messages_at_simulator} (one per accepted send and per event's run); ` +
-        `runs failed: ${crash.runs_failed}. Full form: \`CRASH_SECONDS=600 npx vitest run --project postgres test/crash.postgres.test.ts\` ` +
+        `runs failed: ${crash.runs_failed}. Full form: \`CRASH_SECONDS=600 npx vitest run --project postgres-alone test/crash.postgres.test.ts\` ` +
         'with `DATABASE_URL` and `REDIS_URL` set.',
       '',
     );

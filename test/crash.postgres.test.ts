@@ -12,7 +12,7 @@ import { until } from './support/until.js';
 // workers, while an API instance and a worker are killed with SIGKILL again and again (and
 // restarted). Afterwards every accepted request (2xx) has had its effect exactly once.
 // CI runs the bounded form; the full one: CRASH_SECONDS=600 with DATABASE_URL and REDIS_URL set,
-// `npx vitest run --project postgres test/crash.postgres.test.ts`. Counts go to test-artifacts/.
+// `npx vitest run --project postgres-alone test/crash.postgres.test.ts`. Counts go to test-artifacts/.
 const SECONDS = Number(process.env.CRASH_SECONDS ?? 45);
 const KILL_EVERY_MS = Number(process.env.CRASH_KILL_EVERY_MS ?? 4_000);
 const CLIENTS = 4;
