@@ -8,7 +8,9 @@ const times = JSON.parse(readFileSync(path, 'utf8'));
 const slowest = times.sort((a, b) => b.seconds - a.seconds).slice(0, 10);
 const total = times.reduce((sum, t) => sum + t.seconds, 0);
 const width = Math.max(4, ...slowest.map((t) => t.file.length));
-const row = (file, project, seconds) => `${file.padEnd(width)}  ${project.padEnd(8)}  ${seconds.padStart(7)}`;
+const projectWidth = Math.max(7, ...slowest.map((t) => t.project.length));
+const row = (file, project, seconds) =>
+  `${file.padEnd(width)}  ${project.padEnd(projectWidth)}  ${seconds.padStart(7)}`;
 console.log(`\nThe ten slowest of ${times.length} test files (${total.toFixed(0)} s in all):`);
 console.log(row('file', 'project', 'seconds'));
 for (const t of slowest) console.log(row(t.file, t.project, t.seconds.toFixed(1)));
