@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { migrate } from '../db/migrate.js';
 import { ApiError } from '../http/errors.js';
+import { Queue } from '../jobs/queue.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
 import { revokeApiKey } from '../modules/api-keys/revoke-api-key.js';
 import { findSequence, rotateSequenceSecret } from '../modules/automation/intake.js';
@@ -31,7 +32,13 @@ const noWorkspace = (id: string) => new ApiError('not_found', `workspace ${id} d
  * running server over its control socket when that server owns the embedded database.
  */
 const commands = {
-  migrate: async (ctx: AppContext) => ({ applied: await migrate(ctx.db) }),
+  migrate: async (ctx: AppContext) => {
+    const applied = await migrate(ctx.db);
+    // The job queue's schema too (pg-boss migrates its own, and moves pg-boss 10's jobs): a running
+    // server's queue did so when it started.
+    if (!ctx.queue) await (await Queue.start(ctx.db, { work: false, log: ctx.log })).stop();
+    return { applied };
+  },
 
   'workspace.create': async (
     ctx: AppContext,

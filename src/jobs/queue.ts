@@ -68,8 +68,11 @@ export class Queue implements JobQueue {
       // earlier catalog) gets this version's policy for the jobs it queues from now on.
       await boss.updateQueue(name, policy);
     }
-    const moved = await moveV10Jobs(db, boss, Object.keys(jobCatalog));
+    const { moved, dropped } = await moveV10Jobs(db, boss, Object.keys(jobCatalog));
     if (moved > 0) options.log.info({ moved }, 'unfinished jobs moved from the pg-boss 10 schema');
+    if (Object.keys(dropped).length > 0) {
+      options.log.warn({ dropped }, 'unfinished jobs of queues this version no longer has were dropped');
+    }
     return new Queue(boss, options);
   }
 

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { Db } from '../db/db.js';
 import { migrate, pendingMigrations } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
+import { hasV10Schema } from '../jobs/pgboss-v10-upgrade.js';
 import { Queue } from '../jobs/queue.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { KeyVerifier } from '../modules/api-keys/key-verifier.js';
@@ -46,6 +47,13 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       if (pending.length > 0) {
         throw new PendingMigrationsError(
           `database schema is behind (${pending.join(', ')}): run "parley migrate" first`,
+        );
+      }
+      // The job queue's own schema moves in `parley migrate` only, with the older instances stopped:
+      // one of them still running would work on jobs that had moved.
+      if (await hasV10Schema(db)) {
+        throw new PendingMigrationsError(
+          'the job queue is still in the schema of Parley before pg-boss 12: stop every instance of the older version, then run "parley migrate"',
         );
       }
     }
