@@ -76,7 +76,13 @@ function answer(
   } else if (apiError.cause !== undefined) {
     request.log[apiError.status >= 500 ? 'error' : 'debug']({ err: apiError.cause }, apiError.message);
   }
-  reply.code(apiError.status).header('x-request-id', request.id);
+  // A library's own refusal (a static file's 416, say) keeps its status; the body is our envelope.
+  const theirs = (err as FastifyError | undefined)?.statusCode;
+  const status =
+    !(err instanceof ApiError) && apiError.code === 'bad_request' && theirs && theirs > 400 && theirs < 500
+      ? theirs
+      : apiError.status;
+  reply.code(status).header('x-request-id', request.id);
   return envelope.send(request, reply, apiError);
 }
 

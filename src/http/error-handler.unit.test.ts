@@ -36,6 +36,10 @@ async function appWith(envelope: Envelope): Promise<FastifyInstance> {
       throw new ApiError('plan_limit_reached', 'The plan is full');
     });
     scope.post('/json', async () => ({ ok: true }));
+    scope.get('/range', async () => {
+      // What a library such as @fastify/static throws for a range it cannot serve.
+      throw Object.assign(new Error('Range Not Satisfiable'), { statusCode: 416 });
+    });
   });
   await app.ready();
   return app;
@@ -120,6 +124,12 @@ describe('what the client is told', () => {
     const i = await intake.inject({ method: 'GET', url: '/limit' });
     expect(i.statusCode).toBe(402);
     expect(i.json()).toEqual({ success: false, error: 'The plan is full' });
+  });
+
+  it("keeps the status of a library's own refusal, in the envelope", async () => {
+    const res = await rest.inject({ method: 'GET', url: '/range' });
+    expect(res.statusCode).toBe(416);
+    expect(res.json()).toMatchObject({ result: false, error: { code: 'bad_request' } });
   });
 
   it("answers Fastify's own refusals (bad JSON, wrong content type) in each envelope", async () => {
