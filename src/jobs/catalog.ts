@@ -113,5 +113,3 @@ export const jobCatalog = {
     },
   }),
 } satisfies { [N in JobName]: JobDefinition<JobData<N>> };
-
-export type { JobData, JobName };

@@ -2,8 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type JobWithMetadata, PgBoss, type Queue as QueueDefinition, type SendOptions } from 'pg-boss';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/db.js';
-import { type JobData, type JobName, jobCatalog } from './catalog.js';
+import { jobCatalog } from './catalog.js';
 import type { JobQueue } from './enqueue.js';
+import type { JobData, JobName } from './job-data.js';
 import { moveV10Jobs, setAsideV10Schema } from './pgboss-v10-upgrade.js';
 
 /**

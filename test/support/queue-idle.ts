@@ -1,5 +1,5 @@
 import type { Queryable } from '../../src/db/db.js';
-import type { JobName } from '../../src/jobs/catalog.js';
+import type { JobName } from '../../src/jobs/job-data.js';
 import { until } from './until.js';
 
 /**
@@ -19,4 +19,14 @@ export async function queueIdle(db: Queryable, queues: JobName[], ms = 30_000): 
     );
     return rows[0]!.n === 0;
   }, ms);
+}
+
+/** Jobs of these queues not finished, due now or later: after queueIdle, what could still act. */
+export async function unfinishedJobs(db: Queryable, queues: JobName[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pgboss.job
+     WHERE name = ANY($1::text[]) AND state IN ('created', 'retry', 'active')`,
+    [queues],
+  );
+  return rows[0]!.n;
 }

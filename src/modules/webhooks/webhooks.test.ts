@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
-import { queueIdle } from '../../../test/support/queue-idle.js';
+import { queueIdle, unfinishedJobs } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { deliverWebhook } from './deliver.js';
 import { createEndpoint } from './endpoints.js';
@@ -130,8 +130,9 @@ describe('outbound webhooks', () => {
         )
       ).rows;
     await until(async () => (await deliveries())[0]?.status === 'delivered');
-    // No third attempt may follow a delivered one.
+    // No third attempt may follow a delivered one: nothing is running, due, or set for later.
     await queueIdle(t.ctx.db, ['webhooks.deliver']);
+    expect(await unfinishedJobs(t.ctx.db, ['webhooks.deliver'])).toBe(0);
     expect(await deliveries()).toEqual([{ status: 'delivered', attempts: 2 }]);
     expect(hooks.received.slice(before).filter((r) => r.body.includes('retry me'))).toHaveLength(2);
   });
