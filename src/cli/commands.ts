@@ -23,9 +23,8 @@ import { syncTemplates } from '../modules/templates/sync-templates.js';
 import { createEndpoint } from '../modules/webhooks/endpoints.js';
 import { createWorkspace } from '../modules/workspaces/create-workspace.js';
 import { setPlan } from '../modules/workspaces/plans.js';
+import { requireWorkspace } from '../modules/workspaces/require-workspace.js';
 import { seedDemo } from './demo.js';
-
-const noWorkspace = (id: string) => new ApiError('not_found', `workspace ${id} does not exist`);
 
 /**
  * The operator commands that touch the database. The CLI runs them directly, or hands them to the
@@ -50,8 +49,7 @@ const commands = {
   },
 
   'apikey.create': async (ctx: AppContext, input: { workspaceId: string; name?: string }) => {
-    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
-    if (rows.length === 0) throw noWorkspace(input.workspaceId);
+    await requireWorkspace(ctx.db, input.workspaceId);
     const key = await createApiKey(ctx.db, input.workspaceId, input.name);
     return { id: key.id, key: key.key };
   },
@@ -78,8 +76,7 @@ const commands = {
 
   'number.connect': async (ctx: AppContext, input: ConnectNumberInput & { workspaceId: string }) => {
     const { workspaceId, ...connection } = input;
-    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
-    if (rows.length === 0) throw noWorkspace(workspaceId);
+    await requireWorkspace(ctx.db, workspaceId);
     const { id } = await connectNumber(ctx, workspaceId, connection);
     const number = (await numberOfWorkspace(ctx, ctx.db, workspaceId))!;
     if (number.graphBaseUrl === localSimulatorUrl(ctx)) await registerWithSimulator(ctx, number);
@@ -102,8 +99,7 @@ const commands = {
 
   'templates.create': async (ctx: AppContext, input: NewTemplate & { workspaceId: string }) => {
     const { workspaceId, ...template } = input;
-    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
-    if (rows.length === 0) throw noWorkspace(workspaceId);
+    await requireWorkspace(ctx.db, workspaceId);
     return createTemplate(ctx, workspaceId, template);
   },
 
@@ -111,8 +107,7 @@ const commands = {
     ctx: AppContext,
     input: { workspaceId: string; url: string; events?: string[] },
   ) => {
-    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
-    if (rows.length === 0) throw noWorkspace(input.workspaceId);
+    await requireWorkspace(ctx.db, input.workspaceId);
     return createEndpoint(ctx, input.workspaceId, input.url, input.events);
   },
 
@@ -129,8 +124,7 @@ const commands = {
     ctx: AppContext,
     input: { workspaceId: string; kind: 'flow' | 'sequence'; definition: unknown; publish?: boolean },
   ) => {
-    const { rows } = await ctx.db.query('SELECT 1 FROM workspaces WHERE id = $1', [input.workspaceId]);
-    if (rows.length === 0) throw noWorkspace(input.workspaceId);
+    await requireWorkspace(ctx.db, input.workspaceId);
     // A sequence is live once created (its webhook URL is what the operator came for); a flow waits for --publish.
     const saved = await createAutomation(ctx, input.workspaceId, input.definition, {
       publish: input.kind === 'sequence' || !!input.publish,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { likePattern } from '../../db/like-pattern.js';
 import type { Contact } from './schemas.js';
 
 export interface ContactListOptions {
@@ -18,8 +19,6 @@ export interface ContactPage {
 }
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** One page of the workspace's contacts: REST v1's GET /contacts and the web app's search alike. */
 export async function listContacts(
   db: Queryable,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { likePattern } from '../../db/like-pattern.js';
 
 // Where a lead came from, by name: the form's or the sequence's.
 export const SOURCE_NAME = `CASE l.source
@@ -13,8 +14,6 @@ export interface LeadListOptions {
   /** Part of the name or e-mail (any case) or of the phone. */
   search?: string;
 }
-
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** One page of the workspace's leads, newest first. */
 export async function listLeads(db: Queryable, workspaceId: string, options: LeadListOptions) {
