@@ -53,9 +53,11 @@ const socketError = (err: ApiError): SocketError => ({
 });
 
 /** The ApiError a command threw in the server, as the CLI throws it. */
-export const fromSocketError = (e: SocketError): ApiError => new ApiError(e.code, e.message, e.details);
+/** A server of an earlier version answers a plain message. */
+export const fromSocketError = (e: SocketError | string): ApiError =>
+  typeof e === 'string' ? new ApiError('bad_request', e) : new ApiError(e.code, e.message, e.details);
 
-export type SocketReply = { result: unknown } | { error: SocketError } | null;
+export type SocketReply = { result: unknown } | { error: SocketError | string } | null;
 
 /** Sends a command to a running server; null when no server listens there. */
 export function sendToControlSocket(dataDir: string, command: string, input: unknown): Promise<SocketReply> {
