@@ -2,7 +2,6 @@ import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { newId, newSecret } from '../../lib/ids.js';
-import { recordLoginFailure } from './login-throttle.js';
 import { verifyPassword } from './passwords.js';
 import type { Role } from './roles.js';
 import { addMember, createUser, userByEmail } from './users.js';
@@ -77,14 +76,12 @@ export async function previewInvitation(db: Queryable, token: string) {
 export async function acceptInvitation(
   db: Queryable,
   input: { token: string; password: string; name?: string },
-  address: string,
 ): Promise<{ userId: string; workspaceId: string }> {
   const inv = await openInvitation(db, input.token);
   const existing = await userByEmail(db, inv.email);
   let userId: string;
   if (existing) {
     if (!(await verifyPassword(input.password, existing.password_hash))) {
-      await recordLoginFailure(db, `invite:${input.token}`, address);
       throw new ApiError('unauthorized', `${inv.email} already has an account: enter its password to join`);
     }
     userId = existing.id;
