@@ -95,8 +95,8 @@ describe("an inviter's standing", () => {
       demoted.workspaceId,
       demoted.admin.userId,
     ]);
-    expectRestError(await accept(removed.token), 404, 'not_found');
-    expectRestError(await accept(fromDemoted.token), 404, 'not_found');
+    await expectDead(removed.token);
+    await expectDead(fromDemoted.token);
     const { rows } = await t.ctx.db.query('SELECT 1 FROM users WHERE email IN ($1, $2)', [
       removed.email,
       fromDemoted.email,

@@ -37,22 +37,23 @@ export async function createInvitation(
 }
 
 interface OpenInvitation {
-  workspace_id: string;
-  id: string;
   email: string;
   role: Role;
   workspace_name: string;
+  inviter_role: Role | null;
 }
 
 async function openInvitation(db: Queryable, token: string): Promise<OpenInvitation> {
   const { rows } = await db.query<OpenInvitation>(
-    `SELECT i.workspace_id, i.id, i.email, i.role, w.name AS workspace_name
+    `SELECT i.email, i.role, w.name AS workspace_name, m.role AS inviter_role
      FROM invitations i JOIN workspaces w ON w.id = i.workspace_id
+     LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = i.invited_by
      WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()`,
     [sha256Hex(token)],
   );
-  if (!rows[0]) throw notValid();
-  return rows[0];
+  const inv = rows[0];
+  if (!inv?.inviter_role || !canInvite(inv.inviter_role, inv.role)) throw notValid();
+  return inv;
 }
 
 /** What the invitation page shows before it is accepted. */
