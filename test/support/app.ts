@@ -2,13 +2,14 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config/env.js';
 import type { AppContext } from '../../src/context.js';
 import { migrate } from '../../src/db/migrate.js';
+import { openPostgres } from '../../src/db/postgres.js';
 import { buildServer } from '../../src/http/server.js';
 import { createApiKey } from '../../src/modules/api-keys/create-api-key.js';
 import type { RateLimiter } from '../../src/modules/rate-limit/limiter.js';
 import { createWorkspace, type NewWorkspace } from '../../src/modules/workspaces/create-workspace.js';
 import { openRuntime } from '../../src/runtime/compose.js';
 import { createLogger } from '../../src/runtime/logger.js';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -26,16 +27,33 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(
-  options: {
-    limiter?: RateLimiter;
-    queue?: boolean;
-    env?: Record<string, string>;
-    /** 'api' sends jobs without running them (a worker process runs them). */
-    role?: 'all' | 'api';
-  } = {},
-): Promise<TestApp> {
+interface TestAppOptions {
+  limiter?: RateLimiter;
+  queue?: boolean;
+  env?: Record<string, string>;
+  /** 'api' sends jobs without running them (a worker process runs them). */
+  role?: 'all' | 'api';
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
+  await migrate(database.db);
+  return instanceOn(database, options);
+}
+
+/**
+ * Another instance of Parley on the database `t` runs on, with a pool of its own, as a second
+ * `serve --role api` process would be. PostgreSQL only (PGlite is one connection in one process).
+ * Closing it leaves the database to `t`.
+ */
+export async function secondInstance(t: TestApp): Promise<TestApp> {
+  const url = t.ctx.config.databaseUrl;
+  if (!url) throw new Error('a second instance needs PostgreSQL (PARLEY_TEST_DB=postgres)');
+  const db = await openPostgres(url, 10);
+  return instanceOn({ db, url, drop: () => db.close() }, { queue: false });
+}
+
+async function instanceOn(database: TestDatabase, options: TestAppOptions): Promise<TestApp> {
   const config = loadConfig({
     DATABASE_URL: database.url,
     PARLEY_SECRET_KEY: '0'.repeat(64),
@@ -45,7 +63,6 @@ export async function createTestApp(
     SEND_DEADLINE_MS: process.env.TEST_SEND_DEADLINE_MS ?? '3000',
     ...options.env,
   });
-  await migrate(database.db);
   const runtime = await openRuntime(config, {
     role: options.role ?? 'all',
     log: createLogger(config.logLevel),

@@ -226,8 +226,8 @@ describe('invitations', () => {
 
     expectRestError(
       await post('/invitations/accept', { token, password: 'a brand new password' }),
-      404,
-      'not_found',
+      409,
+      'conflict',
     );
   });
 

@@ -1,7 +1,9 @@
+import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
+import { sha256Hex } from '../../lib/hash.js';
 import { acceptInvitation, previewInvitation } from './invitations.js';
-import { checkLoginThrottle, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
+import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
 import { canManage } from './roles.js';
 import { AcceptBody, LoginBody, NewWorkspaceBody, SetupBody, SwitchBody, TokenParams } from './schemas.js';
@@ -12,6 +14,15 @@ import { createOwnedWorkspace, userByEmail, workspacesOf } from './users.js';
 
 /** Sign-in, sign-out, first-run setup, invitations accepted, workspaces created and switched. */
 export function registerAuthRoutes(app: RestApp): void {
+  /** Counts the attempt before any password is checked; refuses it (429) past the allowance. */
+  const countAttempt = async (reply: FastifyReply, email: string, address: string) => {
+    const attempt = await countLoginAttempt(app.ctx.db, email, address);
+    if (!attempt.allowed) {
+      reply.header('Retry-After', String(attempt.retryAfterSeconds));
+      throw new ApiError('rate_limited', 'Too many failed sign-ins; wait 15 minutes and try again');
+    }
+  };
+
   app.get('/session', { config: { public: true } }, async (request) => {
     const s = request.appSession;
     if (!s) return { result: true, authenticated: false, needs_setup: !(await hasUsers(app.ctx.db)) };
@@ -35,16 +46,13 @@ export function registerAuthRoutes(app: RestApp): void {
 
   app.post('/login', { config: { public: true }, schema: { body: LoginBody } }, async (request, reply) => {
     const { email, password } = request.body;
-    await checkLoginThrottle(app.ctx.db, email, request.ip);
+    await countAttempt(reply, email, request.ip);
     const user = await userByEmail(app.ctx.db, email);
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-    if (!user || !ok) {
-      await recordLoginFailure(app.ctx.db, email, request.ip);
-      throw new ApiError('unauthorized', 'The e-mail address or password is not right');
-    }
+    if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail address or password is not right');
     const workspace = (await workspacesOf(app.ctx.db, user.id))[0];
     if (!workspace) throw new ApiError('forbidden', 'You are no longer a member of any workspace');
-    await clearLoginFailures(app.ctx.db, email);
+    await forgiveLoginAttempt(app.ctx.db, email, request.ip);
     await startSession(app.ctx, app.ctx.db, reply, user.id, workspace.id);
     return { result: true };
   });
@@ -66,11 +74,14 @@ export function registerAuthRoutes(app: RestApp): void {
     '/invitations/accept',
     { config: { public: true }, schema: { body: AcceptBody } },
     async (request, reply) => {
-      await checkLoginThrottle(app.ctx.db, `invite:${request.body.token}`, request.ip);
+      // Counted outside the transaction, so a wrong password's rollback keeps the count.
+      const subject = `invite:${sha256Hex(request.body.token)}`;
+      await countAttempt(reply, subject, request.ip);
       await app.ctx.db.transaction(async (tx) => {
-        const { userId, workspaceId } = await acceptInvitation(tx, request.body, request.ip);
+        const { userId, workspaceId } = await acceptInvitation(tx, request.body);
         await startSession(app.ctx, tx, reply, userId, workspaceId);
       });
+      await forgiveLoginAttempt(app.ctx.db, subject, request.ip);
       return reply.code(201).send({ result: true });
     },
   );

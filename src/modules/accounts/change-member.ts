@@ -1,11 +1,12 @@
 import type { Db } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
+import { revokeInvitationsBy } from './revoke-invitation.js';
 import { type Role, requireManager } from './roles.js';
 
 /**
  * Changes a member's role, or removes them (role null) and ends their sessions. Members may remove
  * themselves; otherwise managers only. Only owners touch owners or make new ones, and a workspace
- * always keeps at least one owner.
+ * always keeps at least one owner. Their open invitations their new role could not make are revoked.
  */
 export async function changeMember(
   db: Db,
@@ -48,5 +49,6 @@ export async function changeMember(
         role,
       ]);
     }
+    await revokeInvitationsBy(tx, actor.workspaceId, userId, role);
   });
 }

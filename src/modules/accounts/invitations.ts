@@ -2,9 +2,8 @@ import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { newId, newSecret } from '../../lib/ids.js';
-import { recordLoginFailure } from './login-throttle.js';
 import { verifyPassword } from './passwords.js';
-import type { Role } from './roles.js';
+import { canInvite, type Role } from './roles.js';
 import { addMember, createUser, userByEmail } from './users.js';
 
 const VALID_DAYS = 7;
@@ -38,24 +37,23 @@ export async function createInvitation(
 }
 
 interface OpenInvitation {
-  workspace_id: string;
-  id: string;
   email: string;
   role: Role;
   workspace_name: string;
+  inviter_role: Role | null;
 }
 
 async function openInvitation(db: Queryable, token: string): Promise<OpenInvitation> {
   const { rows } = await db.query<OpenInvitation>(
-    `SELECT i.workspace_id, i.id, i.email, i.role, w.name AS workspace_name
+    `SELECT i.email, i.role, w.name AS workspace_name, m.role AS inviter_role
      FROM invitations i JOIN workspaces w ON w.id = i.workspace_id
+     LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = i.invited_by
      WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()`,
     [sha256Hex(token)],
   );
-  if (!rows[0]) {
-    throw new ApiError('not_found', 'This invitation link is not valid any more; ask for a new one');
-  }
-  return rows[0];
+  const inv = rows[0];
+  if (!inv?.inviter_role || !canInvite(inv.inviter_role, inv.role)) throw notValid();
+  return inv;
 }
 
 /** What the invitation page shows before it is accepted. */
@@ -72,19 +70,35 @@ export async function previewInvitation(db: Queryable, token: string) {
 
 /**
  * Accepts: a new user sets a password; someone who already has an account proves it with theirs.
- * The invitation can be used once.
+ * The invitation is used once: an accepted one answers 409, also to acceptances racing the first.
+ * The inviter must still be a member whose role may invite to that role.
  */
 export async function acceptInvitation(
   db: Queryable,
   input: { token: string; password: string; name?: string },
-  address: string,
 ): Promise<{ userId: string; workspaceId: string }> {
-  const inv = await openInvitation(db, input.token);
+  const inv = await invitationToAccept(db, input.token);
+  // The inviter's membership is locked before the invitation, in the order changeMember locks them.
+  const inviter = await db.query<{ role: Role }>(
+    'SELECT role FROM memberships WHERE workspace_id = $1 AND user_id = $2 FOR SHARE',
+    [inv.workspace_id, inv.invited_by],
+  );
+  const inviterRole = inviter.rows[0]?.role;
+  if (!inviterRole || !canInvite(inviterRole, inv.role)) throw notValid();
+  // Claimed before anything is created: a concurrent acceptance waits on this row, then finds it taken.
+  const claimed = await db.query(
+    `UPDATE invitations SET accepted_at = now() WHERE workspace_id = $1 AND id = $2
+     AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now() RETURNING 1`,
+    [inv.workspace_id, inv.id],
+  );
+  if (!claimed.rows[0]) {
+    await invitationToAccept(db, input.token);
+    throw notValid();
+  }
   const existing = await userByEmail(db, inv.email);
   let userId: string;
   if (existing) {
     if (!(await verifyPassword(input.password, existing.password_hash))) {
-      await recordLoginFailure(db, `invite:${input.token}`, address);
       throw new ApiError('unauthorized', `${inv.email} already has an account: enter its password to join`);
     }
     userId = existing.id;
@@ -92,9 +106,33 @@ export async function acceptInvitation(
     userId = await createUser(db, inv.email, input.password, input.name);
   }
   await addMember(db, inv.workspace_id, userId, inv.role);
-  await db.query('UPDATE invitations SET accepted_at = now() WHERE workspace_id = $1 AND id = $2', [
-    inv.workspace_id,
-    inv.id,
-  ]);
   return { userId, workspaceId: inv.workspace_id };
+}
+
+interface InvitationToAccept {
+  workspace_id: string;
+  id: string;
+  email: string;
+  role: Role;
+  invited_by: string;
+}
+
+/** The invitation behind a token, if it can still be accepted: 409 once accepted, else 404. */
+async function invitationToAccept(db: Queryable, token: string): Promise<InvitationToAccept> {
+  const { rows } = await db.query<InvitationToAccept & { accepted: boolean; open: boolean }>(
+    `SELECT workspace_id, id, email, role, invited_by, accepted_at IS NOT NULL AS accepted,
+       revoked_at IS NULL AND expires_at > now() AS open
+     FROM invitations WHERE token_hash = $1`,
+    [sha256Hex(token)],
+  );
+  const inv = rows[0];
+  if (inv?.accepted) {
+    throw new ApiError('conflict', 'This invitation has already been accepted; sign in instead');
+  }
+  if (!inv?.open) throw notValid();
+  return inv;
+}
+
+function notValid(): ApiError {
+  return new ApiError('not_found', 'This invitation link is not valid any more; ask for a new one');
 }

@@ -1,32 +1,56 @@
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 
 const WINDOW = "interval '15 minutes'";
-// Failures allowed per window: per e-mail address (guessing one password), per client address (many).
+// Attempts allowed per window: per e-mail address (guessing one password), per client address (many).
 const PER_EMAIL = 10;
 const PER_ADDRESS = 50;
 
-/** Refuses a sign-in attempt while its e-mail or client address has failed too often (429). */
-export async function checkLoginThrottle(db: Queryable, email: string, address: string): Promise<void> {
-  const { rows } = await db.query<{ by_email: string; by_address: string }>(
-    `SELECT count(*) FILTER (WHERE subject = $1) AS by_email, count(*) FILTER (WHERE subject = $2) AS by_address
-     FROM login_failures WHERE subject IN ($1, $2) AND at > now() - ${WINDOW}`,
-    [`email:${email.toLowerCase()}`, `ip:${address}`],
+export interface LoginAttempt {
+  allowed: boolean;
+  /** Whole seconds until the window that refused it ends (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+function subjects(email: string, address: string): { email: string; address: string } {
+  return { email: `email:${email.toLowerCase()}`, address: `ip:${address}` };
+}
+
+/**
+ * Counts a sign-in attempt for its e-mail and client address, before its password is checked, and
+ * says whether it may go on. One upsert adds and reads each count under the row's lock, so attempts
+ * in flight at once (on any instance) each count the others: of any number sent together, only the
+ * allowance reaches the password check. Refused attempts count too; they do not lengthen the window.
+ */
+export async function countLoginAttempt(
+  db: Queryable,
+  email: string,
+  address: string,
+): Promise<LoginAttempt> {
+  const s = subjects(email, address);
+  const { rows } = await db.query<{ subject: string; attempts: number; retry_after: number }>(
+    `INSERT INTO login_attempts AS a (subject, attempts, window_start)
+     SELECT subject, 1, now() FROM unnest($1::text[]) AS subject
+     ON CONFLICT (subject) DO UPDATE SET
+       attempts = CASE WHEN a.window_start > now() - ${WINDOW} THEN a.attempts + 1 ELSE 1 END,
+       window_start = CASE WHEN a.window_start > now() - ${WINDOW} THEN a.window_start ELSE now() END
+     RETURNING subject, attempts, ceil(extract(epoch FROM a.window_start + ${WINDOW} - now()))::int AS retry_after`,
+    // Always the e-mail row first, then the address row: statements lock them in one order.
+    [[s.email, s.address]],
   );
-  const row = rows[0]!;
-  if (Number(row.by_email) >= PER_EMAIL || Number(row.by_address) >= PER_ADDRESS) {
-    throw new ApiError('rate_limited', 'Too many failed sign-ins; wait 15 minutes and try again');
+  const over = rows.filter((r) => r.attempts > (r.subject === s.email ? PER_EMAIL : PER_ADDRESS));
+  if (rows.some((r) => r.attempts === 1)) {
+    // A window just began for someone: a cheap moment to forget subjects quiet for a day.
+    await db.query(`DELETE FROM login_attempts WHERE window_start < now() - interval '1 day'`);
   }
+  if (over.length === 0) return { allowed: true, retryAfterSeconds: 0 };
+  return { allowed: false, retryAfterSeconds: Math.max(1, ...over.map((r) => r.retry_after)) };
 }
 
-export async function recordLoginFailure(db: Queryable, email: string, address: string): Promise<void> {
-  await db.query(`INSERT INTO login_failures (subject) VALUES ($1), ($2)`, [
-    `email:${email.toLowerCase()}`,
-    `ip:${address}`,
+/** A successful sign-in: its e-mail address starts afresh, and its attempt no longer counts against its client address. */
+export async function forgiveLoginAttempt(db: Queryable, email: string, address: string): Promise<void> {
+  const s = subjects(email, address);
+  await db.query('DELETE FROM login_attempts WHERE subject = $1', [s.email]);
+  await db.query('UPDATE login_attempts SET attempts = attempts - 1 WHERE subject = $1 AND attempts > 0', [
+    s.address,
   ]);
-  await db.query(`DELETE FROM login_failures WHERE at < now() - interval '1 day'`);
-}
-
-export async function clearLoginFailures(db: Queryable, email: string): Promise<void> {
-  await db.query('DELETE FROM login_failures WHERE subject = $1', [`email:${email.toLowerCase()}`]);
 }

@@ -8,6 +8,11 @@ export function canManage(role: Role): boolean {
   return role === 'owner' || role === 'admin';
 }
 
+/** Who may invite whom: managers invite admins and members; only an owner invites another owner. */
+export function canInvite(inviter: Role, invited: Role): boolean {
+  return canManage(inviter) && (invited !== 'owner' || inviter === 'owner');
+}
+
 export function requireManager(role: Role): void {
   if (!canManage(role)) {
     throw new ApiError('forbidden', 'Only owners and admins can do this; ask one of them');
