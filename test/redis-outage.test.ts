@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createForm } from '../src/modules/forms/create-form.js';
 import { RedisRateLimiter } from '../src/modules/rate-limit/redis-limiter.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { FaultProxy } from './support/fault-proxy.js';
+import { submit } from './support/intake.js';
 import { until } from './support/until.js';
 
 // A request while Redis is away waits for its count at most about 100 ms; this bound leaves room
@@ -77,4 +79,48 @@ describe.runIf(process.env.REDIS_URL)('a Redis outage lets REST v1 requests thro
       ]);
     },
   );
+});
+
+describe.runIf(process.env.REDIS_URL)('a Redis outage lets form posts through, quickly', () => {
+  let t: TestApp;
+  let proxy: FaultProxy;
+
+  beforeAll(async () => {
+    const redis = new URL(process.env.REDIS_URL!);
+    proxy = await FaultProxy.start({ host: redis.hostname, port: Number(redis.port || 6379) });
+    // The server's own wiring: both limiters built from REDIS_URL.
+    t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.close();
+  });
+
+  // Counters live in Redis for a minute: an address no earlier run used.
+  const address = () => `10.251.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+
+  it('answers in time while Redis is black-holed, and limits 5 a minute again after', async () => {
+    const ws = await t.workspace();
+    const form = await createForm(t.ctx.db, ws.id);
+    const post = async (remoteAddress: string, i: number) => {
+      const started = Date.now();
+      const res = await submit(t, { token: form.token, email: `o${i}@example.com` }, { remoteAddress });
+      return { status: res.statusCode, ms: Date.now() - started };
+    };
+    await until(async () => (await post(address(), 0)).status === 201, 5_000);
+
+    await proxy.set('blackhole');
+    const one = address();
+    for (let i = 0; i < 7; i++) {
+      const a = await post(one, i);
+      expect(a.status).toBe(201);
+      expect(a.ms).toBeLessThan(ANSWERED_WITHIN_MS);
+    }
+
+    await proxy.set('forward');
+    const other = address();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await post(other, i)).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+  });
 });
