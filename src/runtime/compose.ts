@@ -57,7 +57,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
         );
       }
     }
-    const limiter = options.limiter ?? createApiRateLimiter(config.redisUrl);
+    const limiter = options.limiter ?? createApiRateLimiter(config.redisUrl, options.log);
     closers.push(() => limiter.close());
     const log = options.log;
     const keys = new KeyVerifier(db, (err) => log.warn({ err }, 'API key bookkeeping failed'));

@@ -5,7 +5,7 @@ import type { LimitDecision, RateLimiter } from './limiter.js';
 /**
  * onRequest hook, after authentication: counts the request against its key and sets the IETF
  * RateLimit fields on every response. If the shared counter store is down the request goes through
- * (logged): an outage of Redis should not take the whole API down with it.
+ * (the limiter logs the outage once): an outage of Redis should not take the whole API down with it.
  */
 export function rateLimit(limiter: RateLimiter) {
   const policy = `"key";q=${limiter.limit};w=${limiter.windowMs / 1000}`;
@@ -13,8 +13,7 @@ export function rateLimit(limiter: RateLimiter) {
     let d: LimitDecision;
     try {
       d = await limiter.hit(request.principal().keyId);
-    } catch (err) {
-      request.log.warn({ err }, 'rate limiter unavailable; request let through');
+    } catch {
       return;
     }
     reply.header('RateLimit-Policy', policy);

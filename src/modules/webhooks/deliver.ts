@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { fetch } from 'undici';
 import type { AppContext } from '../../context.js';
+import { readCapped } from '../../lib/read-capped.js';
 import { assertAllowedHost, guardedAgent } from './safe-fetch.js';
 
 export class DeliveryFailedError extends Error {}
@@ -48,7 +49,9 @@ export async function deliverWebhook(
       dispatcher: ctx.config.allowPrivateWebhooks ? agents.open : agents.strict,
     });
     status = res.status;
-    await res.arrayBuffer().catch(() => {});
+    // Only the status counts; a few KiB are read so a short answer still ends on a reusable
+    // connection, and a huge or endless one is cut off there.
+    await readCapped(res.body, 4096).catch(() => {});
   } catch (err) {
     error =
       (err as Error).cause instanceof Error

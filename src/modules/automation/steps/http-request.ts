@@ -1,10 +1,13 @@
 import { Agent, fetch } from 'undici';
+import { readCapped } from '../../../lib/read-capped.js';
 import { assertAllowedHost, BlockedAddressError, guardedAgent } from '../../webhooks/safe-fetch.js';
 import { interpolate } from '../interpolate.js';
 import { PermanentStepError, type StepInput, type StepOutcome, TransientStepError } from './step.js';
 
 const agents = { strict: guardedAgent(false), open: new Agent() };
 const MAX_BODY_KEPT = 2048;
+// Enough bytes for MAX_BODY_KEPT characters of any UTF-8 text; the rest of the answer is never read.
+const MAX_BODY_READ = MAX_BODY_KEPT * 4;
 
 /**
  * Calls a URL the workflow names, guarded like outbound webhooks (no private or loopback targets
@@ -58,7 +61,8 @@ export async function httpRequest(
     if (cause instanceof BlockedAddressError) throw new PermanentStepError(cause.message);
     throw new TransientStepError(`request failed: ${(err as Error).message}`);
   }
-  const text = (await response.text().catch(() => '')).slice(0, MAX_BODY_KEPT);
+  const read = await readCapped(response.body, MAX_BODY_READ).catch(() => undefined);
+  const text = (read?.bytes.toString('utf8') ?? '').slice(0, MAX_BODY_KEPT);
   const outcome = { status_code: response.status, body: text };
   if (response.ok || (response.status >= 300 && response.status < 400)) return { status: 'done', outcome };
   if (response.status >= 500 || response.status === 408 || response.status === 429) {

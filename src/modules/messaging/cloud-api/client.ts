@@ -1,3 +1,4 @@
+import { readCapped } from '../../../lib/read-capped.js';
 import type {
   CreateTemplateRequest,
   CreateTemplateResponse,
@@ -18,6 +19,10 @@ export interface CloudApiConfig {
 // Meta's codes for errors worth retrying: throughput (130429), pair rate limit (131056), temporary
 // service errors (1, 2, 131000, 131016); anything 5xx or a timeout is transient too.
 const TRANSIENT_CODES = new Set([1, 2, 4, 130429, 131000, 131016, 131056, 133004]);
+
+// Graph answers are a few KiB; the largest, a page of 100 templates with their components, stays
+// under a few hundred. Anything past this is not an answer we can read, and is not held in memory.
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export class CloudApiError extends Error {
   constructor(
@@ -128,18 +133,18 @@ export class CloudApiClient {
     } catch (err) {
       throw failedCall(err);
     }
-    let text: string;
+    let answer: Awaited<ReturnType<typeof readCapped>>;
     try {
-      text = await res.text();
+      answer = await readCapped(res.body, MAX_ANSWER_BYTES);
     } catch (err) {
       throw failedCall(err);
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
+    const json = answer.truncated ? undefined : parseJson(answer.bytes);
+    if (json === undefined) {
       throw new CloudApiError(
-        `the network answered ${res.status} without JSON`,
+        answer.truncated
+          ? `the network answered ${res.status} with more than ${MAX_ANSWER_BYTES} bytes`
+          : `the network answered ${res.status} without JSON`,
         0,
         res.status,
         res.status >= 500,
@@ -157,6 +162,14 @@ export class CloudApiClient {
       );
     }
     return json as T;
+  }
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
   }
 }
 
