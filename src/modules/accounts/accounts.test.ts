@@ -161,6 +161,33 @@ describe('CSRF', () => {
       201,
     );
   });
+
+  // A page whose name is made to resolve to this server (DNS rebinding) sends its own name as both
+  // Host and Origin: only APP_URL tells this server's origin.
+  it('refuses an Origin that matches the Host header but not APP_URL (DNS rebinding)', async () => {
+    const { client } = await workspaceWithOwner(t);
+    const rebound = { host: 'rebound.example:3000', origin: 'http://rebound.example:3000' };
+    expectRestError(await client.call('POST', '/api-keys', {}, rebound), 403, 'csrf_failed');
+    expectRestError(
+      await post(
+        '/setup',
+        { email: 'x@example.com', password: PASSWORD },
+        { 'x-parley-csrf': '1', ...rebound },
+      ),
+      403,
+      'csrf_failed',
+    );
+    expect(
+      (
+        await client.call(
+          'POST',
+          '/api-keys',
+          {},
+          { host: 'rebound.example:3000', origin: 'http://parley.test' },
+        )
+      ).statusCode,
+    ).toBe(201);
+  });
 });
 
 describe('roles', () => {
