@@ -1,5 +1,6 @@
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
+import { clientAddressKey } from '../../lib/client-address.js';
 import { acceptInvitation, previewInvitation } from './invitations.js';
 import { checkLoginThrottle, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
@@ -35,11 +36,12 @@ export function registerAuthRoutes(app: RestApp): void {
 
   app.post('/login', { config: { public: true }, schema: { body: LoginBody } }, async (request, reply) => {
     const { email, password } = request.body;
-    await checkLoginThrottle(app.ctx.db, email, request.ip);
+    const address = clientAddressKey(request.ip);
+    await checkLoginThrottle(app.ctx.db, email, address);
     const user = await userByEmail(app.ctx.db, email);
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
     if (!user || !ok) {
-      await recordLoginFailure(app.ctx.db, email, request.ip);
+      await recordLoginFailure(app.ctx.db, email, address);
       throw new ApiError('unauthorized', 'The e-mail address or password is not right');
     }
     const workspace = (await workspacesOf(app.ctx.db, user.id))[0];
@@ -66,7 +68,7 @@ export function registerAuthRoutes(app: RestApp): void {
     '/invitations/accept',
     { config: { public: true }, schema: { body: AcceptBody } },
     async (request, reply) => {
-      await checkLoginThrottle(app.ctx.db, `invite:${request.body.token}`, request.ip);
+      await checkLoginThrottle(app.ctx.db, `invite:${request.body.token}`, clientAddressKey(request.ip));
       await app.ctx.db.transaction(async (tx) => {
         const { userId, workspaceId } = await acceptInvitation(tx, request.body, request.ip);
         await startSession(app.ctx, tx, reply, userId, workspaceId);

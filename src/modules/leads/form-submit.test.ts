@@ -385,6 +385,18 @@ describe('5 submissions per minute per client address', () => {
     expect(await count('leads', ws.id)).toBe(6);
   });
 
+  it('counts one client once however its address is written, and an IPv6 /64 as one client', async () => {
+    const { form } = await workspaceWithForm();
+    const from = (remoteAddress: string, i: number) =>
+      submit(t, { token: form.token, email: `w${i}@example.com` }, { remoteAddress });
+    const spellings = ['198.51.100.20', '::ffff:198.51.100.20', '::FFFF:198.51.100.20'];
+    for (let i = 0; i < 5; i++) expect((await from(spellings[i % 3]!, i)).statusCode).toBe(201);
+    expectIntakeError(await from('::ffff:c633:6414', 5), 429);
+    for (let i = 0; i < 5; i++) expect((await from(`2001:db8:5:6::${i + 1}`, 10 + i)).statusCode).toBe(201);
+    expectIntakeError(await from('2001:DB8:5:6:FFFF::9', 15), 429);
+    expect((await from('2001:db8:5:7::1', 16)).statusCode).toBe(201);
+  });
+
   it('with TRUST_PROXY counts the X-Forwarded-For client address', async () => {
     const proxied = await createTestApp({ env: { TRUST_PROXY: 'true' } });
     try {
