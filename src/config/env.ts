@@ -11,7 +11,8 @@ export interface Config {
   redisUrl: string | undefined;
   appUrl: string;
   secretKey: Buffer;
-  trustProxy: boolean | string;
+  /** Whose X-Forwarded-For is believed: every hop (true), a hop count, or proxy addresses/CIDRs. */
+  trustProxy: boolean | number | string;
   logLevel: string;
   /** WhatsApp Cloud API (Graph API) base URL and version for numbers connected to Meta. */
   graphApiUrl: string;
@@ -119,9 +120,11 @@ function urlOfHost(host: string, port: number): string {
   throw new ConfigError(`HOST "${host}" makes no URL for the web app (${url}); set APP_URL to it`);
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | string {
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (!raw || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'true') return true;
+  // How many proxies stand in front: the client is the address that many hops back.
+  if (/^\d+$/.test(raw)) return parseInteger('TRUST_PROXY', raw, 0, 32);
   // Anything else is handed to Fastify as an address list or CIDR ("127.0.0.1,10.0.0.0/8").
   return raw;
 }

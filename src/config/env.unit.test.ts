@@ -29,3 +29,21 @@ describe('APP_URL derived from HOST and PORT', () => {
     );
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.0/8,127.0.0.1', '10.0.0.0/8,127.0.0.1'],
+  ])('%s is %s', (raw, trustProxy) => {
+    expect(load(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy).toBe(trustProxy);
+  });
+
+  it('names the variable for a hop count out of range', () => {
+    expect(() => load({ TRUST_PROXY: '99' })).toThrow(/TRUST_PROXY/);
+  });
+});

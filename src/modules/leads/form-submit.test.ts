@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { expectIntakeError, freshAddress, leadsOf, submit } from '../../../test/support/intake.js';
@@ -395,6 +396,39 @@ describe('5 submissions per minute per client address', () => {
     for (let i = 0; i < 5; i++) expect((await from(`2001:db8:5:6::${i + 1}`, 10 + i)).statusCode).toBe(201);
     expectIntakeError(await from('2001:DB8:5:6:FFFF::9', 15), 429);
     expect((await from('2001:db8:5:7::1', 16)).statusCode).toBe(201);
+  });
+
+  it('with TRUST_PROXY=1 counts the address the one proxy saw, whatever the client wrote before it', async () => {
+    const proxied = await createTestApp({ env: { TRUST_PROXY: '1' } });
+    try {
+      const ws = await proxied.workspace();
+      const form = await createForm(proxied.ctx.db, ws.id);
+      const post = (spoofed: string, i: number) =>
+        submit(
+          proxied,
+          { token: form.token, email: `h${i}@example.com` },
+          {
+            remoteAddress: '127.0.0.1',
+            headers: { 'x-forwarded-for': `${spoofed}, 203.0.113.50` },
+          },
+        );
+      for (let i = 0; i < 5; i++) expect((await post(`198.51.100.${i}`, i)).statusCode).toBe(201);
+      expectIntakeError(await post('198.51.100.99', 5), 429);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('warns at start when TRUST_PROXY=true believes every hop', async () => {
+    const lines: string[] = [];
+    const proxied = await createTestApp({
+      env: { TRUST_PROXY: 'true' },
+      log: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
+    });
+    await proxied.close();
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ level: 40, msg: expect.stringMatching(/^TRUST_PROXY=true believes every/) }),
+    );
   });
 
   it('with TRUST_PROXY counts the X-Forwarded-For client address', async () => {
