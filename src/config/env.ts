@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export interface Config {
@@ -10,7 +11,8 @@ export interface Config {
   redisUrl: string | undefined;
   appUrl: string;
   secretKey: Buffer;
-  trustProxy: boolean | string;
+  /** Whose X-Forwarded-For is believed: every hop (true), a hop count, or proxy addresses/CIDRs. */
+  trustProxy: boolean | number | string;
   logLevel: string;
   /** WhatsApp Cloud API (Graph API) base URL and version for numbers connected to Meta. */
   graphApiUrl: string;
@@ -36,10 +38,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || './data');
   const databaseUrl = optionalUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']);
   const redisUrl = optionalUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']);
-  const appUrl = (
-    optionalUrl('APP_URL', env.APP_URL, ['http:', 'https:']) ??
-    `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
-  ).replace(/\/+$/, '');
+  const appUrl =
+    optionalUrl('APP_URL', env.APP_URL, ['http:', 'https:'])?.replace(/\/+$/, '') ?? urlOfHost(host, port);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${logLevel}"`);
@@ -107,9 +107,24 @@ function optionalUrl(name: string, raw: string | undefined, protocols: string[])
   return raw;
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | string {
+/**
+ * Where a browser on this machine reaches a server listening on HOST: an all-addresses host is
+ * reached on loopback, and an IPv6 address goes in brackets (`http://:::3402` is no URL, and every
+ * browser POST would then fail the Origin check).
+ */
+function urlOfHost(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const url = `http://${isIPv6(reachable) ? `[${reachable}]` : reachable}:${port}`;
+  // As the browser will write it in its Origin header (lower case, shortest IPv6 form).
+  if (URL.canParse(url)) return new URL(url).origin;
+  throw new ConfigError(`HOST "${host}" makes no URL for the web app (${url}); set APP_URL to it`);
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (!raw || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'true') return true;
+  // How many proxies stand in front: the client is the address that many hops back.
+  if (/^\d+$/.test(raw)) return parseInteger('TRUST_PROXY', raw, 0, 32);
   // Anything else is handed to Fastify as an address list or CIDR ("127.0.0.1,10.0.0.0/8").
   return raw;
 }

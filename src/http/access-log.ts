@@ -1,11 +1,16 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
-// The workflow webhook URL carries its secret as the last path segment: never written to a log.
+// URLs that carry a secret, never written to a log: the workflow webhook's secret (its last path
+// segment), and an invitation's token in the web app's page and in its preview under /api/app (but
+// not `accept`, nor an invitation's id, `inv_...`, which a token never looks like).
 const WEBHOOK_SECRET_SEGMENT = /^(\/api\/automation\/webhooks\/[^/?#]+\/)[^?#]+/i;
+const INVITATION_TOKEN_SEGMENT = /^(\/invite\/|\/api\/app\/invitations\/(?!accept(?:[/?#]|$)|inv_))[^/?#]+/i;
 
-/** The URL as it may be logged or echoed: a workflow webhook's secret segment replaced. */
+/** The URL as it may be logged or echoed, with the secrets it carries replaced. */
 export function redactUrl(url: string): string {
-  return url.replace(WEBHOOK_SECRET_SEGMENT, '$1[redacted]');
+  return url
+    .replace(WEBHOOK_SECRET_SEGMENT, '$1[redacted]')
+    .replace(INVITATION_TOKEN_SEGMENT, '$1[redacted]');
 }
 
 /**

@@ -78,14 +78,22 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppFormRoutes(app);
 }
 
-/** A browser always sends Origin on a cross-site POST; when present it must be this server. */
+/**
+ * A browser always sends Origin on a cross-site POST; when present it must be this server's, as
+ * APP_URL says. Not the Host header: a page whose name was made to resolve to this server (DNS
+ * rebinding) sends its own name as both.
+ */
 function checkOrigin(app: RestApp, request: FastifyRequest): void {
   if (request.headers['sec-fetch-site'] === 'cross-site') {
     throw new ApiError('csrf_failed', 'Cross-site requests are not accepted');
   }
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  const allowed = [new URL(app.ctx.config.appUrl).origin, `${request.protocol}://${request.host}`];
-  if (!allowed.includes(origin))
-    throw new ApiError('csrf_failed', `Requests from ${origin} are not accepted`);
+  const ours = new URL(app.ctx.config.appUrl).origin;
+  if (origin !== ours) {
+    throw new ApiError(
+      'csrf_failed',
+      `Requests from ${origin} are not accepted; this server is ${ours} (its APP_URL)`,
+    );
+  }
 }

@@ -75,6 +75,7 @@ interface AjvError {
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  data?: unknown;
 }
 
 /**
@@ -110,7 +111,17 @@ export function toApiError(err: unknown): ApiError | null {
 }
 
 function validationError(errors: AjvError[], context: string): ApiError {
-  const details = errors.slice(0, 20).map((e) => describe(e, context));
+  // Every branch of a union refuses the same value: say it once.
+  const seen = new Set<string>();
+  const details = errors
+    .map((e) => describe(e, context))
+    .filter((d) => {
+      const key = `${d.field}\n${d.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, 20);
   const first = details[0];
   return new ApiError(
     'validation_error',
@@ -127,6 +138,9 @@ function describe(e: AjvError, context: string): ErrorDetail {
   const prefix = context === 'body' ? [] : [context];
   const field = (extra?: unknown) =>
     [...prefix, ...path, ...(extra ? [String(extra)] : [])].join('.') || context;
+  if (typeof e.data === 'number' && !Number.isFinite(e.data)) {
+    return { field: field(), message: 'is a number too large to store' };
+  }
   switch (e.keyword) {
     case 'required':
       return { field: field(e.params.missingProperty), message: 'is required' };

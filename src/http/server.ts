@@ -25,7 +25,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
     logController: new AccessLog(),
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: trustedHops(ctx.config.trustProxy),
     bodyLimit: REST_BODY_LIMIT,
     requestIdHeader: false,
     genReqId: (req) => {
@@ -37,6 +37,12 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: preRoutingErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (ctx.config.trustProxy === true) {
+    ctx.log.warn(
+      'TRUST_PROXY=true believes every X-Forwarded-For hop, so any client can choose the address its ' +
+        'limits count: set the number of proxies in front (TRUST_PROXY=1) or their addresses instead',
+    );
+  }
   app.decorate('ctx', ctx);
   app.setErrorHandler(answerForPath);
   app.addHook('onRequest', async (request, reply) => {
@@ -96,4 +102,9 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
     await app.register(simulator, { prefix: '/_sim', state });
   }
   return app;
+}
+
+/** A hop count as the function Fastify takes (its types leave the number out): the nearest n hops. */
+function trustedHops(trust: boolean | number | string) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }

@@ -9,6 +9,11 @@ function ajv(coerceTypes: boolean, externalSchemas: Record<string, AnySchema | A
     useDefaults: true,
     removeAdditional: false,
     strict: false,
+    // JSON.parse reads a number past double range (1e400) as Infinity, which JSON.stringify and
+    // jsonb then store as null: a number must be finite. `strict: false` alone would let it pass.
+    strictNumbers: true,
+    // Errors carry the value refused, so an out-of-range number is named as such (http/errors.ts).
+    verbose: true,
   });
   addFormats.default(instance, ['email', 'date-time', 'uri']);
   for (const schema of Object.values(externalSchemas)) instance.addSchema(schema);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config/env.js';
 import type { AppContext } from '../../src/context.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -33,6 +33,8 @@ interface TestAppOptions {
   env?: Record<string, string>;
   /** 'api' sends jobs without running them (a worker process runs them). */
   role?: 'all' | 'api';
+  /** A logger of the test's own, to read what is logged. */
+  log?: FastifyBaseLogger;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -65,7 +67,7 @@ async function instanceOn(database: TestDatabase, options: TestAppOptions): Prom
   });
   const runtime = await openRuntime(config, {
     role: options.role ?? 'all',
-    log: createLogger(config.logLevel),
+    log: options.log ?? createLogger(config.logLevel),
     db: database.db,
     limiter: options.limiter,
     queue: options.queue ?? false,

@@ -82,6 +82,30 @@ describe('sign-in', () => {
     expectRestError(await post('/login', { email: client.email, password: PASSWORD }), 429, 'rate_limited');
   });
 
+  it('counts failures of one client together however its address is written, and an IPv6 /64 as one client', async () => {
+    const from = (remoteAddress: string, email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/app/login',
+        remoteAddress,
+        headers: { 'x-parley-csrf': '1' },
+        payload: { email, password: 'a wrong guess' },
+      });
+    // 50 failures an address: each e-mail tried once, so only the address can be what is counted.
+    for (let i = 0; i < 50; i++) {
+      const address = i % 2 ? `2001:db8:9:9::${i.toString(16)}` : `2001:DB8:9:9:${i.toString(16)}::1`;
+      expect((await from(address, `nobody${i}@example.com`)).statusCode).toBe(401);
+    }
+    expectRestError(await from('2001:db8:9:9:ffff::1', 'fresh@example.com'), 429, 'rate_limited');
+    expect((await from('2001:db8:9:a::1', 'fresh@example.com')).statusCode).toBe(401);
+
+    for (let i = 0; i < 50; i++) {
+      const address = i % 2 ? '192.0.2.77' : '::ffff:192.0.2.77';
+      expect((await from(address, `someone${i}@example.com`)).statusCode).toBe(401);
+    }
+    expectRestError(await from('::FFFF:192.0.2.77', 'other@example.com'), 429, 'rate_limited');
+  });
+
   it('ends the session on sign-out', async () => {
     const { client } = await workspaceWithOwner(t);
     expect((await client.call('POST', '/logout')).statusCode).toBe(200);
@@ -160,6 +184,33 @@ describe('CSRF', () => {
     expect((await client.call('POST', '/api-keys', {}, { origin: 'http://parley.test' })).statusCode).toBe(
       201,
     );
+  });
+
+  // A page whose name is made to resolve to this server (DNS rebinding) sends its own name as both
+  // Host and Origin: only APP_URL tells this server's origin.
+  it('refuses an Origin that matches the Host header but not APP_URL (DNS rebinding)', async () => {
+    const { client } = await workspaceWithOwner(t);
+    const rebound = { host: 'rebound.example:3000', origin: 'http://rebound.example:3000' };
+    expectRestError(await client.call('POST', '/api-keys', {}, rebound), 403, 'csrf_failed');
+    expectRestError(
+      await post(
+        '/setup',
+        { email: 'x@example.com', password: PASSWORD },
+        { 'x-parley-csrf': '1', ...rebound },
+      ),
+      403,
+      'csrf_failed',
+    );
+    expect(
+      (
+        await client.call(
+          'POST',
+          '/api-keys',
+          {},
+          { host: 'rebound.example:3000', origin: 'http://parley.test' },
+        )
+      ).statusCode,
+    ).toBe(201);
   });
 });
 

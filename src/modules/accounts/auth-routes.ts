@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
+import { clientAddressKey } from '../../lib/client-address.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { acceptInvitation, previewInvitation } from './invitations.js';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.js';
@@ -46,13 +47,13 @@ export function registerAuthRoutes(app: RestApp): void {
 
   app.post('/login', { config: { public: true }, schema: { body: LoginBody } }, async (request, reply) => {
     const { email, password } = request.body;
-    await countAttempt(reply, email, request.ip);
+    await countAttempt(reply, email, clientAddressKey(request.ip));
     const user = await userByEmail(app.ctx.db, email);
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
     if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail address or password is not right');
     const workspace = (await workspacesOf(app.ctx.db, user.id))[0];
     if (!workspace) throw new ApiError('forbidden', 'You are no longer a member of any workspace');
-    await forgiveLoginAttempt(app.ctx.db, email, request.ip);
+    await forgiveLoginAttempt(app.ctx.db, email, clientAddressKey(request.ip));
     await startSession(app.ctx, app.ctx.db, reply, user.id, workspace.id);
     return { result: true };
   });
@@ -76,12 +77,12 @@ export function registerAuthRoutes(app: RestApp): void {
     async (request, reply) => {
       // Counted outside the transaction, so a wrong password's rollback keeps the count.
       const subject = `invite:${sha256Hex(request.body.token)}`;
-      await countAttempt(reply, subject, request.ip);
+      await countAttempt(reply, subject, clientAddressKey(request.ip));
       await app.ctx.db.transaction(async (tx) => {
         const { userId, workspaceId } = await acceptInvitation(tx, request.body);
         await startSession(app.ctx, tx, reply, userId, workspaceId);
       });
-      await forgiveLoginAttempt(app.ctx.db, subject, request.ip);
+      await forgiveLoginAttempt(app.ctx.db, subject, clientAddressKey(request.ip));
       return reply.code(201).send({ result: true });
     },
   );

@@ -73,6 +73,23 @@ describe('POST /contacts', () => {
     });
   });
 
+  // JSON.parse reads 1e400 as Infinity, which jsonb would store as null.
+  it.each(['1e400', '-1e400'])('refuses a trait number out of range (%s), naming the trait', async (n) => {
+    const { key } = await t.workspace();
+    const res = await t.api(
+      'POST',
+      '/contacts',
+      key,
+      `{"phone": "+14155552671", "traits": {"seats": ${n}}}`,
+      { 'content-type': 'application/json' },
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.details).toEqual([
+      { field: 'traits.seats', message: 'is a number too large to store' },
+    ]);
+    expect(await listAll(key)).toEqual([]);
+  });
+
   it('requires phone', async () => {
     const { key } = await t.workspace();
     const res = await t.api('POST', '/contacts', key, { name: 'No phone' });

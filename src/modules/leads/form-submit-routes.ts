@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answerErrorsWith, intakeEnvelope } from '../../http/error-handler.js';
 import { ApiError } from '../../http/errors.js';
+import { clientAddressKey } from '../../lib/client-address.js';
 import { errorPage, PAGE_HEADERS, thankYouPage } from '../forms/html.js';
 import { createFormRateLimiter } from '../rate-limit/create-limiter.js';
 import type { LimitDecision } from '../rate-limit/limiter.js';
@@ -69,7 +70,7 @@ export async function formSubmitRoutes(app: FastifyInstance): Promise<void> {
   const limitPerAddress = async (request: FastifyRequest, reply: FastifyReply) => {
     let d: LimitDecision;
     try {
-      d = await limiter.hit(request.ip);
+      d = await limiter.hit(clientAddressKey(request.ip));
     } catch {
       // The counter store is down (the limiter logs the outage once): let the submission through.
       return;

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { expectIntakeError, freshAddress, leadsOf, submit } from '../../../test/support/intake.js';
@@ -221,6 +222,7 @@ describe('POST /api/forms/submit with hostile or malformed input: the envelope, 
     ['a JSON string', '"token"', 'application/json', 422],
     ['a nested object', '{"token":"x","a":{"b":1}}', 'application/json', 422],
     ['a NUL character', '{"token":"x","a":"\\u0000"}', 'application/json', 422],
+    ['a number out of range', '{"token":"x","a":1e400}', 'application/json', 422],
     ['__proto__', '{"token":"x","__proto__":{"admin":true}}', 'application/json', 400],
     ['text/plain', 'token=x', 'text/plain', 415],
     ['XML', '<a/>', 'application/xml', 415],
@@ -382,6 +384,51 @@ describe('5 submissions per minute per client address', () => {
         .statusCode,
     ).toBe(201);
     expect(await count('leads', ws.id)).toBe(6);
+  });
+
+  it('counts one client once however its address is written, and an IPv6 /64 as one client', async () => {
+    const { form } = await workspaceWithForm();
+    const from = (remoteAddress: string, i: number) =>
+      submit(t, { token: form.token, email: `w${i}@example.com` }, { remoteAddress });
+    const spellings = ['198.51.100.20', '::ffff:198.51.100.20', '::FFFF:198.51.100.20'];
+    for (let i = 0; i < 5; i++) expect((await from(spellings[i % 3]!, i)).statusCode).toBe(201);
+    expectIntakeError(await from('::ffff:c633:6414', 5), 429);
+    for (let i = 0; i < 5; i++) expect((await from(`2001:db8:5:6::${i + 1}`, 10 + i)).statusCode).toBe(201);
+    expectIntakeError(await from('2001:DB8:5:6:FFFF::9', 15), 429);
+    expect((await from('2001:db8:5:7::1', 16)).statusCode).toBe(201);
+  });
+
+  it('with TRUST_PROXY=1 counts the address the one proxy saw, whatever the client wrote before it', async () => {
+    const proxied = await createTestApp({ env: { TRUST_PROXY: '1' } });
+    try {
+      const ws = await proxied.workspace();
+      const form = await createForm(proxied.ctx.db, ws.id);
+      const post = (spoofed: string, i: number) =>
+        submit(
+          proxied,
+          { token: form.token, email: `h${i}@example.com` },
+          {
+            remoteAddress: '127.0.0.1',
+            headers: { 'x-forwarded-for': `${spoofed}, 203.0.113.50` },
+          },
+        );
+      for (let i = 0; i < 5; i++) expect((await post(`198.51.100.${i}`, i)).statusCode).toBe(201);
+      expectIntakeError(await post('198.51.100.99', 5), 429);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('warns at start when TRUST_PROXY=true believes every hop', async () => {
+    const lines: string[] = [];
+    const proxied = await createTestApp({
+      env: { TRUST_PROXY: 'true' },
+      log: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
+    });
+    await proxied.close();
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ level: 40, msg: expect.stringMatching(/^TRUST_PROXY=true believes every/) }),
+    );
   });
 
   it('with TRUST_PROXY counts the X-Forwarded-For client address', async () => {

@@ -343,6 +343,16 @@ describe('hostile input on the workflow webhook: the envelope, never a 500', () 
     else expectIntakeError(res, status);
   });
 
+  it('refuses a number past double range (JSON.parse reads it as Infinity), naming where it sits', async () => {
+    const s = await webhookSequence();
+    const res = await post(
+      `/api/automation/webhooks/${s.id}/${s.secret}`,
+      '{"email":"a@example.com","n":{"m":[1, -1e400]}}',
+    );
+    expectIntakeError(res, 422, /^n\.m\[1\] is a number too large to store$/);
+    expect(await leadsOf(t, s.ws.id)).toEqual([]);
+  });
+
   it('stores lone surrogates as U+FFFD and a __proto__ key as a plain field', async () => {
     const s = await webhookSequence();
     const res = await post(

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.js';
+
+const KEY = 'a'.repeat(64);
+const load = (env: Record<string, string>) => loadConfig({ PARLEY_SECRET_KEY: KEY, ...env });
+
+describe('APP_URL derived from HOST and PORT', () => {
+  it.each([
+    ['127.0.0.1', 'http://127.0.0.1:3402'],
+    ['0.0.0.0', 'http://127.0.0.1:3402'],
+    ['::', 'http://[::1]:3402'],
+    ['::1', 'http://[::1]:3402'],
+    ['2001:DB8:0::7', 'http://[2001:db8::7]:3402'],
+    ['localhost', 'http://localhost:3402'],
+  ])('HOST=%s gives %s, a URL a browser sends as its Origin', (host, appUrl) => {
+    const config = load({ HOST: host, PORT: '3402' });
+    expect(config.appUrl).toBe(appUrl);
+    expect(new URL(config.appUrl).origin).toBe(appUrl);
+  });
+
+  it('names HOST and APP_URL when HOST makes no URL', () => {
+    expect(() => load({ HOST: 'fe80::1%eth0', PORT: '3402' })).toThrow(ConfigError);
+    expect(() => load({ HOST: 'fe80::1%eth0', PORT: '3402' })).toThrow(/HOST.*APP_URL/);
+  });
+
+  it('takes APP_URL as given, without a trailing slash', () => {
+    expect(load({ HOST: '::', APP_URL: 'https://parley.example.com/' }).appUrl).toBe(
+      'https://parley.example.com',
+    );
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.0/8,127.0.0.1', '10.0.0.0/8,127.0.0.1'],
+  ])('%s is %s', (raw, trustProxy) => {
+    expect(load(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy).toBe(trustProxy);
+  });
+
+  it('names the variable for a hop count out of range', () => {
+    expect(() => load({ TRUST_PROXY: '99' })).toThrow(/TRUST_PROXY/);
+  });
+});

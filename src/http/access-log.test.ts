@@ -1,0 +1,43 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { workspaceWithOwner } from '../../test/support/app-session.js';
+
+const lines: string[] = [];
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ log: pino({ level: 'debug' }, { write: (line: string) => lines.push(line) }) });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+it("keeps an invitation's token out of the access log, wherever the URL carries it", async () => {
+  const { client } = await workspaceWithOwner(t);
+  const invitation = (
+    await client.call('POST', '/invitations', { email: 'mate@example.com', role: 'member' })
+  ).json();
+  const token = invitation.url.split('/invite/')[1] as string;
+  lines.length = 0;
+  for (const url of [
+    `/api/app/invitations/${token}`,
+    `/API/APP/INVITATIONS/${token}`,
+    `/api/app/invitations/${token}/more?x=1`,
+    `/invite/${token}`,
+  ]) {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.body, url).not.toContain(token);
+  }
+  expect((await client.call('DELETE', `/invitations/${invitation.id}`)).statusCode).toBe(200);
+
+  const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
+  expect(logged.map((line) => line.url)).toEqual([
+    '/api/app/invitations/[redacted]',
+    '/API/APP/INVITATIONS/[redacted]',
+    '/api/app/invitations/[redacted]/more?x=1',
+    '/invite/[redacted]',
+    // An invitation's id is no secret: kept, to tell requests apart.
+    `/api/app/invitations/${invitation.id}`,
+  ]);
+  expect(lines.join('\n')).not.toContain(token);
+});
