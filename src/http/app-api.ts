@@ -89,11 +89,24 @@ function checkOrigin(app: RestApp, request: FastifyRequest): void {
   }
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  const ours = new URL(app.ctx.config.appUrl).origin;
-  if (origin !== ours) {
+  const ours = new URL(app.ctx.config.appUrl);
+  if (!sameServer(origin, ours)) {
     throw new ApiError(
       'csrf_failed',
-      `Requests from ${origin} are not accepted; this server is ${ours} (its APP_URL)`,
+      `Requests from ${origin} are not accepted; this server is ${ours.origin} (its APP_URL)`,
     );
   }
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * APP_URL's origin, or, when APP_URL is a loopback address, the same port under another loopback
+ * name (a browser on this machine opened localhost): a rebinding page cannot send those.
+ */
+function sameServer(origin: string, ours: URL): boolean {
+  if (origin === ours.origin) return true;
+  if (!LOOPBACK.has(ours.hostname) || !URL.canParse(origin)) return false;
+  const theirs = new URL(origin);
+  return LOOPBACK.has(theirs.hostname) && theirs.protocol === ours.protocol && theirs.port === ours.port;
 }

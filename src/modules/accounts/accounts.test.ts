@@ -212,6 +212,25 @@ describe('CSRF', () => {
       ).statusCode,
     ).toBe(201);
   });
+
+  it('takes the same loopback server under its other names when APP_URL is a loopback address', async () => {
+    const local = await createTestApp({ env: { APP_URL: 'http://127.0.0.1:3456' } });
+    try {
+      const { client } = await workspaceWithOwner(local);
+      for (const origin of ['http://localhost:3456', 'http://[::1]:3456', 'http://127.0.0.1:3456']) {
+        expect((await client.call('POST', '/api-keys', {}, { origin })).statusCode).toBe(201);
+      }
+      for (const origin of [
+        'http://localhost:9999',
+        'https://localhost:3456',
+        'http://rebound.example:3456',
+      ]) {
+        expectRestError(await client.call('POST', '/api-keys', {}, { origin }), 403, 'csrf_failed');
+      }
+    } finally {
+      await local.close();
+    }
+  });
 });
 
 describe('roles', () => {
