@@ -10,8 +10,9 @@ function ajv(coerceTypes: boolean, externalSchemas: Record<string, AnySchema | A
     removeAdditional: false,
     strict: false,
     // JSON.parse reads a number past double range (1e400) as Infinity, which JSON.stringify and
-    // jsonb then store as null: a number must be finite. `strict: false` alone would let it pass.
-    strictNumbers: true,
+    // jsonb then store as null: a body's number must be finite. `strict: false` alone would let it
+    // pass. Not for query strings: coerced with it on, "1e309" became Infinity and passed `maximum`.
+    strictNumbers: !coerceTypes,
     // Errors carry the value refused, so an out-of-range number is named as such (http/errors.ts).
     verbose: true,
   });
