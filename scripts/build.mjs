@@ -6,7 +6,7 @@
 // stopped half way is never taken for a finished one.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,6 +38,9 @@ function build() {
     cwd: root,
     stdio: 'inherit',
   });
+  // The `parley` bin: npm marks it executable only when it links it, and tsc writes files 0644, so a
+  // rebuild (npm start's prestart) after that link would leave `npx parley` "Permission denied".
+  chmodSync(join(root, 'dist/cli/main.js'), 0o755);
   execFileSync(
     process.execPath,
     ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
