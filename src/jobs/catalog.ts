@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
+import { forgetQuietLoginAttempts } from '../modules/accounts/login-throttle.js';
 import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
@@ -45,6 +46,8 @@ export const jobCatalog = {
       if (deleted > 0) ctx.log.info({ deleted }, 'expired idempotency records removed');
       const forgotten = await forgetSeenBodies(ctx.db);
       if (forgotten > 0) ctx.log.info({ forgotten }, 'signed webhook bodies older than 24 hours forgotten');
+      const quiet = await forgetQuietLoginAttempts(ctx.db);
+      if (quiet > 0) ctx.log.info({ quiet }, 'sign-in attempt counts quiet for a day forgotten');
     },
   }),
   'messages.send': defineJob<{ workspaceId: string; messageId: string }>({

@@ -10,12 +10,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-it('runs the cleanup job from the queue and removes expired idempotency records', async () => {
+it('runs the cleanup job from the queue: expired idempotency records and quiet sign-in counts go', async () => {
   const { id, key } = await t.workspace();
   await t.api('POST', '/contacts', key, { phone: '+14155552671' }, { 'idempotency-key': 'a' });
   await t.api('POST', '/contacts', key, { phone: '+14155552672' }, { 'idempotency-key': 'b' });
   await t.ctx.db.query(
     "UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = 'a'",
+  );
+  await t.ctx.db.query(
+    `INSERT INTO login_attempts (subject, attempts, window_start)
+     VALUES ('email:quiet@example.com', 3, now() - interval '25 hours'), ('email:recent@example.com', 3, now())`,
   );
   expect(await t.ctx.queue!.send('maintenance.cleanup', {})).toEqual(expect.any(String));
   const keys = await until(async () => {
@@ -26,6 +30,10 @@ it('runs the cleanup job from the queue and removes expired idempotency records'
     return rows.length === 1 ? rows.map((r) => r.key) : undefined;
   });
   expect(keys).toEqual(['b']);
+  const { rows: attempts } = await t.ctx.db.query<{ subject: string }>(
+    "SELECT subject FROM login_attempts WHERE subject LIKE 'email:%@example.com' ORDER BY subject",
+  );
+  expect(attempts.map((a) => a.subject)).toEqual(['email:recent@example.com']);
 });
 
 it('schedules the cleanup periodically', async () => {

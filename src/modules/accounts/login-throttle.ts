@@ -38,10 +38,6 @@ export async function countLoginAttempt(
     [[s.email, s.address]],
   );
   const over = rows.filter((r) => r.attempts > (r.subject === s.email ? PER_EMAIL : PER_ADDRESS));
-  if (rows.some((r) => r.attempts === 1)) {
-    // A window just began for someone: a cheap moment to forget subjects quiet for a day.
-    await db.query(`DELETE FROM login_attempts WHERE window_start < now() - interval '1 day'`);
-  }
   if (over.length === 0) return { allowed: true, retryAfterSeconds: 0 };
   return { allowed: false, retryAfterSeconds: Math.max(1, ...over.map((r) => r.retry_after)) };
 }
@@ -53,4 +49,12 @@ export async function forgiveLoginAttempt(db: Queryable, email: string, address:
   await db.query('UPDATE login_attempts SET attempts = attempts - 1 WHERE subject = $1 AND attempts > 0', [
     s.address,
   ]);
+}
+
+/** Forgets subjects quiet for a day (maintenance.cleanup); returns how many. */
+export async function forgetQuietLoginAttempts(db: Queryable): Promise<number> {
+  const { rows } = await db.query(
+    `DELETE FROM login_attempts WHERE window_start < now() - interval '1 day' RETURNING subject`,
+  );
+  return rows.length;
 }
