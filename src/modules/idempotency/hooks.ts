@@ -6,9 +6,9 @@ import { claimKey, completeKey, releaseKey } from './store.js';
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
-// Test-only fault, off unless the crash test sets it: the process dies as a SIGKILL would, after the
-// effect and before the answer is stored or sent (test/idempotency-crash.postgres.test.ts).
-const KILL_BEFORE_ANSWER = process.env.PARLEY_TEST_KILL_BEFORE_ANSWER === '1';
+// Test-only fault, off unless the crash test sets it: an idempotent request never answers once its
+// effect is done, and the test kills the process there (test/idempotency-crash.postgres.test.ts).
+const HOLD_ANSWERS = process.env.PARLEY_TEST_HOLD_IDEMPOTENT_ANSWERS === '1';
 
 /**
  * Same key and same request within 24 hours: the first response again, with Idempotent-Replayed.
@@ -59,7 +59,7 @@ export function idempotencyHooks(db: Db) {
     const key = request.idempotencyKey;
     if (!key) return payload;
     request.idempotencyKey = null;
-    if (KILL_BEFORE_ANSWER) process.kill(process.pid, 'SIGKILL');
+    if (HOLD_ANSWERS) await new Promise(() => {});
     const workspaceId = request.principal().workspaceId;
     if (reply.statusCode >= 500) await releaseKey(db, workspaceId, key);
     else await completeKey(db, workspaceId, key, reply.statusCode, String(payload));
