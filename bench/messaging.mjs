@@ -77,17 +77,18 @@ async function registerNumbers(simUrl, parleyUrl, numbers) {
     const registered = await post(
       `${simUrl}/numbers`,
       {
-      phoneNumberId: n.phoneNumberId,
-      businessAccountId: n.businessAccountId,
-      displayPhone: '+1 555 0100',
-      accessToken: n.accessToken,
-      appSecret: n.appSecret,
-      webhookUrl: `${parleyUrl}/api/webhooks/whatsapp/${n.id}`,
-      templates: [TEMPLATE],
+        phoneNumberId: n.phoneNumberId,
+        businessAccountId: n.businessAccountId,
+        displayPhone: '+1 555 0100',
+        accessToken: n.accessToken,
+        appSecret: n.appSecret,
+        webhookUrl: `${parleyUrl}/api/webhooks/whatsapp/${n.id}`,
+        templates: [TEMPLATE],
       },
       simAuth,
     );
-    if (registered.status !== 200) throw new Error(`simulator refused the number: ${JSON.stringify(registered.body)}`);
+    if (registered.status !== 200)
+      throw new Error(`simulator refused the number: ${JSON.stringify(registered.body)}`);
   }
   await post(`${simUrl}/control`, { status_delays_ms: [-1, -1, -1] }, simAuth);
 }
