@@ -1,9 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { countVariables } from '../modules/templates/variables.js';
 import { simulatorGuard } from './auth.js';
 import { graphError } from './graph-error.js';
-import { type SimMessage, type SimNumber, SimState, type SimTemplate, waIdOf } from './state.js';
+import {
+  componentsOf,
+  type SimMessage,
+  type SimNumber,
+  SimState,
+  type SimTemplate,
+  waIdOf,
+} from './state.js';
+import { checkTemplateSend, type SentComponent } from './template-send-check.js';
 import { templateRoutes } from './templates.js';
 import { deliver, deliverRetrying, inboundPayload, statusPayload } from './webhooks.js';
 
@@ -14,7 +21,7 @@ interface SendBody {
   template?: {
     name?: string;
     language?: { code?: string };
-    components?: { type: string; parameters?: unknown[] }[];
+    components?: SentComponent[];
   };
   text?: { body?: string };
   biz_opaque_callback_data?: string;
@@ -91,10 +98,15 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
             `template name (${body.template?.name}) does not exist in ${body.template?.language?.code}`,
           );
         }
-        const params = body.template?.components?.find((c) => c.type === 'body')?.parameters ?? [];
-        if (params.length !== countVariables(t.body)) {
-          return refuse(400, 132000, 'Number of parameters does not match the expected number of params');
-        }
+        const refused = checkTemplateSend(
+          {
+            category: t.category,
+            parameterFormat: t.parameterFormat ?? 'POSITIONAL',
+            components: componentsOf(t),
+          },
+          body.template?.components ?? [],
+        );
+        if (refused) return refuse(400, refused.code, refused.message, refused.details);
       } else if (body.type === 'text') {
         if (!body.text?.body) return refuse(400, 100, 'Invalid parameter', 'text.body is required');
         if (!state.windowOpen(number.phoneNumberId, to)) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { GraphTemplateComponent } from '../modules/messaging/cloud-api/types.js';
 
 export interface SimNumber {
   phoneNumberId: string;
@@ -16,6 +17,13 @@ export interface SimTemplate {
   category: string;
   body: string;
   status: 'APPROVED' | 'PENDING' | 'REJECTED';
+  /** Every component, as the template list shows them; a BODY of `body` alone when absent. */
+  components?: GraphTemplateComponent[];
+  parameterFormat?: 'POSITIONAL' | 'NAMED';
+}
+
+export function componentsOf(t: SimTemplate): GraphTemplateComponent[] {
+  return t.components ?? [{ type: 'BODY', text: t.body }];
 }
 
 export interface SimMessage {

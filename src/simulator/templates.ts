@@ -1,15 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { graphError } from './graph-error.js';
-import type { SimState, SimTemplate } from './state.js';
+import { componentsOf, type SimState, type SimTemplate } from './state.js';
+import { type CreateTemplateBody, reviewTemplate } from './template-review.js';
 import { deliver, templateStatusPayload } from './webhooks.js';
-
-interface CreateTemplateBody {
-  name?: string;
-  language?: string;
-  category?: string;
-  components?: { type?: string; text?: string }[];
-}
 
 const CATEGORIES = new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION']);
 
@@ -29,7 +23,10 @@ export function templateRoutes(app: FastifyInstance, state: SimState): void {
         language: t.language,
         status: t.status,
         category: t.category,
-        components: [{ type: 'BODY', text: t.body }],
+        components: componentsOf(t),
+        parameter_format: t.parameterFormat ?? 'POSITIONAL',
+        quality_score: { score: 'UNKNOWN' },
+        rejected_reason: t.status === 'REJECTED' ? 'INVALID_FORMAT' : 'NONE',
       }));
       return { data, paging: { cursors: { before: 'start', after: 'end' } } };
     },
@@ -40,13 +37,14 @@ export function templateRoutes(app: FastifyInstance, state: SimState): void {
     { config: { graph: true } },
     async (request, reply) => {
       const { wabaId } = request.params;
-      const { name = '', language = '', category = '', components = [] } = request.body ?? {};
-      const body = components.find((c) => c.type === 'BODY')?.text;
+      const { name = '', language = '' } = request.body ?? {};
+      const category = String(request.body?.category ?? '').toUpperCase();
       const invalid = (details: string) => graphError(reply, 400, 100, 'Invalid parameter', details);
       if (!/^[a-z0-9_]{1,512}$/.test(name)) return invalid('name: lowercase letters, digits and _ only');
       if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)) return invalid(`language: unknown code "${language}"`);
       if (!CATEGORIES.has(category)) return invalid('category: MARKETING, UTILITY or AUTHENTICATION');
-      if (!body) return invalid('components: a BODY component with text is required');
+      const review = reviewTemplate(request.body ?? {}, category);
+      if (!review.ok) return invalid(review.details);
       const templates = state.templates.get(wabaId) ?? [];
       if (templates.some((t) => t.name === name && t.language === language)) {
         return graphError(
@@ -63,8 +61,10 @@ export function templateRoutes(app: FastifyInstance, state: SimState): void {
         name,
         language,
         category,
-        body,
+        body: review.components.find((c) => c.type === 'BODY')?.text ?? '',
         status: 'PENDING',
+        components: review.components,
+        parameterFormat: review.parameterFormat,
       };
       state.templates.set(wabaId, [...templates, template]);
       return { id: template.id, status: template.status, category: template.category };

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
-import type { OutboundMessage } from './cloud-api/client.js';
+import { bodyComponents, type OutboundMessage } from './cloud-api/send-body.js';
+import type { GraphSendComponent } from './cloud-api/types.js';
 import { numberOfWorkspace } from './connected-numbers.js';
 import { takeSendSlot, waitForSlot } from './pacing.js';
 import { deliverMessage } from './send-message.js';
@@ -11,6 +12,7 @@ interface Row {
   template_name: string | null;
   template_language: string | null;
   template_values: string[] | null;
+  template_components: GraphSendComponent[] | null;
   text: string | null;
   unconfirmed_attempts: number;
 }
@@ -41,7 +43,8 @@ export async function retrySend(
        unconfirmed_attempts = unconfirmed_attempts + (unconfirmed_since IS NOT NULL)::int
      WHERE workspace_id = $1 AND id = $2 AND status_rank = 0 AND (sending_until IS NULL OR sending_until < now())
        AND (unconfirmed_since IS NULL OR unconfirmed_since < now() - make_interval(secs => $4))
-     RETURNING phone, type, template_name, template_language, template_values, text, unconfirmed_attempts`,
+     RETURNING phone, type, template_name, template_language, template_values, template_components, text,
+       unconfirmed_attempts`,
     [data.workspaceId, data.messageId, leaseSeconds(JOB_SLOT_WAIT_MS), ctx.config.sendConfirmWindowMs / 1000],
   );
   const row = rows[0];
@@ -68,7 +71,7 @@ export async function retrySend(
           to: row.phone,
           name: row.template_name!,
           language: row.template_language!,
-          bodyValues: row.template_values ?? [],
+          components: row.template_components ?? bodyComponents(row.template_values ?? []),
         }
       : { type: 'text', to: row.phone, text: row.text! };
   const slot = await takeSendSlot(ctx.db, number, JOB_SLOT_WAIT_MS);

@@ -5,7 +5,9 @@ import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';
 import { withContactLimit } from '../contacts/contact-limit.js';
 import type { OutcomeWriter } from '../idempotency/outcome.js';
-import { CloudApiError, type OutboundMessage } from './cloud-api/client.js';
+import { type StoredTemplate, templateNeeds } from '../templates/components.js';
+import { CloudApiError } from './cloud-api/client.js';
+import type { OutboundMessage } from './cloud-api/send-body.js';
 import { type ConnectedNumber, clientFor, numberOfWorkspace } from './connected-numbers.js';
 import { takeSendSlot, waitForSlot } from './pacing.js';
 import type { SendMessageBody } from './schemas.js';
@@ -17,6 +19,7 @@ import {
   scheduleSend,
 } from './send-schedule.js';
 import type { MessageStatus } from './status.js';
+import { templateComponents } from './template-parameters.js';
 
 export interface SendResult {
   id: string;
@@ -30,7 +33,7 @@ const JOB_SLOT_HEADSTART_MS = JOB_SLOT_WAIT_MS / 2;
 
 /**
  * POST /messages: checks in the order the spec's statuses imply (no number 409, no such approved
- * template 404, wrong number of values 422, text outside the window 409, plan 402), stores the
+ * template 404, values that do not fit the template's components 422, text outside the window 409, plan 402), stores the
  * message as queued, then tries the network within the request so the answer carries the wamid.
  * A slow or failing network answers `queued`; the `messages.send` job takes it from there.
  * `record` writes the message's id for the request's Idempotency-Key in the transaction storing it.
@@ -56,10 +59,11 @@ export async function sendMessage(
   if (!phone.ok) throw ApiError.validation('to', phone.message);
   const type = input.type ?? 'template';
   let message: OutboundMessage;
+  let templateValues: string[] = [];
   if (type === 'template') {
     if (!input.template) throw ApiError.validation('template', 'is required for a template message');
-    const { rows } = await ctx.db.query<{ variable_count: number }>(
-      `SELECT variable_count FROM templates
+    const { rows } = await ctx.db.query<StoredTemplate>(
+      `SELECT category, body, parameter_format, components FROM templates
        WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED'`,
       [principal.workspaceId, input.template.name, input.template.language],
     );
@@ -69,20 +73,15 @@ export async function sendMessage(
         `No approved template "${input.template.name}" in language "${input.template.language}"`,
       );
     }
-    const values = input.template.body ?? [];
-    if (values.length !== rows[0].variable_count) {
-      throw ApiError.validation(
-        'template.body',
-        `needs ${rows[0].variable_count} values, got ${values.length}`,
-      );
-    }
+    const { components, bodyValues } = templateComponents(templateNeeds(rows[0]), input.template);
     message = {
       type,
       to: phone.digits,
       name: input.template.name,
       language: input.template.language,
-      bodyValues: values,
+      components,
     };
+    templateValues = bodyValues;
   } else {
     if (input.text === undefined) throw ApiError.validation('text', 'is required for a text message');
     const { rows } = await ctx.db.query(
@@ -122,9 +121,10 @@ export async function sendMessage(
          ON CONFLICT (workspace_id, phone) DO UPDATE SET updated_at = contacts.updated_at
          RETURNING id)
        INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
-         template_values, text, callback_data, status, status_rank, sending_until, unconfirmed_since, source_key)
+         template_values, text, callback_data, status, status_rank, sending_until, unconfirmed_since, source_key,
+         template_components)
        SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
-         now() + make_interval(secs => $11), now(), $12
+         now() + make_interval(secs => $11), now(), $12, $13::jsonb
        FROM contact`,
         [
           principal.workspaceId,
@@ -134,11 +134,12 @@ export async function sendMessage(
           type,
           message.type === 'template' ? message.name : null,
           message.type === 'template' ? message.language : null,
-          message.type === 'template' ? JSON.stringify(message.bodyValues) : null,
+          message.type === 'template' ? JSON.stringify(templateValues) : null,
           message.type === 'text' ? message.text : null,
           input.callback_data ?? null,
           leaseSeconds(ctx.config.sendDeadlineMs),
           options.sourceKey ?? null,
+          message.type === 'template' ? JSON.stringify(message.components) : null,
         ],
       );
       await options.record?.(q, id);

@@ -26,7 +26,8 @@ export async function applyTemplateStatus(
   const status = STATUS_OF_EVENT[update.event ?? ''];
   if (!status || !update.message_template_name || !update.message_template_language) return;
   const { rows } = await ctx.db.query(
-    `UPDATE templates SET status = $4, external_id = COALESCE(external_id, $5), updated_at = now()
+    `UPDATE templates SET status = $4, external_id = COALESCE(external_id, $5),
+       rejected_reason = CASE WHEN $4 = 'REJECTED' THEN $6 END, updated_at = now()
      WHERE workspace_id = $1 AND name = $2 AND language = $3 RETURNING id`,
     [
       number.workspaceId,
@@ -34,6 +35,7 @@ export async function applyTemplateStatus(
       update.message_template_language,
       status,
       update.message_template_id === undefined ? null : String(update.message_template_id),
+      update.reason && update.reason !== 'NONE' ? update.reason : null,
     ],
   );
   if (rows.length === 0) {

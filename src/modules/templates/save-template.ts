@@ -1,8 +1,9 @@
 import type { Static } from 'typebox';
 import type { Queryable } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
+import type { GraphTemplateComponent } from '../messaging/cloud-api/types.js';
+import { type ParameterFormat, templateNeeds } from './components.js';
 import type { TemplateStatus } from './schemas.js';
-import { countVariables } from './variables.js';
 
 export interface TemplateInput {
   name: string;
@@ -12,6 +13,11 @@ export interface TemplateInput {
   status: Static<typeof TemplateStatus>;
   /** The network's template id, once synced. */
   externalId?: string;
+  /** Every component, as the network lists them; a body-only template when absent. */
+  components?: GraphTemplateComponent[];
+  parameterFormat?: ParameterFormat;
+  qualityScore?: string | null;
+  rejectedReason?: string | null;
 }
 
 /** Inserts or refreshes a template by (name, language); the variable count always follows the body. */
@@ -20,12 +26,23 @@ export async function saveTemplate(
   workspaceId: string,
   t: TemplateInput,
 ): Promise<{ id: string }> {
+  const components = t.components ?? [{ type: 'BODY', text: t.body }];
+  const parameterFormat = t.parameterFormat ?? 'POSITIONAL';
+  const needs = templateNeeds({
+    category: t.category,
+    body: t.body,
+    parameter_format: parameterFormat,
+    components,
+  });
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO templates (workspace_id, id, name, language, category, body, status, variable_count, external_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO templates (workspace_id, id, name, language, category, body, status, variable_count, external_id,
+       components, parameter_format, quality_score, rejected_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13)
      ON CONFLICT (workspace_id, name, language) DO UPDATE SET category = EXCLUDED.category,
        body = EXCLUDED.body, status = EXCLUDED.status, variable_count = EXCLUDED.variable_count,
-       external_id = COALESCE(EXCLUDED.external_id, templates.external_id), updated_at = now()
+       external_id = COALESCE(EXCLUDED.external_id, templates.external_id), components = EXCLUDED.components,
+       parameter_format = EXCLUDED.parameter_format, quality_score = EXCLUDED.quality_score,
+       rejected_reason = EXCLUDED.rejected_reason, updated_at = now()
      RETURNING id`,
     [
       workspaceId,
@@ -35,8 +52,12 @@ export async function saveTemplate(
       t.category,
       t.body,
       t.status,
-      countVariables(t.body),
+      needs.variableCount,
       t.externalId ?? null,
+      JSON.stringify(components),
+      parameterFormat,
+      t.qualityScore ?? null,
+      t.rejectedReason ?? null,
     ],
   );
   return { id: rows[0]!.id };

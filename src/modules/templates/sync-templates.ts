@@ -31,6 +31,10 @@ export async function syncTemplates(ctx: AppContext, number: ConnectedNumber): P
       body,
       status,
       externalId: t.id,
+      components: t.components,
+      parameterFormat: t.parameter_format === 'NAMED' ? 'NAMED' : 'POSITIONAL',
+      qualityScore: t.quality_score?.score ?? null,
+      rejectedReason: t.rejected_reason && t.rejected_reason !== 'NONE' ? t.rejected_reason : null,
     });
   }
   await ctx.db.query('UPDATE connected_numbers SET templates_synced_at = now() WHERE id = $1', [number.id]);

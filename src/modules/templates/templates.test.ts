@@ -33,6 +33,10 @@ it('lists only approved templates, each with its variable count', async () => {
         category: 'UTILITY',
         body: 'Order {{1}} is {{2}}',
         variable_count: 2,
+        parameter_format: 'POSITIONAL',
+        body_parameters: [],
+        header: null,
+        buttons: [],
       },
     ],
   });

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { countVariables } from './variables.js';
+import { countVariables, namedVariables } from './variables.js';
 
 it.each([
   ['Hello', 0],
@@ -9,4 +9,12 @@ it.each([
   ['{{name}} is not positional', 0],
 ])('%j has %i variables', (body, n) => {
   expect(countVariables(body)).toBe(n);
+});
+
+it.each([
+  ['Hello', []],
+  ['Hi {{first_name}}, order {{order_id}} for {{first_name}}', ['first_name', 'order_id']],
+  ['{{1}} is positional', []],
+])('%j has named variables %j', (body, names) => {
+  expect(namedVariables(body)).toEqual(names);
 });

@@ -1,4 +1,5 @@
 import { readCapped } from '../../../lib/read-capped.js';
+import { type OutboundMessage, sendRequestBody } from './send-body.js';
 import type {
   CreateTemplateRequest,
   CreateTemplateResponse,
@@ -47,17 +48,6 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-export type OutboundMessage =
-  | {
-      type: 'template';
-      to: string;
-      name: string;
-      language: string;
-      bodyValues: string[];
-      callbackData?: string;
-    }
-  | { type: 'text'; to: string; text: string; callbackData?: string };
-
 /** The WhatsApp Cloud API over HTTP: the same code talks to Meta in production and to the simulator. */
 export class CloudApiClient {
   constructor(private readonly config: CloudApiConfig) {}
@@ -66,24 +56,7 @@ export class CloudApiClient {
     phoneNumberId: string,
     message: OutboundMessage,
   ): Promise<{ wamid: string; waId: string | null }> {
-    const body = {
-      messaging_product: 'whatsapp',
-      recipient_type: 'individual',
-      to: message.to,
-      ...(message.type === 'template'
-        ? {
-            type: 'template',
-            template: {
-              name: message.name,
-              language: { code: message.language },
-              components: message.bodyValues.length
-                ? [{ type: 'body', parameters: message.bodyValues.map((text) => ({ type: 'text', text })) }]
-                : [],
-            },
-          }
-        : { type: 'text', text: { preview_url: false, body: message.text } }),
-      ...(message.callbackData ? { biz_opaque_callback_data: message.callbackData } : {}),
-    };
+    const body = sendRequestBody(message);
     const res = await this.request<SendResponse>('POST', `/${phoneNumberId}/messages`, body);
     const wamid = res.messages?.[0]?.id;
     if (!wamid) throw new CloudApiError('the network answered without a message id', 0, 200, true, true);
@@ -96,7 +69,7 @@ export class CloudApiClient {
     for (let page = 0; page < 50; page++) {
       const query = new URLSearchParams({
         limit: '100',
-        fields: 'id,name,language,status,category,components',
+        fields: 'id,name,language,status,category,components,parameter_format,quality_score,rejected_reason',
       });
       if (after) query.set('after', after);
       const res = await this.request<TemplateListResponse>(

@@ -17,14 +17,61 @@ export interface GraphErrorBody {
   };
 }
 
+/** A button of a template's BUTTONS component, as the template list answers it. */
+export interface GraphTemplateButton {
+  type: string;
+  text?: string;
+  url?: string;
+  phone_number?: string;
+  otp_type?: string;
+  example?: string[] | string;
+  [field: string]: unknown;
+}
+
+/** A template component as the template list answers it: HEADER, BODY, FOOTER or BUTTONS. */
+export interface GraphTemplateComponent {
+  type: string;
+  format?: string;
+  text?: string;
+  example?: Record<string, unknown>;
+  buttons?: GraphTemplateButton[];
+  add_security_recommendation?: boolean;
+  code_expiration_minutes?: number;
+  [field: string]: unknown;
+}
+
 export interface GraphTemplate {
   id: string;
   name: string;
   language: string;
   status: string;
   category: string;
-  components: { type: string; text?: string; format?: string }[];
+  components: GraphTemplateComponent[];
+  parameter_format?: string;
+  quality_score?: { score?: string; date?: number };
+  rejected_reason?: string;
 }
+
+export type GraphMedia = { link: string; filename?: string } | { id: string; filename?: string };
+
+/** A parameter of a template message's component (POST /{phone-number-id}/messages). */
+export type GraphSendParameter =
+  | { type: 'text'; text: string; parameter_name?: string }
+  | { type: 'image'; image: GraphMedia }
+  | { type: 'video'; video: GraphMedia }
+  | { type: 'document'; document: GraphMedia }
+  | { type: 'location'; location: { latitude: string; longitude: string; name?: string; address?: string } }
+  | { type: 'payload'; payload: string }
+  | { type: 'coupon_code'; coupon_code: string };
+
+export type GraphSendComponent =
+  | { type: 'header' | 'body'; parameters: GraphSendParameter[] }
+  | {
+      type: 'button';
+      sub_type: 'quick_reply' | 'url' | 'copy_code';
+      index: string;
+      parameters: GraphSendParameter[];
+    };
 
 export interface TemplateListResponse {
   data: GraphTemplate[];
@@ -36,7 +83,8 @@ export interface CreateTemplateRequest {
   name: string;
   language: string;
   category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
-  components: { type: 'BODY'; text: string; example?: { body_text: string[][] } }[];
+  parameter_format?: 'POSITIONAL' | 'NAMED';
+  components: GraphTemplateComponent[];
 }
 
 export interface CreateTemplateResponse {

@@ -1,0 +1,204 @@
+import { ApiError, type ErrorDetail } from '../../http/errors.js';
+import type { TemplateNeeds } from '../templates/components.js';
+import type { GraphMedia, GraphSendComponent, GraphSendParameter } from './cloud-api/types.js';
+
+export interface HeaderValue {
+  link?: string;
+  id?: string;
+  filename?: string;
+  latitude?: number;
+  longitude?: number;
+  name?: string;
+  address?: string;
+}
+
+export interface ButtonValue {
+  index: number;
+  payload?: string;
+  text?: string;
+  coupon_code?: string;
+}
+
+/** The values a send gives a template: the spec's `body`, and the extensions for the other components. */
+export interface TemplateValues {
+  header?: string | HeaderValue;
+  body?: string[] | Record<string, string>;
+  buttons?: ButtonValue[];
+}
+
+const MEDIA = { IMAGE: 'image', VIDEO: 'video', DOCUMENT: 'document' } as const;
+
+/**
+ * Checks a send's values against what the template needs, and builds the Graph request's components
+ * as Meta documents them (header, body, one `button` component per button given a value). Every
+ * mismatch is a 422 naming its part (`template.header`, `template.body.first_name`,
+ * `template.buttons[1]`), found before anything reaches the network.
+ */
+export function templateComponents(
+  needs: TemplateNeeds,
+  values: TemplateValues,
+): { components: GraphSendComponent[]; bodyValues: string[] } {
+  const problems: ErrorDetail[] = [];
+  const problem = (field: string, message: string) => problems.push({ field, message });
+  const components: GraphSendComponent[] = [];
+
+  const header = headerParameter(needs, values.header, problem);
+  if (header) components.push({ type: 'header', parameters: [header] });
+
+  const bodyValues = bodyParameters(needs, values.body, problem);
+  if (bodyValues.length) {
+    components.push({
+      type: 'body',
+      parameters: bodyValues.map((text, i) => ({
+        type: 'text',
+        ...(needs.bodyNames ? { parameter_name: needs.bodyNames[i]! } : {}),
+        text,
+      })),
+    });
+  }
+
+  const given = new Map<number, ButtonValue>();
+  for (const b of values.buttons ?? []) {
+    const field = `template.buttons[${b.index}]`;
+    const need = needs.buttons.find((n) => n.index === b.index);
+    const fields = (['payload', 'text', 'coupon_code'] as const).filter((f) => b[f] !== undefined);
+    if (given.has(b.index)) problem(field, 'is given twice');
+    else if (!need) problem(field, `the template has no button at index ${b.index}`);
+    else if (!need.takes) problem(field, `a ${need.type} button takes no value`);
+    else if (fields.length !== 1 || fields[0] !== need.takes)
+      problem(field, `a ${need.type} button takes exactly one value, \`${need.takes}\``);
+    given.set(b.index, b);
+  }
+  for (const need of needs.buttons) {
+    const field = `template.buttons[${need.index}]`;
+    const value = given.get(need.index)?.[need.takes ?? 'text'] ?? (need.otp ? bodyValues[0] : undefined);
+    if (need.otp && value !== undefined && value !== bodyValues[0])
+      problem(field, 'an authentication button carries the same code as the body');
+    if (value === undefined) {
+      if (need.required && !need.takes) problem(field, `Parley cannot send ${need.type} buttons yet`);
+      else if (need.required) problem(field, `the ${need.type} button needs \`${need.takes}\``);
+      continue;
+    }
+    if (!need.subType || !need.takes) continue;
+    components.push({
+      type: 'button',
+      sub_type: need.subType,
+      index: String(need.index),
+      parameters: [buttonParameter(need.takes, value)],
+    });
+  }
+
+  if (problems.length) {
+    throw new ApiError(
+      'validation_error',
+      problems.map((p) => `${p.field}: ${p.message}`).join('; '),
+      problems,
+    );
+  }
+  return { components, bodyValues };
+}
+
+type Problem = (field: string, message: string) => void;
+
+function headerParameter(
+  needs: TemplateNeeds,
+  value: TemplateValues['header'],
+  problem: Problem,
+): GraphSendParameter | null {
+  const field = 'template.header';
+  const need = needs.header;
+  if (!need?.takesValue) {
+    if (value !== undefined)
+      problem(field, need ? 'the template header takes no value' : 'the template has no header');
+    return null;
+  }
+  if (value === undefined) {
+    problem(field, `the template's ${need.format} header needs a value`);
+    return null;
+  }
+  if (need.format === 'TEXT') {
+    if (typeof value !== 'string') {
+      problem(field, 'a TEXT header takes a string');
+      return null;
+    }
+    return { type: 'text', ...(need.name ? { parameter_name: need.name } : {}), text: value };
+  }
+  if (typeof value === 'string') {
+    problem(field, `a ${need.format} header takes an object, not a string`);
+    return null;
+  }
+  if (need.format === 'LOCATION') {
+    const { latitude, longitude, name, address, ...rest } = value;
+    if (latitude === undefined || longitude === undefined || Object.keys(rest).length) {
+      problem(field, 'a LOCATION header takes {latitude, longitude, name?, address?}');
+      return null;
+    }
+    return {
+      type: 'location',
+      location: {
+        latitude: String(latitude),
+        longitude: String(longitude),
+        ...(name !== undefined ? { name } : {}),
+        ...(address !== undefined ? { address } : {}),
+      },
+    };
+  }
+  const type = MEDIA[need.format as keyof typeof MEDIA];
+  if (!type) {
+    problem(field, `Parley cannot send ${need.format} headers yet`);
+    return null;
+  }
+  const { link, id, filename, ...rest } = value;
+  if ((link === undefined) === (id === undefined) || Object.keys(rest).length) {
+    problem(
+      field,
+      `a ${need.format} header takes {link} or {id}${type === 'document' ? ', and filename' : ''}`,
+    );
+    return null;
+  }
+  if (filename !== undefined && type !== 'document') {
+    problem(`${field}.filename`, 'only a DOCUMENT header takes a filename');
+    return null;
+  }
+  if (link !== undefined && !/^https?:\/\/\S+$/i.test(link)) {
+    problem(`${field}.link`, 'an http(s) URL the network can fetch');
+    return null;
+  }
+  const media: GraphMedia = {
+    ...(link !== undefined ? { link } : { id: id! }),
+    ...(filename !== undefined ? { filename } : {}),
+  };
+  if (type === 'image') return { type, image: media };
+  if (type === 'video') return { type, video: media };
+  return { type, document: media };
+}
+
+function bodyParameters(needs: TemplateNeeds, value: TemplateValues['body'], problem: Problem): string[] {
+  const names = needs.bodyNames;
+  if (value === undefined || Array.isArray(value)) {
+    const values = value ?? [];
+    if (values.length !== needs.variableCount)
+      problem('template.body', `needs ${needs.variableCount} values, got ${values.length}`);
+    return values;
+  }
+  if (!names) {
+    problem('template.body', 'the template has positional variables: give an array of values in order');
+    return [];
+  }
+  for (const key of Object.keys(value)) {
+    if (!names.includes(key)) problem(`template.body.${key}`, 'the template has no such variable');
+  }
+  const values: string[] = [];
+  for (const name of names) {
+    const v = value[name];
+    if (v === undefined) problem(`template.body.${name}`, 'is required');
+    else values.push(v);
+  }
+  return values;
+}
+
+function buttonParameter(takes: 'payload' | 'text' | 'coupon_code', value: string): GraphSendParameter {
+  if (takes === 'payload') return { type: 'payload', payload: value };
+  if (takes === 'coupon_code') return { type: 'coupon_code', coupon_code: value };
+  return { type: 'text', text: value };
+}
