@@ -58,18 +58,26 @@ export function templateComponents(
   }
 
   const given = new Map<number, ButtonValue>();
+  const refused = new Set<number>();
   for (const b of values.buttons ?? []) {
     const field = `template.buttons[${b.index}]`;
     const need = needs.buttons.find((n) => n.index === b.index);
     const fields = (['payload', 'text', 'coupon_code'] as const).filter((f) => b[f] !== undefined);
-    if (given.has(b.index)) problem(field, 'is given twice');
-    else if (!need) problem(field, `the template has no button at index ${b.index}`);
-    else if (!need.takes) problem(field, `a ${need.type} button takes no value`);
-    else if (fields.length !== 1 || fields[0] !== need.takes)
-      problem(field, `a ${need.type} button takes exactly one value, \`${need.takes}\``);
+    const wrong = given.has(b.index)
+      ? 'is given twice'
+      : !need
+        ? `the template has no button at index ${b.index}`
+        : !need.takes
+          ? `a ${need.type} button takes no value`
+          : fields.length !== 1 || fields[0] !== need.takes
+            ? `a ${need.type} button takes exactly one value, \`${need.takes}\``
+            : null;
+    if (wrong && !refused.has(b.index)) problem(field, wrong);
+    if (wrong) refused.add(b.index);
     given.set(b.index, b);
   }
   for (const need of needs.buttons) {
+    if (refused.has(need.index)) continue;
     const field = `template.buttons[${need.index}]`;
     const value = given.get(need.index)?.[need.takes ?? 'text'] ?? (need.otp ? bodyValues[0] : undefined);
     if (need.otp && value !== undefined && value !== bodyValues[0])
