@@ -12,8 +12,33 @@ const NewTemplateBody = Type.Object(
     name: Text({ minLength: 1, maxLength: 512 }),
     language: Text({ minLength: 2, maxLength: 15 }),
     category: Text({ minLength: 1, maxLength: 32 }),
-    body: Text({ minLength: 1, maxLength: 1024 }),
+    body: Type.Optional(Text({ minLength: 1, maxLength: 1024 })),
     examples: Type.Optional(Type.Array(Text({ maxLength: 1024 }), { maxItems: 100 })),
+    // Meta's creation shapes, passed on to its review as given.
+    components: Type.Optional(
+      Type.Array(
+        Type.Object({ type: Text({ minLength: 1, maxLength: 16 }) }, { additionalProperties: true }),
+        {
+          minItems: 1,
+          maxItems: 4,
+        },
+      ),
+    ),
+    parameter_format: Type.Optional(Type.Union([Type.Literal('POSITIONAL'), Type.Literal('NAMED')])),
+    add_security_recommendation: Type.Optional(Type.Boolean()),
+    code_expiration_minutes: Type.Optional(Type.Integer()),
+    otp_type: Type.Optional(
+      Type.Union([Type.Literal('COPY_CODE'), Type.Literal('ONE_TAP'), Type.Literal('ZERO_TAP')]),
+    ),
+    supported_apps: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { package_name: Text({ maxLength: 224 }), signature_hash: Text({ maxLength: 11 }) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 5 },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -41,13 +41,14 @@ export function templateNeeds(t: StoredTemplate): TemplateNeeds {
   const components = t.components ?? [];
   const of = (type: string) => components.find((c) => c.type.toUpperCase() === type);
   const bodyText = of('BODY')?.text ?? t.body;
-  const names = parameterFormat === 'NAMED' ? namedVariables(bodyText) : null;
   const authentication = t.category.toUpperCase() === 'AUTHENTICATION';
+  const names = parameterFormat === 'NAMED' && !authentication ? namedVariables(bodyText) : null;
   return {
     parameterFormat,
     header: headerNeed(of('HEADER'), parameterFormat),
     bodyNames: names,
-    variableCount: names ? names.length : countVariables(bodyText),
+    // Meta presets an authentication template's text around one variable, the code.
+    variableCount: authentication ? 1 : names ? names.length : countVariables(bodyText),
     buttons: (of('BUTTONS')?.buttons ?? []).map((b, index) => buttonNeed(b, index, authentication)),
   };
 }

@@ -25,7 +25,7 @@ export async function saveTemplate(
   db: Queryable,
   workspaceId: string,
   t: TemplateInput,
-): Promise<{ id: string }> {
+): Promise<{ id: string; variableCount: number }> {
   const components = t.components ?? [{ type: 'BODY', text: t.body }];
   const parameterFormat = t.parameterFormat ?? 'POSITIONAL';
   const needs = templateNeeds({
@@ -60,5 +60,5 @@ export async function saveTemplate(
       t.rejectedReason ?? null,
     ],
   );
-  return { id: rows[0]!.id };
+  return { id: rows[0]!.id, variableCount: needs.variableCount };
 }

@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { runCommand } from '../../cli/commands.js';
+import { createTemplate } from './create-template.js';
+
+let t: TestApp;
+let base: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  base = await listen(t);
+  simState(t).statusDelaysMs = [-1, -1, -1];
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+// Meta's custom marketing template: an image header, named body parameters, a URL button with a
+// suffix, and a quick-reply button.
+const PROMO = {
+  name: 'summer_sale',
+  language: 'en_US',
+  category: 'MARKETING',
+  parameter_format: 'NAMED' as const,
+  components: [
+    { type: 'header', format: 'image', example: { header_handle: ['4::aW1hZ2UvanBlZw==:ARa1'] } },
+    {
+      type: 'body',
+      text: 'Hi {{first_name}}, {{discount}} off everything until Sunday!',
+      example: {
+        body_text_named_params: [
+          { param_name: 'first_name', example: 'Pablo' },
+          { param_name: 'discount', example: '25%' },
+        ],
+      },
+    },
+    { type: 'footer', text: 'Reply STOP to opt out' },
+    {
+      type: 'buttons',
+      buttons: [
+        {
+          type: 'url',
+          text: 'Shop',
+          url: 'https://shop.example/sale/{{1}}',
+          example: ['https://shop.example/sale/s25'],
+        },
+        { type: 'quick_reply', text: 'Not interested' },
+      ],
+    },
+  ],
+};
+
+async function approvedAndSynced(
+  ws: Awaited<ReturnType<typeof connectedWorkspace>>,
+  name: string,
+  language: string,
+) {
+  const approved = await simControl(
+    base,
+    `/templates/${name}/${language}/approve?business_account_id=${ws.number.businessAccountId}`,
+  );
+  expect(approved.status).toBe(200);
+  await runCommand(t.ctx, 'templates.sync', { workspaceId: ws.id });
+}
+
+describe('a template with a header, named variables and buttons', () => {
+  it('is created, approved, synced, listed with what a send needs, and sent as Meta documents', async () => {
+    const ws = await connectedWorkspace(t, base);
+    await createTemplate(t.ctx, ws.id, PROMO);
+    const onNetwork = simState(t)
+      .templates.get(ws.number.businessAccountId)!
+      .find((x) => x.name === 'summer_sale')!;
+    expect(onNetwork.components!.map((c) => c.type)).toEqual(['HEADER', 'BODY', 'FOOTER', 'BUTTONS']);
+    await approvedAndSynced(ws, 'summer_sale', 'en_US');
+
+    const listed = (await t.api('GET', '/templates', ws.key)).json().templates;
+    expect(listed.find((x: { name: string }) => x.name === 'summer_sale')).toEqual({
+      id: expect.stringMatching(/^tpl_/),
+      name: 'summer_sale',
+      language: 'en_US',
+      category: 'MARKETING',
+      body: 'Hi {{first_name}}, {{discount}} off everything until Sunday!',
+      variable_count: 2,
+      parameter_format: 'NAMED',
+      body_parameters: ['first_name', 'discount'],
+      header: { format: 'IMAGE', takes_value: true },
+      buttons: [
+        { index: 0, type: 'URL', takes: 'text', required: true },
+        { index: 1, type: 'QUICK_REPLY', takes: 'payload', required: false },
+      ],
+    });
+
+    const sent = await t.api('POST', '/messages', ws.key, {
+      to: '+14155552671',
+      template: {
+        name: 'summer_sale',
+        language: 'en_US',
+        header: { link: 'https://cdn.example/sale.jpg' },
+        body: { first_name: 'Pablo', discount: '25%' },
+        buttons: [
+          { index: 0, text: 's25' },
+          { index: 1, payload: 'stop-promos' },
+        ],
+      },
+    });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json().status).toBe('accepted');
+    const received = simState(t).messages.find((m) => m.wamid === sent.json().wamid)!;
+    expect(received.payload).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '14155552671',
+      type: 'template',
+      template: {
+        name: 'summer_sale',
+        language: { code: 'en_US' },
+        components: [
+          {
+            type: 'header',
+            parameters: [{ type: 'image', image: { link: 'https://cdn.example/sale.jpg' } }],
+          },
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', parameter_name: 'first_name', text: 'Pablo' },
+              { type: 'text', parameter_name: 'discount', text: '25%' },
+            ],
+          },
+          { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 's25' }] },
+          {
+            type: 'button',
+            sub_type: 'quick_reply',
+            index: '1',
+            parameters: [{ type: 'payload', payload: 'stop-promos' }],
+          },
+        ],
+      },
+      biz_opaque_callback_data: sent.json().id,
+    });
+
+    // Each part missing, extra or of the wrong kind: 422 naming it, and nothing reaches the network.
+    const attempts = simState(t).attempts.length;
+    const good = {
+      name: 'summer_sale',
+      language: 'en_US',
+      header: { link: 'https://cdn.example/sale.jpg' },
+      body: { first_name: 'Pablo', discount: '25%' },
+      buttons: [{ index: 0, text: 's25' }],
+    };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ header: undefined }, 'template.header'],
+      [{ header: 'Summer sale' }, 'template.header'],
+      [{ body: { first_name: 'Pablo' } }, 'template.body.discount'],
+      [{ body: { first_name: 'Pablo', discount: '25%', extra: 'x' } }, 'template.body.extra'],
+      [{ body: ['Pablo'] }, 'template.body'],
+      [{ buttons: [] }, 'template.buttons[0]'],
+      [{ buttons: [{ index: 0, payload: 's25' }] }, 'template.buttons[0]'],
+      [
+        {
+          buttons: [
+            { index: 0, text: 's25' },
+            { index: 2, payload: 'x' },
+          ],
+        },
+        'template.buttons[2]',
+      ],
+    ];
+    for (const [change, field] of cases) {
+      const res = await t.api('POST', '/messages', ws.key, {
+        to: '+14155552671',
+        template: { ...good, ...change },
+      });
+      expect(res.statusCode, field).toBe(422);
+      expect(res.json().error.details.map((d: { field: string }) => d.field)).toEqual([field]);
+    }
+    expect(simState(t).attempts.length).toBe(attempts);
+
+    // The spec's shape (the body's values in order) sends a named template too.
+    const ordered = await t.api('POST', '/messages', ws.key, {
+      to: '+14155552671',
+      template: { ...good, body: ['Pablo', '25%'] },
+    });
+    expect(ordered.statusCode).toBe(201);
+  });
+
+  it('is refused by the network with 132000 when the parameters do not match it', async () => {
+    const ws = await connectedWorkspace(t, base);
+    await createTemplate(t.ctx, ws.id, PROMO);
+    await approvedAndSynced(ws, 'summer_sale', 'en_US');
+    const number = simState(t).numbers.get(ws.number.phoneNumberId)!;
+    const res = await fetch(`${base}/_sim/${t.ctx.config.graphApiVersion}/${number.phoneNumberId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${number.accessToken}` },
+      body: JSON.stringify({
+        messaging_product: 'whatsapp',
+        to: '14155552671',
+        type: 'template',
+        template: {
+          name: 'summer_sale',
+          language: { code: 'en_US' },
+          components: [{ type: 'body', parameters: [{ type: 'text', text: 'Pablo' }] }],
+        },
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: unknown }).error).toMatchObject({
+      code: 132000,
+      message: 'Number of parameters does not match the expected number of params',
+      error_data: { details: expect.stringContaining('header') },
+    });
+  });
+});
+
+describe('an authentication template', () => {
+  it("is created in Meta's shape, and sent with the code as the body and the button parameter", async () => {
+    const ws = await connectedWorkspace(t, base);
+    await expect(
+      createTemplate(t.ctx, ws.id, {
+        name: 'login_code',
+        language: 'en_US',
+        category: 'AUTHENTICATION',
+        body: 'Your code is {{1}}',
+      }),
+    ).rejects.toMatchObject({ status: 422, details: [{ field: 'body' }] });
+    await createTemplate(t.ctx, ws.id, {
+      name: 'login_code',
+      language: 'en_US',
+      category: 'AUTHENTICATION',
+      add_security_recommendation: true,
+      code_expiration_minutes: 10,
+      otp_type: 'COPY_CODE',
+    });
+    await approvedAndSynced(ws, 'login_code', 'en_US');
+    const listed = (await t.api('GET', '/templates', ws.key)).json().templates;
+    expect(listed.find((x: { name: string }) => x.name === 'login_code')).toMatchObject({
+      body: '*{{1}}* is your verification code. For your security, do not share this code.',
+      variable_count: 1,
+      buttons: [{ index: 0, type: 'OTP', takes: 'text', required: false }],
+    });
+    const sent = await t.api('POST', '/messages', ws.key, {
+      to: '+14155552671',
+      template: { name: 'login_code', language: 'en_US', body: ['482913'] },
+    });
+    expect(sent.statusCode).toBe(201);
+    const received = simState(t).messages.find((m) => m.wamid === sent.json().wamid)!;
+    expect((received.payload as { template: unknown }).template).toEqual({
+      name: 'login_code',
+      language: { code: 'en_US' },
+      components: [
+        { type: 'body', parameters: [{ type: 'text', text: '482913' }] },
+        { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '482913' }] },
+      ],
+    });
+  });
+});
