@@ -90,7 +90,9 @@ describe("the simulator's template review", () => {
         { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE', text: 'Copy code' }] },
       ],
     });
-    const freeText = { components: [{ type: 'BODY', text: 'Your code is {{1}}' }] };
+    const freeText = {
+      components: [{ type: 'BODY', text: 'Your code is {{1}}' }, ...auth.components.slice(1)],
+    };
     expect(reviewTemplate(freeText, 'AUTHENTICATION')).toMatchObject({ ok: false });
   });
 });

@@ -277,6 +277,9 @@ describe('a send that does not fit the template', () => {
     expect(fieldsOf(promo, { ...good, buttons: [...good.buttons!, { index: 1, text: 'x' }] })).toEqual([
       'template.buttons[1]',
     ]);
+    expect(() => send(promo, { ...good, buttons: [...good.buttons!, { index: 1, text: 'x' }] })).toThrow(
+      'template.buttons[1]: a PHONE_NUMBER button takes no value',
+    );
     expect(fieldsOf(promo, { ...good, buttons: [...good.buttons!, { index: 5, payload: 'x' }] })).toEqual([
       'template.buttons[5]',
     ]);

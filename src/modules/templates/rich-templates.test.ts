@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
 import { runCommand } from '../../cli/commands.js';
+import { retrySend } from '../messaging/retry-send.js';
 import { createTemplate } from './create-template.js';
 
 let t: TestApp;
@@ -174,6 +175,16 @@ describe('a template with a header, named variables and buttons', () => {
       expect(res.json().error.details.map((d: { field: string }) => d.field)).toEqual([field]);
     }
     expect(simState(t).attempts.length).toBe(attempts);
+
+    // A send the network refused for a while goes out again with the same components.
+    await simControl(base, '/control', { failNext: 1, failNextCode: 130429 });
+    const later = await t.api('POST', '/messages', ws.key, { to: '+14155552672', template: good });
+    expect(later.json().status).toBe('queued');
+    await retrySend(t.ctx, { workspaceId: ws.id, messageId: later.json().id }, false);
+    const resent = simState(t).messages.find((m) => m.to === '14155552672')!;
+    expect((resent.payload as { template: { components: unknown[] } }).template.components).toEqual(
+      (received.payload as { template: { components: unknown[] } }).template.components.slice(0, 3),
+    );
 
     // The spec's shape (the body's values in order) sends a named template too.
     const ordered = await t.api('POST', '/messages', ws.key, {
