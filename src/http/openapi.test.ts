@@ -31,6 +31,14 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
     'limit',
     'offset',
   ]);
+  const template =
+    doc.paths['/messages'].post.requestBody.content['application/json'].schema.properties.template;
+  expect(Object.keys(template.properties).sort()).toEqual(['body', 'buttons', 'header', 'language', 'name']);
+  const listed =
+    doc.paths['/templates'].get.responses['200'].content['application/json'].schema.properties.templates;
+  expect(Object.keys(listed.items.properties)).toEqual(
+    expect.arrayContaining(['variable_count', 'parameter_format', 'body_parameters', 'header', 'buttons']),
+  );
   expect(JSON.stringify(doc)).not.toMatch(/healthz|metrics|openapi\.json/);
 });
 

@@ -24,7 +24,12 @@ export function registerMessageRoutes(app: RestApp): void {
         summary: 'Send a template or free-text message',
         description:
           'Checks in this order: connected number (409), approved template (404), body values (422), ' +
-          '24-hour window for text (409), plan (402). 201 carries the wamid, or status `queued` when the network is slow.',
+          '24-hour window for text (409), plan (402). 201 carries the wamid, or status `queued` when the network is slow. ' +
+          'Extensions for templates with more than a body (see GET /templates for what each needs): ' +
+          '`template.header` (a TEXT value, {link} or {id} media, a {latitude, longitude} location), ' +
+          '`template.body` as an object keyed by parameter name for NAMED templates, and `template.buttons` ' +
+          '(`{index, payload | text | coupon_code}`). A value missing, extra or of the wrong kind answers 422 ' +
+          'naming it in `details[].field` (`template.header`, `template.body.first_name`, `template.buttons[1]`).',
         tags: ['messages'],
         body: SendMessageBody,
         response: { 201: SendMessageResult, ...errorResponses(400, 401, 402, 404, 409, 413, 415, 422, 429) },
