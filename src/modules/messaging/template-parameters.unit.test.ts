@@ -249,6 +249,26 @@ describe('the Graph request body', () => {
   });
 });
 
+it("names a NAMED template's header parameter, as the components page shows it", () => {
+  // https://developers.facebook.com/documentation/business-messaging/whatsapp/templates/components
+  // (text header, named parameter syntax: "Our new sale starts {{sale_start_date}}!").
+  const t: StoredTemplate = {
+    category: 'MARKETING',
+    body: '',
+    parameter_format: 'NAMED',
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'Our new sale starts {{sale_start_date}}!' },
+      { type: 'BODY', text: 'See you there' },
+    ],
+  };
+  expect(send(t, { header: 'December 1st' }).components).toEqual([
+    {
+      type: 'header',
+      parameters: [{ type: 'text', parameter_name: 'sale_start_date', text: 'December 1st' }],
+    },
+  ]);
+});
+
 describe('a send that does not fit the template', () => {
   const good: TemplateValues = {
     header: { link: 'https://example.com/sale.jpg' },

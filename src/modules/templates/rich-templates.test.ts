@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { workspaceWithOwner } from '../../../test/support/app-session.js';
+import {
+  connectedWorkspace,
+  connectSimulator,
+  listen,
+  simControl,
+  simState,
+} from '../../../test/support/messaging.js';
 import { runCommand } from '../../cli/commands.js';
 import { retrySend } from '../messaging/retry-send.js';
 import { createTemplate } from './create-template.js';
@@ -52,7 +59,7 @@ const PROMO = {
 };
 
 async function approvedAndSynced(
-  ws: Awaited<ReturnType<typeof connectedWorkspace>>,
+  ws: { id: string; number: { businessAccountId: string } },
   name: string,
   language: string,
 ) {
@@ -223,17 +230,23 @@ describe('a template with a header, named variables and buttons', () => {
 });
 
 describe('an authentication template', () => {
-  it("is created in Meta's shape, and sent with the code as the body and the button parameter", async () => {
-    const ws = await connectedWorkspace(t, base);
-    await expect(
-      createTemplate(t.ctx, ws.id, {
-        name: 'login_code',
-        language: 'en_US',
-        category: 'AUTHENTICATION',
-        body: 'Your code is {{1}}',
-      }),
-    ).rejects.toMatchObject({ status: 422, details: [{ field: 'body' }] });
-    await createTemplate(t.ctx, ws.id, {
+  it("is created through the app in Meta's shape, and sent with the code as the body and the button parameter", async () => {
+    const { workspaceId, client, apiKey } = await workspaceWithOwner(t);
+    const number = await connectSimulator(t, base, workspaceId);
+    const ws = { id: workspaceId, key: apiKey, number };
+    const freeText = await client.call('POST', '/templates', {
+      name: 'login_code',
+      language: 'en_US',
+      category: 'AUTHENTICATION',
+      body: 'Your code is {{1}}',
+    });
+    // Meta's creation shape passes the app route as it is.
+    expect((await client.call('POST', '/templates', PROMO)).statusCode).toBe(201);
+    expect(freeText.statusCode).toBe(422);
+    expect(freeText.json().error.details).toEqual([
+      { field: 'body', message: expect.stringContaining('authentication templates have preset text') },
+    ]);
+    const created = await client.call('POST', '/templates', {
       name: 'login_code',
       language: 'en_US',
       category: 'AUTHENTICATION',
@@ -241,6 +254,8 @@ describe('an authentication template', () => {
       code_expiration_minutes: 10,
       otp_type: 'COPY_CODE',
     });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().template).toMatchObject({ status: 'PENDING', variable_count: 1 });
     await approvedAndSynced(ws, 'login_code', 'en_US');
     const listed = (await t.api('GET', '/templates', ws.key)).json().templates;
     expect(listed.find((x: { name: string }) => x.name === 'login_code')).toMatchObject({
