@@ -158,6 +158,24 @@ describe('parley CLI on the embedded database', () => {
       await fetch(sent, { headers: { authorization: `Bearer ${demo.simulator_token}` } })
     ).json()) as { messages: { wamid: string }[] };
     expect(received.messages.map((m) => m.wamid)).toContain(wamid);
+
+    // A template with a header and buttons: the simulator was told its components, and takes the send.
+    const rich = await fetch(`${demo.base_url}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        to: '98765 43210',
+        template: {
+          name: 'summer_sale',
+          language: 'en_US',
+          header: { link: 'https://cdn.example.com/sale.jpg' },
+          body: { first_name: 'Asha', discount: '25%' },
+          buttons: [{ index: 0, text: 's25' }],
+        },
+      }),
+    });
+    expect(rich.status).toBe(201);
+    expect(((await rich.json()) as { status: string }).status).toBe('accepted');
   });
 
   it('creates forms (form create, demo) whose tokens take submissions, inactive ones answering 404', async () => {

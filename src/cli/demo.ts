@@ -9,7 +9,6 @@ import {
   simulatorMounted,
 } from '../modules/messaging/simulator-link.js';
 import { saveTemplate, type TemplateInput } from '../modules/templates/save-template.js';
-import { countVariables } from '../modules/templates/variables.js';
 import { createWorkspace } from '../modules/workspaces/create-workspace.js';
 import { seedDemoAutomations } from './demo-automations.js';
 
@@ -35,6 +34,41 @@ const APPROVED: TemplateInput[] = [
     body: 'Hello from Parley!',
     status: 'APPROVED',
   },
+  // A template with more than a body (README: "Templates with a header, named variables or buttons").
+  {
+    name: 'summer_sale',
+    language: 'en_US',
+    category: 'MARKETING',
+    body: 'Hi {{first_name}}, {{discount}} off everything until Sunday!',
+    status: 'APPROVED',
+    parameterFormat: 'NAMED',
+    components: [
+      { type: 'HEADER', format: 'IMAGE', example: { header_handle: ['4::aW1hZ2UvanBlZw==:demo'] } },
+      {
+        type: 'BODY',
+        text: 'Hi {{first_name}}, {{discount}} off everything until Sunday!',
+        example: {
+          body_text_named_params: [
+            { param_name: 'first_name', example: 'Asha' },
+            { param_name: 'discount', example: '25%' },
+          ],
+        },
+      },
+      { type: 'FOOTER', text: 'Reply STOP to opt out' },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          {
+            type: 'URL',
+            text: 'Shop',
+            url: 'https://shop.example.com/sale/{{1}}',
+            example: ['https://shop.example.com/sale/s25'],
+          },
+          { type: 'QUICK_REPLY', text: 'Not interested' },
+        ],
+      },
+    ],
+  },
 ];
 const PENDING: TemplateInput = {
   name: 'spring_sale',
@@ -57,7 +91,9 @@ export async function seedDemo(ctx: AppContext) {
   }
   const workspace = await createWorkspace(ctx.db, { name: 'Demo', defaultCountryCode: '91', plan: 'growth' });
   const key = await createApiKey(ctx.db, workspace.id, 'Demo key');
-  for (const t of [...APPROVED, PENDING]) await saveTemplate(ctx.db, workspace.id, t);
+  const variableCounts = new Map<string, number>();
+  for (const t of [...APPROVED, PENDING])
+    variableCounts.set(t.name, (await saveTemplate(ctx.db, workspace.id, t)).variableCount);
   const connection = simulatorConnection(ctx);
   const number = await connectNumber(ctx, workspace.id, connection);
   const connected = await numberOfWorkspace(ctx, ctx.db, workspace.id);
@@ -77,7 +113,7 @@ export async function seedDemo(ctx: AppContext) {
     templates: APPROVED.map((t) => ({
       name: t.name,
       language: t.language,
-      variable_count: countVariables(t.body),
+      variable_count: variableCounts.get(t.name),
     })),
     pending_template: { name: PENDING.name, language: PENDING.language },
     simulator_url: connection.graphBaseUrl,

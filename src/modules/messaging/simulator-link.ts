@@ -38,8 +38,11 @@ export async function registerWithSimulator(ctx: AppContext, number: ConnectedNu
     category: string;
     body: string;
     status: string;
+    components: unknown[];
+    parameterFormat: string;
   }>(
-    `SELECT name, language, category, body, status FROM templates WHERE workspace_id = $1 AND status IN ('APPROVED', 'PENDING', 'REJECTED')`,
+    `SELECT name, language, category, body, status, components, parameter_format AS "parameterFormat" FROM templates
+     WHERE workspace_id = $1 AND status IN ('APPROVED', 'PENDING', 'REJECTED')`,
     [number.workspaceId],
   );
   try {
