@@ -26,7 +26,7 @@ export function templateRoutes(app: FastifyInstance, state: SimState): void {
         components: componentsOf(t),
         parameter_format: t.parameterFormat ?? 'POSITIONAL',
         quality_score: { score: 'UNKNOWN' },
-        rejected_reason: t.status === 'REJECTED' ? 'INVALID_FORMAT' : 'NONE',
+        rejected_reason: t.status === 'REJECTED' ? 'INCORRECT_CATEGORY' : 'NONE',
       }));
       return { data, paging: { cursors: { before: 'start', after: 'end' } } };
     },

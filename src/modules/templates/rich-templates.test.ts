@@ -279,3 +279,26 @@ describe('an authentication template', () => {
     });
   });
 });
+
+it("keeps a rejected template's reason, from the review webhook and from sync", async () => {
+  const { workspaceId, client } = await workspaceWithOwner(t);
+  const number = await connectSimulator(t, base, workspaceId);
+  await createTemplate(t.ctx, workspaceId, { ...PROMO, name: 'too_pushy' });
+  const rejected = await simControl(
+    base,
+    `/templates/too_pushy/en_US/reject?business_account_id=${number.businessAccountId}`,
+  );
+  expect(rejected.status).toBe(200);
+  const reason = async () =>
+    (await client.call('GET', '/templates'))
+      .json()
+      .templates.find((x: { name: string }) => x.name === 'too_pushy');
+  expect(await reason()).toMatchObject({ status: 'REJECTED', rejected_reason: 'INCORRECT_CATEGORY' });
+  await runCommand(t.ctx, 'templates.sync', { workspaceId });
+  expect(await reason()).toMatchObject({
+    status: 'REJECTED',
+    rejected_reason: 'INCORRECT_CATEGORY',
+    quality_score: 'UNKNOWN',
+    parameter_format: 'NAMED',
+  });
+});
