@@ -215,6 +215,41 @@ describe('parley CLI on the embedded database', () => {
     expect(missing.stderr).toMatch(/workspace ws_nope does not exist/);
   });
 
+  it("creates templates in Meta's shapes: components, and authentication options instead of free text", async () => {
+    const demo = await runCliJson<{ workspace_id: string }>(['demo'], env);
+    const create = ['templates', 'create', '--workspace', demo.workspace_id, '--language', 'en_US'];
+    const otp = await runCliJson(
+      [...create, '--name', 'login_code', '--category', 'AUTHENTICATION', '--otp-type', 'COPY_CODE'].concat([
+        '--code-expiration-minutes',
+        '10',
+        '--security-recommendation',
+      ]),
+      env,
+    );
+    expect(otp).toMatchObject({ name: 'login_code', status: 'PENDING', variable_count: 1 });
+    const freeText = await runCli(
+      [...create, '--name', 'login_text', '--category', 'AUTHENTICATION', '--body', 'Code {{1}}', '--json'],
+      env,
+    );
+    expect(freeText.code).toBe(1);
+    expect(freeText.stderr).toMatch(/authentication templates have preset text/);
+    const components = [
+      { type: 'header', format: 'text', text: 'Order {{1}}', example: { header_text: ['A-1'] } },
+      { type: 'body', text: 'It ships {{1}}', example: { body_text: [['today']] } },
+      { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'Thanks' }] },
+    ];
+    const rich = await runCliJson(
+      [...create, '--name', 'shipped', '--category', 'UTILITY', '--components', JSON.stringify(components)],
+      env,
+    );
+    expect(rich).toMatchObject({ name: 'shipped', status: 'PENDING', variable_count: 1 });
+    const notJson = await runCli(
+      [...create, '--name', 'x', '--category', 'UTILITY', '--components', '{'],
+      env,
+    );
+    expect(notJson.stderr).toMatch(/expected a JSON array/);
+  });
+
   it('rotates a webhook sequence secret: the old one is refused at once, the new one starts it', async () => {
     const ws = await runCliJson(['workspace', 'create', '--name', 'Rotate'], env);
     const file = join(data.dir, 'sequence.json');

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { ApiError } from '../http/errors.js';
+import type { GraphTemplateComponent } from '../modules/messaging/cloud-api/types.js';
 import { PendingMigrationsError } from '../runtime/compose.js';
 import { serve } from '../runtime/serve.js';
 import { runSimulator } from '../simulator/standalone.js';
@@ -18,6 +19,17 @@ function integer(value: string): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more');
   return n;
+}
+
+function jsonArray(value: string): GraphTemplateComponent[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError('expected a JSON array');
+  }
+  if (!Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON array');
+  return parsed as GraphTemplateComponent[];
 }
 
 /** Runs a database command and prints its result: JSON with --json, else one "key: value" per line. */
@@ -160,8 +172,25 @@ templates
   .requiredOption('--name <name>', 'lowercase letters, digits and _')
   .requiredOption('--language <code>', 'e.g. en, en_US, pt_BR')
   .requiredOption('--category <category>', 'MARKETING, UTILITY or AUTHENTICATION')
-  .requiredOption('--body <text>', 'the body, variables written {{1}}, {{2}}, ...')
+  .option('--body <text>', 'the body, variables written {{1}}, {{2}}, ... (or give --components)')
   .option('--example <value...>', "sample values for the body's variables, in order")
+  .option(
+    '--components <json>',
+    "every component in Meta's creation shape, a JSON array (header, body, footer, buttons)",
+    jsonArray,
+  )
+  .addOption(
+    new Option('--parameter-format <format>', 'how variables are written').choices(['POSITIONAL', 'NAMED']),
+  )
+  .addOption(
+    new Option('--otp-type <type>', "an AUTHENTICATION template's button").choices([
+      'COPY_CODE',
+      'ONE_TAP',
+      'ZERO_TAP',
+    ]),
+  )
+  .option('--code-expiration-minutes <n>', 'AUTHENTICATION: "This code expires in <n> minutes."', integer)
+  .option('--security-recommendation', 'AUTHENTICATION: "For your security, do not share this code."')
   .option('--json', 'machine-readable output')
   .action(
     async (opts: {
@@ -169,8 +198,13 @@ templates
       name: string;
       language: string;
       category: string;
-      body: string;
+      body?: string;
       example?: string[];
+      components?: GraphTemplateComponent[];
+      parameterFormat?: 'POSITIONAL' | 'NAMED';
+      otpType?: 'COPY_CODE' | 'ONE_TAP' | 'ZERO_TAP';
+      codeExpirationMinutes?: number;
+      securityRecommendation?: boolean;
       json?: boolean;
     }) =>
       run(
@@ -180,8 +214,15 @@ templates
           name: opts.name,
           language: opts.language,
           category: opts.category,
-          body: opts.body,
+          ...(opts.body !== undefined ? { body: opts.body } : {}),
           ...(opts.example ? { examples: opts.example } : {}),
+          ...(opts.components ? { components: opts.components } : {}),
+          ...(opts.parameterFormat ? { parameter_format: opts.parameterFormat } : {}),
+          ...(opts.otpType ? { otp_type: opts.otpType } : {}),
+          ...(opts.codeExpirationMinutes !== undefined
+            ? { code_expiration_minutes: opts.codeExpirationMinutes }
+            : {}),
+          ...(opts.securityRecommendation ? { add_security_recommendation: true } : {}),
         },
         !!opts.json,
       ),
