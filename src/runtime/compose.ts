@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { Db } from '../db/db.js';
 import { migrate, pendingMigrations } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
+import { isDatabaseUnreachable } from '../db/outage.js';
 import { hasV10Schema } from '../jobs/pgboss-v10-upgrade.js';
 import { Queue } from '../jobs/queue.js';
 import { SecretBox } from '../lib/secret-box.js';
@@ -39,7 +40,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     for (let fn = closers.pop(); fn; fn = closers.pop()) await fn();
   };
   try {
-    const db = options.db ?? (await openDatabase(config));
+    // Operator commands (`parley migrate` above all) may run as long as they need.
+    const db =
+      options.db ??
+      (await openDatabase(config, { log: options.log, statementTimeouts: options.role !== 'cli' }));
     if (!options.db) closers.push(() => db.close());
     if (db.kind === 'pglite') await migrate(db);
     else if (options.role !== 'cli') {
@@ -60,7 +64,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const limiter = options.limiter ?? createApiRateLimiter(config.redisUrl, options.log);
     closers.push(() => limiter.close());
     const log = options.log;
-    const keys = new KeyVerifier(db, (err) => log.warn({ err }, 'API key bookkeeping failed'));
+    // An unreachable database is logged once, by the database layer, not at each sync.
+    const keys = new KeyVerifier(db, (err) =>
+      log[isDatabaseUnreachable(err) ? 'debug' : 'warn']({ err }, 'API key bookkeeping failed'),
+    );
     if (options.role !== 'cli') {
       await keys.start();
       closers.push(() => keys.stop());
