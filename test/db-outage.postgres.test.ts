@@ -28,6 +28,7 @@ describe('a database that stops answering or refuses: 503 with Retry-After, then
   let proxy: FaultProxy;
   let server: RunningServer;
   let key: string;
+  let workspaceId: string;
   let formToken: string;
   let sequence: { id: string; secret: string };
   let client = 0;
@@ -37,11 +38,16 @@ describe('a database that stops answering or refuses: 503 with Retry-After, then
     t = await createTestApp();
     const ws = await t.workspace();
     key = ws.key;
+    workspaceId = ws.id;
     formToken = (await createForm(t.ctx.db, ws.id)).token;
     const seq = await createAutomation(
       t.ctx,
       ws.id,
-      { name: 'Outage', trigger: { type: 'webhook' }, steps: [{ id: 'tag', type: 'add_tag', tag: 'lead' }] },
+      {
+        name: 'Outage',
+        trigger: { type: 'webhook' },
+        steps: [{ id: 'status', type: 'update_lead_status', status: 'contacted' }],
+      },
       { publish: true },
     );
     sequence = { id: seq.id, secret: seq.secret! };
@@ -122,6 +128,7 @@ describe('a database that stops answering or refuses: 503 with Retry-After, then
       return a.every((x) => x.status < 300) && a;
     }, 10_000);
     expect(answers.map((a) => a.status)).toEqual([201, 200, 201, 202, 200]);
+    return JSON.parse(answers[3]!.body).run_id as string;
   }
 
   function expectUnavailable(answers: Answer[]) {
@@ -169,7 +176,17 @@ describe('a database that stops answering or refuses: 503 with Retry-After, then
     expectUnavailable(await each());
 
     await proxy.set('forward');
-    await expectServing();
+    const runAfter = await expectServing();
+
+    // The job queue polled on through both outages: it runs the sequence of a lead accepted after.
+    // (Jobs the outage caught halfway come back later, when their heartbeat has lapsed.)
+    await until(async () => {
+      const { rows } = await t.ctx.db.query<{ status: string }>(
+        'SELECT status FROM runs WHERE workspace_id = $1 AND id = $2',
+        [workspaceId, runAfter],
+      );
+      return rows[0]?.status === 'completed';
+    }, 10_000);
 
     // The process never went down; it stops as it should, and its batched info lines are written.
     expect(server.child.exitCode).toBe(null);
