@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FaultProxy } from '../../test/support/fault-proxy.js';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../test/support/database.js';
+import { FaultProxy } from '../../test/support/fault-proxy.js';
 import { until } from '../../test/support/until.js';
 import type { Db } from './db.js';
 import { DatabaseUnreachableError } from './outage.js';
