@@ -132,7 +132,6 @@ describe('a database that stops answering or refuses: 503 with Retry-After, then
   }
 
   function expectUnavailable(answers: Answer[]) {
-    if (process.env.OUTAGE_DEBUG) console.log(answers.map((a) => `${a.name} ${a.status} ${a.ms}ms`));
     for (const a of answers) {
       expect({ name: a.name, status: a.status, retryAfter: a.retryAfter }).toEqual({
         name: a.name,

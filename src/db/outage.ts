@@ -48,7 +48,8 @@ export function isDatabaseUnreachable(err: unknown): boolean {
   return err instanceof AggregateError && err.errors.some(isDatabaseUnreachable);
 }
 
-// A query unanswered this long makes us ask the database, on a fresh connection, whether it is there.
+// A query unanswered this long (and each time as long again) makes us ask the database, on a fresh
+// connection, whether it is there.
 const SUSPECT_AFTER_MS = 1_000;
 // How long that question waits for a connection and for its answer.
 export const PROBE_TIMEOUT_MS = 2_000;
@@ -70,6 +71,7 @@ export class Outage {
   #probing: Promise<void> | null = null;
   #retry: NodeJS.Timeout | undefined;
   #closed = false;
+  #answeredAt = 0;
   #lost = Outage.#never();
 
   constructor(
@@ -78,29 +80,30 @@ export class Outage {
     private readonly log: OutageLog,
   ) {}
 
-  get down(): boolean {
-    return this.#down;
-  }
-
   /** Runs `work` unless the database is known to be away, and gives up on it if it goes away meanwhile. */
   guard<T>(work: () => Promise<T>): Promise<T> {
     if (this.#down) return Promise.reject(new DatabaseUnreachableError());
     const running = work();
-    const suspect = setTimeout(() => this.check(), SUSPECT_AFTER_MS).unref();
+    // Each second it waits (the database may go away while a slow statement runs).
+    const suspect = setInterval(() => this.#check(), SUSPECT_AFTER_MS).unref();
     return Promise.race([running, this.#lost])
       .catch((err: unknown) => {
         if (err === LOST) throw new DatabaseUnreachableError();
         if (!isDatabaseUnreachable(err)) throw err;
-        this.check();
+        this.#check(true);
         // One error per caller: the job queue writes into the message of the error it is given.
         throw new DatabaseUnreachableError({ cause: err });
       })
-      .finally(() => clearTimeout(suspect));
+      .finally(() => clearInterval(suspect));
   }
 
-  /** Probes now unless a probe is already on its way. */
-  check(): void {
+  /**
+   * Probes now, unless a probe is on its way. A slow query (not `failed`) does not probe again a
+   * database that answered one just now: many at once ask at most once a second.
+   */
+  #check(failed = false): void {
     if (this.#closed || this.#probing) return;
+    if (!failed && !this.#down && Date.now() - this.#answeredAt < RETRY_EVERY_MS) return;
     this.#probing = this.probe().then(
       () => this.#answered(),
       // A server that refuses one more connection (too many clients), or this one's password, is there.
@@ -115,6 +118,7 @@ export class Outage {
 
   #answered(): void {
     this.#probing = null;
+    this.#answeredAt = Date.now();
     if (!this.#down) return;
     this.#down = false;
     this.#lost = Outage.#never();
@@ -133,7 +137,7 @@ export class Outage {
       this.#lost.reject(LOST);
       this.onLost();
     }
-    if (!this.#closed) this.#retry = setTimeout(() => this.check(), RETRY_EVERY_MS).unref();
+    if (!this.#closed) this.#retry = setTimeout(() => this.#check(), RETRY_EVERY_MS).unref();
   }
 
   /** A promise that settles only when the database is declared lost. */
