@@ -161,6 +161,51 @@ describe('a webhook delivery holding a malformed item', () => {
   });
 });
 
+describe('a failed status', () => {
+  it('keeps the error code when it is a number or a numeric string, and names any other in the reason', async () => {
+    const ws = await connected();
+    const contact = await t.api('POST', '/contacts', ws.key, { phone: '+14155550110' });
+    for (const id of ['msg_a', 'msg_b', 'msg_c']) {
+      await t.ctx.db.query(
+        `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
+           template_values, status, status_rank, wamid)
+         VALUES ($1, $2, 'outbound', $3, '14155550110', 'template', 'hello', 'en_US', '[]', 'accepted', 1, $4)`,
+        [ws.id, id, contact.json().id, `wamid.${id}`],
+      );
+    }
+    const failed = (id: string, code: unknown) => ({
+      id: `wamid.${id}`,
+      status: 'failed',
+      timestamp: now(),
+      recipient_id: '14155550110',
+      errors: [{ code, title: 'Undeliverable', error_data: { details: 'Message Undeliverable.' } }],
+    });
+    const res = await post(
+      ws.number,
+      payload(ws.number, [
+        messagesChange(ws.number, {
+          statuses: [failed('msg_a', 131026), failed('msg_b', '131026'), failed('msg_c', 'E_WEIRD')],
+        }),
+      ]),
+    );
+    expect(res.statusCode).toBe(200);
+    const { rows } = await t.ctx.db.query(
+      'SELECT id, status, error_code, error_reason FROM messages WHERE workspace_id = $1 ORDER BY id',
+      [ws.id],
+    );
+    expect(rows).toEqual([
+      { id: 'msg_a', status: 'failed', error_code: 131026, error_reason: 'Message Undeliverable.' },
+      { id: 'msg_b', status: 'failed', error_code: 131026, error_reason: 'Message Undeliverable.' },
+      {
+        id: 'msg_c',
+        status: 'failed',
+        error_code: 0,
+        error_reason: 'Message Undeliverable. (network code E_WEIRD)',
+      },
+    ]);
+  });
+});
+
 describe('a sender given only as a business-scoped user id', () => {
   it('is stored under the phone number the contacts array gives for that user id', async () => {
     const ws = await connected();

@@ -50,7 +50,11 @@ export async function receiveWebhook(
     } catch (err) {
       const state = (err as { code?: unknown }).code;
       if (typeof state !== 'string' || !REFUSED_ITEM.test(state)) throw err;
-      skip(where, `the database refused it (SQLSTATE ${state})`);
+      skip(
+        where,
+        `the database refused it (SQLSTATE ${state})`,
+        (read.value as { wamid?: string } | null)?.wamid,
+      );
     }
   };
   for (const [e, entry] of entries.entries()) {
