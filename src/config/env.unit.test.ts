@@ -47,3 +47,11 @@ describe('TRUST_PROXY', () => {
     expect(() => load({ TRUST_PROXY: '99' })).toThrow(/TRUST_PROXY/);
   });
 });
+
+describe('API_KEY_POLL_MS', () => {
+  it('polls every 2 s unless told, and names the variable when out of range', () => {
+    expect(load({}).apiKeyPollMs).toBe(2_000);
+    expect(load({ API_KEY_POLL_MS: '600000' }).apiKeyPollMs).toBe(600_000);
+    expect(() => load({ API_KEY_POLL_MS: '10' })).toThrow(/API_KEY_POLL_MS must be an integer from 100/);
+  });
+});
