@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db } from './db.js';
+import { listenPostgres } from './postgres-listen.js';
 
 export async function openPostgres(connectionString: string, max = 20): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max });
@@ -36,6 +37,7 @@ export async function openPostgres(connectionString: string, max = 20): Promise<
     // shutdown). That write never settles, as if this process had died there: its heartbeat stops and it
     // runs again. An empty answer instead broke pg-boss, which reads a count from it.
     executeSql: (text, values) => (closed ? new Promise(() => {}) : pool.query(text, values)),
+    listen: (channel, handlers) => listenPostgres(connectionString, channel, handlers),
     close: () => {
       closed = true;
       return pool.end();

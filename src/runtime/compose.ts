@@ -60,9 +60,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const limiter = options.limiter ?? createApiRateLimiter(config.redisUrl, options.log);
     closers.push(() => limiter.close());
     const log = options.log;
-    const keys = new KeyVerifier(db, (err) => log.warn({ err }, 'API key bookkeeping failed'));
+    const keys = new KeyVerifier(db, log);
     if (options.role !== 'cli') {
-      await keys.start();
+      await keys.start({ everyMs: config.apiKeyPollMs, listen: db.listen });
       closers.push(() => keys.stop());
     }
     const useQueue = options.queue ?? options.role !== 'cli';
