@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { decision, type LimitDecision, type RateLimiter } from './limiter.js';
 
-// One atomic step per request: drop what left the window, count, admit if there is room.
+// One atomic step per request: drop what left the window, count, admit if there is room (and, for
+// a hit rather than a peek, count the request).
 // The clock is Redis's own, so instances with drifting clocks still share one window.
 const SLIDING_LOG = `
 local t = redis.call('TIME')
@@ -14,10 +15,12 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 local allowed = 0
 if count < limit then
-  redis.call('ZADD', KEYS[1], now, now .. ':' .. ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window)
-  count = count + 1
   allowed = 1
+  if ARGV[4] == 'hit' then
+    redis.call('ZADD', KEYS[1], now, now .. ':' .. ARGV[3])
+    redis.call('PEXPIRE', KEYS[1], window)
+    count = count + 1
+  end
 end
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] or now
 return {allowed, count, tonumber(oldest), now}
@@ -71,17 +74,31 @@ export class RedisRateLimiter implements RateLimiter {
     this.#log = log;
   }
 
-  async hit(key: string): Promise<LimitDecision> {
+  hit(key: string): Promise<LimitDecision> {
+    return this.#ask(key, 'hit');
+  }
+
+  peek(key: string): Promise<LimitDecision> {
+    return this.#ask(key, 'peek');
+  }
+
+  async #ask(key: string, mode: 'hit' | 'peek'): Promise<LimitDecision> {
     // Without an offline queue a command sent before the first connection fails at once: the
     // requests of a process just started wait for it, as briefly as for an answer.
     if (!this.#everReady) await Promise.race([this.#firstReady, sleep(COMMAND_TIMEOUT_MS)]);
     const redis = this.#redis as Redis & {
-      slidingLog(key: string, windowMs: number, limit: number, member: string): Promise<number[]>;
+      slidingLog(
+        key: string,
+        windowMs: number,
+        limit: number,
+        member: string,
+        mode: string,
+      ): Promise<number[]>;
     };
     let answer: number[];
     try {
       answer = await answeredWithin(
-        redis.slidingLog(this.#prefix + key, this.windowMs, this.limit, randomBytes(6).toString('hex')),
+        redis.slidingLog(this.#prefix + key, this.windowMs, this.limit, randomBytes(6).toString('hex'), mode),
         COMMAND_TIMEOUT_MS,
       );
     } catch (err) {
