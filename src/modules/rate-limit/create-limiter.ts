@@ -1,6 +1,7 @@
 import type { RateLimiter } from './limiter.js';
 import { MemoryRateLimiter } from './memory-limiter.js';
-import { type OutageLog, RedisRateLimiter } from './redis-limiter.js';
+import { RedisRateLimiter } from './redis-limiter.js';
+import type { OutageLog } from './shared-redis.js';
 
 const API_RATE_LIMIT = 300;
 const API_RATE_WINDOW_MS = 60_000;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { decision, type LimitDecision, type RateLimiter } from './limiter.js';
+import { type OutageLog, SharedRedis } from './shared-redis.js';
 
 // One atomic step per request: drop what left the window, count, admit if there is room (and, for
 // a hit rather than a peek, count the request).
@@ -26,52 +26,27 @@ local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] or now
 return {allowed, count, tonumber(oldest), now}
 `;
 
-// A request waits at most this long for its count: past it the hook lets the request through.
-const COMMAND_TIMEOUT_MS = 100;
-
-export interface OutageLog {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
-
-const silent: OutageLog = { warn() {}, info() {} };
-
 /**
  * A sliding log in Redis, shared by every instance. Redis is a convenience, not a dependency: when
- * it refuses, drops or stops answering, `hit` fails within about COMMAND_TIMEOUT_MS (no offline
- * queue holding requests, no retries) and the caller lets the request through. The outage is
- * logged once when it starts and once when Redis answers again, not once per request.
+ * it refuses, drops or stops answering, `hit` fails within about 100 ms (no offline queue holding
+ * requests, no retries) and the caller lets the request through. The outage is logged by the
+ * process's connection (shared-redis.ts), once, not once per request or per limiter.
  */
 export class RedisRateLimiter implements RateLimiter {
-  readonly #redis: Redis;
+  readonly #shared: SharedRedis;
   readonly #prefix: string;
-  readonly #log: OutageLog;
-  readonly #firstReady: Promise<unknown>;
-  #everReady = false;
-  #down = false;
+  #closed = false;
 
   constructor(
     url: string,
     readonly limit: number,
     readonly windowMs: number,
     prefix = 'parley:rl:',
-    log: OutageLog = silent,
+    log?: OutageLog,
   ) {
-    this.#redis = new Redis(url, {
-      connectTimeout: 1000,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: (times) => Math.min(times * 100, 1000),
-    });
-    // Connection errors surface through `hit`; without a listener ioredis prints each to stderr.
-    this.#redis.on('error', () => {});
-    this.#redis.on('ready', () => {
-      this.#everReady = true;
-    });
-    this.#firstReady = new Promise((resolve) => this.#redis.once('ready', resolve));
-    this.#redis.defineCommand('slidingLog', { numberOfKeys: 1, lua: SLIDING_LOG });
+    this.#shared = SharedRedis.use(url, log);
+    this.#shared.redis.defineCommand('slidingLog', { numberOfKeys: 1, lua: SLIDING_LOG });
     this.#prefix = prefix;
-    this.#log = log;
   }
 
   hit(key: string): Promise<LimitDecision> {
@@ -83,10 +58,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async #ask(key: string, mode: 'hit' | 'peek'): Promise<LimitDecision> {
-    // Without an offline queue a command sent before the first connection fails at once: the
-    // requests of a process just started wait for it, as briefly as for an answer.
-    if (!this.#everReady) await Promise.race([this.#firstReady, sleep(COMMAND_TIMEOUT_MS)]);
-    const redis = this.#redis as Redis & {
+    const redis = this.#shared.redis as Redis & {
       slidingLog(
         key: string,
         windowMs: number,
@@ -95,57 +67,15 @@ export class RedisRateLimiter implements RateLimiter {
         mode: string,
       ): Promise<number[]>;
     };
-    let answer: number[];
-    try {
-      answer = await answeredWithin(
-        redis.slidingLog(this.#prefix + key, this.windowMs, this.limit, randomBytes(6).toString('hex'), mode),
-        COMMAND_TIMEOUT_MS,
-      );
-    } catch (err) {
-      if (!this.#down) {
-        this.#down = true;
-        this.#log.warn(
-          { err, store: this.#prefix },
-          'Redis is unreachable: rate limits are not applied until it answers',
-        );
-      }
-      throw err;
-    }
-    if (this.#down) {
-      this.#down = false;
-      this.#log.info({ store: this.#prefix }, 'Redis answers again: rate limits apply');
-    }
-    const [allowed, count, oldest, now] = answer;
+    const [allowed, count, oldest, now] = await this.#shared.run(() =>
+      redis.slidingLog(this.#prefix + key, this.windowMs, this.limit, randomBytes(6).toString('hex'), mode),
+    );
     return decision(allowed === 1, this.limit, count!, oldest!, now!, this.windowMs);
   }
 
   async close(): Promise<void> {
-    // Not QUIT: it waits for an answer, and a Redis that stopped answering would hold shutdown.
-    this.#redis.disconnect();
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#shared.release();
   }
-}
-
-/**
- * Fails a command Redis has not answered in `ms`. Not ioredis's commandTimeout: after the event
- * loop was busy past `ms` (PGlite runs queries on it) timers run before pending socket reads, so
- * an answer already received would count as a timeout; deferring the check by setImmediate lets
- * those reads run first.
- */
-function answeredWithin<T>(command: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => setImmediate(() => reject(new Error(`Redis did not answer in ${ms} ms`))),
-      ms,
-    );
-    command.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
-  });
 }
