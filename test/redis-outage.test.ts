@@ -157,16 +157,24 @@ describe.runIf(process.env.REDIS_URL)('a Redis outage is one outage for the proc
           payload: { note: 'no lead' },
         });
       };
+      const outageLines = (from: number) =>
+        lines
+          .slice(from)
+          .filter((l) => l.msg.startsWith('Redis '))
+          .map((l) => [l.level, l.msg]);
       await until(rest, 5_000);
       await everyLimiter();
 
+      const before = lines.length;
       await proxy.set('refuse');
       for (let i = 0; i < 3; i++) await everyLimiter();
+      expect(outageLines(before)).toEqual([
+        [40, 'Redis is unreachable: rate limits are not applied until it answers'],
+      ]);
       await proxy.set('forward');
       await until(rest, 10_000);
       await everyLimiter();
-
-      expect(lines.filter((l) => l.msg.startsWith('Redis ')).map((l) => [l.level, l.msg])).toEqual([
+      expect(outageLines(before)).toEqual([
         [40, 'Redis is unreachable: rate limits are not applied until it answers'],
         [30, 'Redis answers again: rate limits apply'],
       ]);
