@@ -5,6 +5,7 @@
 //   2. Pacing: a number configured at BENCH_PACING_RATE messages per second (default 50) gets
 //      BENCH_PACING_SENDS sends at once (default 500); the rate the simulator sees is measured.
 // The simulator runs as its own process (`parley simulator`), as the network would be.
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { openDatabase } from '../dist/db/open.js';
@@ -66,24 +67,34 @@ async function post(url, body, headers = {}) {
   return { status: res.status, body: await res.json() };
 }
 
+/** The simulator's operator token, for its control routes. */
+const SIM_TOKEN = randomBytes(32).toString('hex');
+const simAuth = { authorization: `Bearer ${SIM_TOKEN}` };
+
 /** Tells the simulator about the numbers (it keeps its state in memory) and turns statuses off. */
 async function registerNumbers(simUrl, parleyUrl, numbers) {
   for (const n of numbers) {
-    await post(`${simUrl}/numbers`, {
-      phoneNumberId: n.phoneNumberId,
-      businessAccountId: n.businessAccountId,
-      displayPhone: '+1 555 0100',
-      accessToken: n.accessToken,
-      appSecret: n.appSecret,
-      webhookUrl: `${parleyUrl}/api/webhooks/whatsapp/${n.id}`,
-      templates: [TEMPLATE],
-    });
+    const registered = await post(
+      `${simUrl}/numbers`,
+      {
+        phoneNumberId: n.phoneNumberId,
+        businessAccountId: n.businessAccountId,
+        displayPhone: '+1 555 0100',
+        accessToken: n.accessToken,
+        appSecret: n.appSecret,
+        webhookUrl: `${parleyUrl}/api/webhooks/whatsapp/${n.id}`,
+        templates: [TEMPLATE],
+      },
+      simAuth,
+    );
+    if (registered.status !== 200)
+      throw new Error(`simulator refused the number: ${JSON.stringify(registered.body)}`);
   }
-  await post(`${simUrl}/control`, { status_delays_ms: [-1, -1, -1] });
+  await post(`${simUrl}/control`, { status_delays_ms: [-1, -1, -1] }, simAuth);
 }
 
 async function simMessages(simUrl, phoneNumberId) {
-  const res = await fetch(`${simUrl}/messages?phone_number_id=${phoneNumberId}`);
+  const res = await fetch(`${simUrl}/messages?phone_number_id=${phoneNumberId}`, { headers: simAuth });
   return (await res.json()).messages;
 }
 
@@ -156,7 +167,11 @@ export async function messagingBench(kind, seeded, { port, secret, load, logLeve
   const simUrl = `http://127.0.0.1:${port + 2}/_sim`;
   const parleyUrl = `http://127.0.0.1:${port}`;
   const { numbers, pacingKeys } = await connectNumbers(env, secret, seeded.workspaceId, simUrl);
-  const sim = await start(['dist/cli/main.js', 'simulator', '--port', String(port + 2)], {}, /simulator at/);
+  const sim = await start(
+    ['dist/cli/main.js', 'simulator', '--port', String(port + 2)],
+    { SIMULATOR_TOKEN: SIM_TOKEN, APP_URL: parleyUrl },
+    /simulator at/,
+  );
   const server = await start(
     ['dist/cli/main.js', 'serve'],
     { ...env, PARLEY_SECRET_KEY: secret, PORT: String(port), LOG_LEVEL: logLevel },

@@ -140,13 +140,14 @@ async function slowNetwork() {
   try {
     const demo = await cli(['demo', '--json'], { DATA_DIR: env.DATA_DIR });
     const sendKeys = [demo.api_key];
+    const simAuth = { authorization: `Bearer ${demo.simulator_token}` };
     for (let i = 0; i < 14; i++) {
       sendKeys.push((await cli(['apikey', 'create', '--workspace', demo.workspace_id, '--json'], env)).key);
     }
     const control = (faults) =>
       fetch(`${BASE}/_sim/control`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...simAuth },
         body: JSON.stringify(faults),
       });
     await control({ status_delays_ms: [-1, -1, -1] });
@@ -182,7 +183,7 @@ async function slowNetwork() {
       pending = still;
     }
     const undelivered = pending.length;
-    const atSim = (await (await fetch(`${BASE}/_sim/messages`)).json()).messages.length;
+    const atSim = (await (await fetch(`${BASE}/_sim/messages`, { headers: simAuth })).json()).messages.length;
     return {
       calm,
       slow,

@@ -3,7 +3,8 @@
 //   - a fresh PostgreSQL database (created under CLUSTER_ADMIN_URL, migrated with `parley migrate`);
 //   - two `serve --role api` instances (ports BASE+1, BASE+2) sharing rate-limit counters in Redis;
 //   - two `serve --role worker` instances sharing the pg-boss queue in the database;
-//   - the WhatsApp Cloud API simulator on its own (BASE+3), since its state is in memory;
+//   - the WhatsApp Cloud API simulator on its own (BASE+3), since its state is in memory; every process
+//     has SIMULATOR=true and its SIMULATOR_TOKEN, so `parley demo` and relinks can register numbers there;
 //   - a round-robin proxy on BASE (default 4000): /_sim/* to the simulator, everything else to the
 //     API instances in turn. APP_URL is the proxy, so links and the simulator's webhooks go through it.
 // Prints one JSON line with the addresses and process ids, then runs until Ctrl-C (SIGINT/SIGTERM),
@@ -32,6 +33,8 @@ const env = {
   PARLEY_SECRET_KEY: process.env.PARLEY_SECRET_KEY ?? randomBytes(32).toString('hex'),
   APP_URL: `http://${HOST}:${BASE}`,
   HOST,
+  SIMULATOR: 'true',
+  SIMULATOR_TOKEN: process.env.SIMULATOR_TOKEN ?? randomBytes(32).toString('hex'),
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   ...(process.env.SEND_DEADLINE_MS ? { SEND_DEADLINE_MS: process.env.SEND_DEADLINE_MS } : {}),
   ...(process.env.WEBHOOKS_ALLOW_PRIVATE
@@ -153,6 +156,7 @@ try {
       database_url: env.DATABASE_URL,
       redis_url: REDIS_URL,
       parley_secret_key: env.PARLEY_SECRET_KEY,
+      simulator_token: env.SIMULATOR_TOKEN,
       pids,
     })}\n`,
   );

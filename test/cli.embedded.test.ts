@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type RunningServer, runCli, runCliJson, startServer, tempDataDir } from './support/cli.js';
@@ -9,7 +9,13 @@ describe('parley CLI on the embedded database', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    env = { DATA_DIR: data.dir, PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    env = {
+      DATA_DIR: data.dir,
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+      // The server's API key poll out of the way: a revoked key must be refused by the server at once.
+      API_KEY_POLL_MS: '600000',
+    };
   });
   afterAll(async () => {
     await server?.stop('SIGKILL');
@@ -93,6 +99,7 @@ describe('parley CLI on the embedded database', () => {
       'other_sequence',
       'pending_template',
       'sequence',
+      'simulator_token',
       'simulator_url',
       'templates',
       'unpublished_flow',
@@ -130,10 +137,17 @@ describe('parley CLI on the embedded database', () => {
   });
 
   it('sends through the demo workspace, connected to the in-process simulator', async () => {
-    const demo = await runCliJson<{ base_url: string; api_key: string; simulator_url: string }>(
-      ['demo'],
-      env,
-    );
+    const demo = await runCliJson<{
+      base_url: string;
+      api_key: string;
+      simulator_url: string;
+      simulator_token: string;
+    }>(['demo'], env);
+    // The simulator's operator token: generated once beside the data, owner-only, kept across restarts.
+    const tokenFile = join(data.dir, 'simulator.token');
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect(demo.simulator_token).toBe(readFileSync(tokenFile, 'utf8'));
+    expect(server.output()).not.toContain(demo.simulator_token);
     const res = await fetch(`${demo.base_url}/messages`, {
       method: 'POST',
       headers: { authorization: `Bearer ${demo.api_key}`, 'content-type': 'application/json' },
@@ -144,9 +158,11 @@ describe('parley CLI on the embedded database', () => {
     });
     expect(res.status).toBe(201);
     const { wamid } = (await res.json()) as { wamid: string };
-    const received = (await (await fetch(`${demo.simulator_url}/messages?to=919876543210`)).json()) as {
-      messages: { wamid: string }[];
-    };
+    const sent = `${demo.simulator_url}/messages?to=919876543210`;
+    expect((await fetch(sent)).status).toBe(401);
+    const received = (await (
+      await fetch(sent, { headers: { authorization: `Bearer ${demo.simulator_token}` } })
+    ).json()) as { messages: { wamid: string }[] };
     expect(received.messages.map((m) => m.wamid)).toContain(wamid);
   });
 

@@ -33,6 +33,18 @@ describe('parley CLI on PostgreSQL', () => {
     expect(await runCliJson(['migrate'], env)).toEqual({ applied: [] });
   });
 
+  it('refuses a demo when no simulator is mounted, naming what to set, and creates nothing', async () => {
+    const r = await runCli(['demo', '--json'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/simulator is not mounted on this server/);
+    expect(r.stderr).toMatch(/SIMULATOR=true and SIMULATOR_TOKEN/);
+    expect(r.stderr).toMatch(/parley number connect/);
+    expect((await database.db.query('SELECT id FROM workspaces')).rows).toEqual([]);
+    const noToken = await runCli(['demo'], { ...env, SIMULATOR: 'true' });
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toMatch(/SIMULATOR_TOKEN is required when SIMULATOR=true/);
+  });
+
   it('runs api and worker roles as separate processes beside the CLI', async () => {
     const port = String(await freePort());
     const api = await startServer(['--role', 'api'], { ...env, PORT: port });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, screenshot } from './support/browser.js';
@@ -124,7 +126,10 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     // The customer writes in: the window opens.
     const inbound = await fetch(`${base}/_sim/inbound`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${readFileSync(join(data.dir, 'simulator.token'), 'utf8')}`,
+      },
       body: JSON.stringify({ from: '919876543210', text: 'Hi! Is my order on its way?' }),
     });
     expect(inbound.status).toBeLessThan(300);

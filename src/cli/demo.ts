@@ -1,8 +1,13 @@
 import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
 import { createForm } from '../modules/forms/create-form.js';
 import { connectNumber, numberOfWorkspace } from '../modules/messaging/connected-numbers.js';
-import { registerWithSimulator, simulatorConnection } from '../modules/messaging/simulator-link.js';
+import {
+  registerWithSimulator,
+  simulatorConnection,
+  simulatorMounted,
+} from '../modules/messaging/simulator-link.js';
 import { saveTemplate, type TemplateInput } from '../modules/templates/save-template.js';
 import { countVariables } from '../modules/templates/variables.js';
 import { createWorkspace } from '../modules/workspaces/create-workspace.js';
@@ -41,6 +46,15 @@ const PENDING: TemplateInput = {
 
 /** A fresh demo workspace (default country code 91) with approved and pending templates. */
 export async function seedDemo(ctx: AppContext) {
+  // A number connected to a simulator that is not there could not send: say so before making anything.
+  if (!simulatorMounted(ctx)) {
+    throw new ApiError(
+      'conflict',
+      'the WhatsApp simulator is not mounted on this server, so a demo number could not send: set ' +
+        'SIMULATOR=true and SIMULATOR_TOKEN (on the server and for this command), or create a workspace ' +
+        'and connect a real number with `parley number connect`',
+    );
+  }
   const workspace = await createWorkspace(ctx.db, { name: 'Demo', defaultCountryCode: '91', plan: 'growth' });
   const key = await createApiKey(ctx.db, workspace.id, 'Demo key');
   for (const t of [...APPROVED, PENDING]) await saveTemplate(ctx.db, workspace.id, t);
@@ -67,6 +81,7 @@ export async function seedDemo(ctx: AppContext) {
     })),
     pending_template: { name: PENDING.name, language: PENDING.language },
     simulator_url: connection.graphBaseUrl,
+    simulator_token: ctx.config.simulatorToken,
     connected_number: {
       id: number.id,
       display_phone: connection.displayPhone,

@@ -21,8 +21,15 @@ export interface Config {
   sendDeadlineMs: number;
   /** How long a send whose outcome is unknown waits for the network's status webhook before it is sent again. */
   sendConfirmWindowMs: number;
+  /** How often each instance polls for revoked API keys, behind the notices that drop them at once. */
+  apiKeyPollMs: number;
   /** Mount the Cloud API simulator at /_sim (always in embedded mode; SIMULATOR=true elsewhere). */
   simulator: boolean;
+  /**
+   * The operator token of the simulator's control routes (/_sim/inbound, /_sim/numbers...) when it is
+   * mounted: SIMULATOR_TOKEN, or generated into DATA_DIR/simulator.token in embedded mode.
+   */
+  simulatorToken: string | undefined;
   /** Let outbound webhooks and HTTP steps reach private and loopback addresses (refused by default). */
   allowPrivateWebhooks: boolean;
 }
@@ -44,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${logLevel}"`);
   }
+  const simulator = env.SIMULATOR === 'true' || env.SIMULATOR === '1';
   return {
     port,
     host,
@@ -65,7 +73,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1_000,
       86_400_000,
     ),
-    simulator: env.SIMULATOR === 'true' || env.SIMULATOR === '1',
+    apiKeyPollMs: parseInteger('API_KEY_POLL_MS', env.API_KEY_POLL_MS ?? '2000', 100, 600_000),
+    simulator,
+    simulatorToken:
+      simulator || !databaseUrl ? loadSimulatorToken(env.SIMULATOR_TOKEN, dataDir, databaseUrl) : undefined,
     allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
   };
 }
@@ -141,12 +152,44 @@ function loadSecretKey(raw: string | undefined, dataDir: string, databaseUrl: st
         "generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"",
     );
   }
-  const file = join(dataDir, 'secret.key');
-  if (existsSync(file)) return decodeKey(readFileSync(file, 'utf8').trim(), file);
+  const file = generatedOnce(dataDir, 'secret.key');
+  return decodeKey(readFileSync(file, 'utf8').trim(), file);
+}
+
+/**
+ * The simulator's operator token. With a server database it must be given (every instance, and
+ * `parley demo`, has to know it); in embedded mode it is generated once beside the data, as the
+ * secret key is. `parley simulator` on its own takes it the same way.
+ */
+export function loadSimulatorToken(
+  raw: string | undefined,
+  dataDir: string,
+  databaseUrl: string | undefined,
+): string {
+  if (raw) {
+    if (!/^[\x21-\x7e]{16,}$/.test(raw)) {
+      throw new ConfigError('SIMULATOR_TOKEN must be at least 16 printable characters, without spaces');
+    }
+    return raw;
+  }
+  if (databaseUrl) {
+    throw new ConfigError(
+      "SIMULATOR_TOKEN is required when SIMULATOR=true and DATABASE_URL is set (it guards the simulator's " +
+        'control routes); generate one with: ' +
+        "node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"",
+    );
+  }
+  return readFileSync(generatedOnce(dataDir, 'simulator.token'), 'utf8').trim();
+}
+
+/** DATA_DIR/name, holding 32 random bytes in hex written on first use, readable by the owner only. */
+function generatedOnce(dataDir: string, name: string): string {
+  const file = join(dataDir, name);
+  if (existsSync(file)) return file;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
-  return decodeKey(readFileSync(file, 'utf8').trim(), file);
+  return file;
 }
 
 function decodeKey(raw: string, source = 'PARLEY_SECRET_KEY'): Buffer {

@@ -1,8 +1,13 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './env.js';
 
 const KEY = 'a'.repeat(64);
-const load = (env: Record<string, string>) => loadConfig({ PARLEY_SECRET_KEY: KEY, ...env });
+const SIM = 'simulator-token-0123456789';
+const load = (env: Record<string, string>) =>
+  loadConfig({ PARLEY_SECRET_KEY: KEY, SIMULATOR_TOKEN: SIM, ...env });
 
 describe('APP_URL derived from HOST and PORT', () => {
   it.each([
@@ -45,5 +50,45 @@ describe('TRUST_PROXY', () => {
 
   it('names the variable for a hop count out of range', () => {
     expect(() => load({ TRUST_PROXY: '99' })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('SIMULATOR_TOKEN', () => {
+  const PG = 'postgres://db.example/parley';
+
+  it('is generated once into DATA_DIR in embedded mode, owner-only, and the same after a restart', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'penv-'));
+    try {
+      const first = loadConfig({ PARLEY_SECRET_KEY: KEY, DATA_DIR: dataDir }).simulatorToken;
+      const file = join(dataDir, 'simulator.token');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(first).toMatch(/^[0-9a-f]{64}$/);
+      expect(readFileSync(file, 'utf8')).toBe(first);
+      expect(loadConfig({ PARLEY_SECRET_KEY: KEY, DATA_DIR: dataDir }).simulatorToken).toBe(first);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('is required with SIMULATOR=true on PostgreSQL, and named when missing or too short', () => {
+    expect(() => loadConfig({ PARLEY_SECRET_KEY: KEY, DATABASE_URL: PG, SIMULATOR: 'true' })).toThrow(
+      /SIMULATOR_TOKEN is required when SIMULATOR=true/,
+    );
+    expect(() => load({ DATABASE_URL: PG, SIMULATOR: 'true', SIMULATOR_TOKEN: 'short' })).toThrow(
+      /SIMULATOR_TOKEN must be at least 16/,
+    );
+    expect(load({ DATABASE_URL: PG, SIMULATOR: 'true' }).simulatorToken).toBe(SIM);
+  });
+
+  it('is none on PostgreSQL without the simulator', () => {
+    expect(loadConfig({ PARLEY_SECRET_KEY: KEY, DATABASE_URL: PG }).simulatorToken).toBeUndefined();
+  });
+});
+
+describe('API_KEY_POLL_MS', () => {
+  it('polls every 2 s unless told, and names the variable when out of range', () => {
+    expect(load({}).apiKeyPollMs).toBe(2_000);
+    expect(load({ API_KEY_POLL_MS: '600000' }).apiKeyPollMs).toBe(600_000);
+    expect(() => load({ API_KEY_POLL_MS: '10' })).toThrow(/API_KEY_POLL_MS must be an integer from 100/);
   });
 });

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Db } from './db.js';
 import { isDatabaseUnreachable, Outage, type OutageLog, PROBE_TIMEOUT_MS } from './outage.js';
+import { listenPostgres } from './postgres-listen.js';
 
 export interface PostgresOptions {
   /** Cap each statement (requests, jobs); off for operator commands such as `parley migrate`. */
@@ -94,6 +95,7 @@ export async function openPostgres(
     // runs again. An empty answer instead broke pg-boss, which reads a count from it.
     executeSql: (text, values) =>
       closed ? new Promise(() => {}) : outage.guard(() => pool.query(text, values)),
+    listen: (channel, handlers) => listenPostgres(connectionString, channel, handlers),
     close: () => {
       closed = true;
       outage.close();

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../modules/api-keys/key-verifier.js';
+import type { EffectReplay } from '../modules/idempotency/outcome.js';
 
 export type RestApp = FastifyInstance<
   RawServerDefault,
@@ -28,7 +29,7 @@ declare module 'fastify' {
     idempotencyKey: string | null;
   }
   interface FastifyContextConfig {
-    /** The route honours the Idempotency-Key header. */
-    idempotent?: boolean;
+    /** The route honours the Idempotency-Key header; an EffectReplay if it records effects, not answers. */
+    idempotent?: boolean | EffectReplay;
   }
 }

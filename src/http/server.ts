@@ -8,6 +8,7 @@ import { newId } from '../lib/ids.js';
 import { formPageRoutes } from '../modules/forms/page-routes.js';
 import { formSubmitRoutes } from '../modules/leads/form-submit-routes.js';
 import { workflowWebhookRoutes } from '../modules/leads/webhook-routes.js';
+import { simulatorMounted } from '../modules/messaging/simulator-link.js';
 import { whatsappWebhookRoutes } from '../modules/messaging/webhook-routes.js';
 import { simulator } from '../simulator/plugin.js';
 import { SimState } from '../simulator/state.js';
@@ -108,10 +109,15 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(appApi, { prefix: '/api/app' });
   await registerWebApp(app);
   // The WhatsApp Cloud API simulator, in process, for the embedded default (demo, development, tests).
-  if (ctx.db.kind === 'pglite' || ctx.config.simulator) {
+  if (simulatorMounted(ctx)) {
     const state = new SimState();
     app.decorate('simState', state);
-    await app.register(simulator, { prefix: '/_sim', state });
+    await app.register(simulator, {
+      prefix: '/_sim',
+      state,
+      operatorToken: ctx.config.simulatorToken!,
+      receiverBase: ctx.config.appUrl,
+    });
   }
   return app;
 }

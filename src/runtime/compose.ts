@@ -4,7 +4,6 @@ import type { AppContext } from '../context.js';
 import type { Db } from '../db/db.js';
 import { migrate, pendingMigrations } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
-import { isDatabaseUnreachable } from '../db/outage.js';
 import { hasV10Schema } from '../jobs/pgboss-v10-upgrade.js';
 import { Queue } from '../jobs/queue.js';
 import { SecretBox } from '../lib/secret-box.js';
@@ -64,12 +63,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const limiter = options.limiter ?? createApiRateLimiter(config.redisUrl, options.log);
     closers.push(() => limiter.close());
     const log = options.log;
-    // An unreachable database is logged once, by the database layer, not at each sync.
-    const keys = new KeyVerifier(db, (err) =>
-      log[isDatabaseUnreachable(err) ? 'debug' : 'warn']({ err }, 'API key bookkeeping failed'),
-    );
+    const keys = new KeyVerifier(db, log);
     if (options.role !== 'cli') {
-      await keys.start();
+      await keys.start({ everyMs: config.apiKeyPollMs, listen: db.listen });
       closers.push(() => keys.stop());
     }
     const useQueue = options.queue ?? options.role !== 'cli';

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+
+const fbtraceId = () => randomBytes(9).toString('base64url');
 
 /** An error answered as the Graph API shapes it. */
 export function graphError(
@@ -16,7 +19,19 @@ export function graphError(
       code,
       ...(subcode ? { error_subcode: subcode } : {}),
       error_data: { messaging_product: 'whatsapp', details: details ?? message },
-      fbtrace_id: 'sim',
+      fbtrace_id: fbtraceId(),
+    },
+  });
+}
+
+/** Meta's answer to a missing, malformed or someone else's access token. */
+export function invalidAccessToken(reply: FastifyReply) {
+  return reply.code(401).send({
+    error: {
+      message: 'Invalid OAuth access token - Cannot parse access token',
+      type: 'OAuthException',
+      code: 190,
+      fbtrace_id: fbtraceId(),
     },
   });
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { countVariables } from '../modules/templates/variables.js';
+import { simulatorGuard } from './auth.js';
 import { graphError } from './graph-error.js';
 import { type SimMessage, type SimNumber, SimState, type SimTemplate, waIdOf } from './state.js';
 import { templateRoutes } from './templates.js';
@@ -19,24 +20,28 @@ interface SendBody {
   biz_opaque_callback_data?: string;
 }
 
+export interface SimulatorOptions {
+  state?: SimState;
+  /** What the control routes take as `Authorization: Bearer`. */
+  operatorToken: string;
+  /** Parley's own URL: numbers' webhooks may only go to its receiver, /api/webhooks/whatsapp/:id. */
+  receiverBase: string;
+}
+
 /**
  * The WhatsApp Cloud API simulator: the Graph API subset Parley uses (send, list and create
  * templates, signed webhooks back), plus control endpoints for tests and demos. Mounted under /_sim
  * in embedded mode, or served alone by `parley simulator`.
  */
-export async function simulator(app: FastifyInstance, opts: { state?: SimState }): Promise<void> {
+export async function simulator(app: FastifyInstance, opts: SimulatorOptions): Promise<void> {
   const state = opts.state ?? new SimState();
-
-  const authorised = (number: SimNumber | undefined, authorization: string | undefined) =>
-    number !== undefined && authorization === `Bearer ${number.accessToken}`;
+  app.addHook('onRequest', simulatorGuard(state, opts.operatorToken));
 
   app.post<{ Params: { version: string; phoneNumberId: string }; Body: SendBody }>(
     '/:version/:phoneNumberId/messages',
+    { config: { graph: true } },
     async (request, reply) => {
-      const number = state.numbers.get(request.params.phoneNumberId);
-      if (!authorised(number, request.headers.authorization)) {
-        return graphError(reply, 401, 190, 'Invalid OAuth access token');
-      }
+      const number = state.numbers.get(request.params.phoneNumberId)!;
       const f = state.faults;
       if (f.latencyMs) await sleep(f.latencyMs);
       const to = String(request.body?.to ?? '').replace(/\D/g, '');
@@ -56,13 +61,13 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
       if (Math.random() < f.serverErrorRate) return refuse(500, 1, 'An unknown error occurred');
       if (
         Math.random() < f.throughputErrorRate ||
-        (f.throughputPerSecond > 0 && state.recentSends(number!.phoneNumberId, 1000) >= f.throughputPerSecond)
+        (f.throughputPerSecond > 0 && state.recentSends(number.phoneNumberId, 1000) >= f.throughputPerSecond)
       ) {
         return refuse(400, 130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
       }
       if (
         f.pairRateLimitMs > 0 &&
-        state.recentSends(number!.phoneNumberId, f.pairRateLimitMs, waIdOf(to)) > 0
+        state.recentSends(number.phoneNumberId, f.pairRateLimitMs, waIdOf(to)) > 0
       ) {
         return refuse(
           400,
@@ -74,7 +79,7 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
       const body = request.body ?? {};
       if (body.messaging_product !== 'whatsapp' || !to) return refuse(400, 100, 'Invalid parameter');
       if (body.type === 'template') {
-        const templates = state.templates.get(number!.businessAccountId) ?? [];
+        const templates = state.templates.get(number.businessAccountId) ?? [];
         const t = templates.find(
           (x) => x.name === body.template?.name && x.language === body.template?.language?.code,
         );
@@ -92,7 +97,7 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
         }
       } else if (body.type === 'text') {
         if (!body.text?.body) return refuse(400, 100, 'Invalid parameter', 'text.body is required');
-        if (!state.windowOpen(number!.phoneNumberId, to)) {
+        if (!state.windowOpen(number.phoneNumberId, to)) {
           return refuse(
             400,
             131047,
@@ -105,7 +110,7 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
       }
       const message: SimMessage = {
         wamid: SimState.wamid(),
-        phoneNumberId: number!.phoneNumberId,
+        phoneNumberId: number.phoneNumberId,
         to,
         waId: waIdOf(to),
         type: body.type,
@@ -116,7 +121,7 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
       };
       state.messages.push(message);
       state.attempts.push({ at: message.receivedAt, to, code: 0 });
-      void progress(number!, message);
+      void progress(number, message);
       if (Math.random() < f.lostAnswerRate) {
         // Sent, but the answer never reaches the sender: only the status webhooks tell it.
         reply.hijack();
@@ -154,15 +159,45 @@ export async function simulator(app: FastifyInstance, opts: { state?: SimState }
   templateRoutes(app, state);
 
   // Control endpoints (not part of the Graph API).
-  app.post<{ Body: SimNumber & { templates?: Omit<SimTemplate, 'id'>[] } }>('/numbers', async (request) => {
-    const { templates = [], ...number } = request.body;
-    state.numbers.set(number.phoneNumberId, number);
-    state.templates.set(
-      number.businessAccountId,
-      templates.map((t, i) => ({ ...t, id: `${number.businessAccountId}_${i}` })),
-    );
-    return { ok: true };
-  });
+  const receiver = `${opts.receiverBase}/api/webhooks/whatsapp/`;
+  app.post<{ Body: SimNumber & { templates?: Omit<SimTemplate, 'id'>[] } }>(
+    '/numbers',
+    async (request, reply) => {
+      const { templates = [], ...number } = request.body ?? {};
+      const fields = [
+        'phoneNumberId',
+        'businessAccountId',
+        'displayPhone',
+        'accessToken',
+        'appSecret',
+      ] as const;
+      const missing = fields.find((f) => typeof number[f] !== 'string' || !number[f]);
+      if (missing) return reply.code(400).send({ error: `${missing} is required` });
+      // Webhooks go to Parley's own receiver only: the simulator posts where it is told, signed.
+      const id =
+        typeof number.webhookUrl === 'string' && number.webhookUrl.startsWith(receiver)
+          ? number.webhookUrl.slice(receiver.length)
+          : '';
+      if (!/^[\w-]{1,100}$/.test(id)) {
+        return reply
+          .code(400)
+          .send({ error: `webhookUrl must be Parley's webhook receiver, ${receiver}<number id>` });
+      }
+      state.numbers.set(number.phoneNumberId, {
+        phoneNumberId: number.phoneNumberId,
+        businessAccountId: number.businessAccountId,
+        displayPhone: number.displayPhone,
+        accessToken: number.accessToken,
+        appSecret: number.appSecret,
+        webhookUrl: receiver + id,
+      });
+      state.templates.set(
+        number.businessAccountId,
+        templates.map((t, i) => ({ ...t, id: `${number.businessAccountId}_${i}` })),
+      );
+      return { ok: true };
+    },
+  );
 
   app.post<{ Body: { from: string; text: string; phone_number_id?: string; name?: string } }>(
     '/inbound',

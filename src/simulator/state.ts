@@ -97,10 +97,6 @@ export class SimState {
     return Date.now() + this.clockOffsetMs;
   }
 
-  numberByWaba(wabaId: string): SimNumber | undefined {
-    return [...this.numbers.values()].find((n) => n.businessAccountId === wabaId);
-  }
-
   windowOpen(phoneNumberId: string, user: string): boolean {
     const last = this.lastInbound.get(`${phoneNumberId}:${waIdOf(user)}`);
     return last !== undefined && this.now() - last < WINDOW_MS;

@@ -19,16 +19,10 @@ const CATEGORIES = new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION']);
  * `message_template_status_update` webhook as Meta does.
  */
 export function templateRoutes(app: FastifyInstance, state: SimState): void {
-  const authorised = (wabaId: string, authorization: string | undefined) => {
-    const number = state.numberByWaba(wabaId);
-    return number !== undefined && authorization === `Bearer ${number.accessToken}`;
-  };
-
   app.get<{ Params: { version: string; wabaId: string } }>(
     '/:version/:wabaId/message_templates',
-    async (request, reply) => {
-      if (!authorised(request.params.wabaId, request.headers.authorization))
-        return graphError(reply, 401, 190, 'Invalid OAuth access token');
+    { config: { graph: true } },
+    async (request) => {
       const data = (state.templates.get(request.params.wabaId) ?? []).map((t) => ({
         id: t.id,
         name: t.name,
@@ -43,10 +37,9 @@ export function templateRoutes(app: FastifyInstance, state: SimState): void {
 
   app.post<{ Params: { version: string; wabaId: string }; Body: CreateTemplateBody }>(
     '/:version/:wabaId/message_templates',
+    { config: { graph: true } },
     async (request, reply) => {
       const { wabaId } = request.params;
-      if (!authorised(wabaId, request.headers.authorization))
-        return graphError(reply, 401, 190, 'Invalid OAuth access token');
       const { name = '', language = '', category = '', components = [] } = request.body ?? {};
       const body = components.find((c) => c.type === 'BODY')?.text;
       const invalid = (details: string) => graphError(reply, 400, 100, 'Invalid parameter', details);

@@ -11,6 +11,9 @@ import { openRuntime } from '../../src/runtime/compose.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
+/** The simulator's operator token in test servers (see simHeaders in ./messaging.ts). */
+export const SIM_TOKEN = 'test-simulator-operator-token';
+
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
@@ -62,6 +65,7 @@ async function instanceOn(database: TestDatabase, options: TestAppOptions): Prom
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     APP_URL: 'http://parley.test',
     SIMULATOR: 'true',
+    SIMULATOR_TOKEN: SIM_TOKEN,
     SEND_DEADLINE_MS: process.env.TEST_SEND_DEADLINE_MS ?? '3000',
     ...options.env,
   });

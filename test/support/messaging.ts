@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { connectNumber, numberOfWorkspace } from '../../src/modules/messaging/connected-numbers.js';
 import { syncTemplates } from '../../src/modules/templates/sync-templates.js';
 import type { SimState } from '../../src/simulator/state.js';
-import type { TestApp } from './app.js';
+import { SIM_TOKEN, type TestApp } from './app.js';
+
+/** Headers for the simulator's control routes (/_sim/inbound, /_sim/status...): the operator token. */
+export const simHeaders = { 'content-type': 'application/json', authorization: `Bearer ${SIM_TOKEN}` };
 
 /** Listens on a loopback port, so the in-process simulator can post its signed webhooks back. */
 export async function listen(t: TestApp): Promise<string> {
@@ -83,7 +86,7 @@ export async function simControl<T = Record<string, unknown>>(
 ) {
   const res = await fetch(`${base}/_sim${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: simHeaders,
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as T };

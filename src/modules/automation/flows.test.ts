@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { connectedWorkspace, listen, simHeaders, simState } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { setPlan } from '../workspaces/plans.js';
 import { getRun, listRuns } from './list-runs.js';
@@ -239,7 +239,7 @@ describe('runs', () => {
     await t.api('POST', '/contacts', ws.key, { phone: '+14155554444', name: 'Ravi' });
     const inbound = await fetch(`${base}/_sim/inbound`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: simHeaders,
       body: JSON.stringify({ from: '14155554444', text: 'hi', phone_number_id: ws.number.phoneNumberId }),
     });
     expect(((await inbound.json()) as { delivered_status: number }).delivered_status).toBe(200);

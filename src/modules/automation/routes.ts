@@ -1,7 +1,13 @@
 import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
+import { answerWriter } from '../idempotency/outcome.js';
 import { TrackEventBody, TrackEventResult } from './schemas.js';
-import { trackEvent } from './track-event.js';
+import { type TrackedEvent, trackEvent } from './track-event.js';
+
+const trackAnswer = (event: TrackedEvent) => ({
+  status: 202 as const,
+  body: { result: true as const, ...event },
+});
 
 export function registerEventRoutes(app: RestApp): void {
   app.post(
@@ -19,8 +25,10 @@ export function registerEventRoutes(app: RestApp): void {
       },
     },
     async (request, reply) => {
-      const result = await trackEvent(app.ctx, request.principal(), request.body);
-      return reply.code(202).send({ result: true, ...result });
+      const answer = trackAnswer(
+        await trackEvent(app.ctx, request.principal(), request.body, answerWriter(request, trackAnswer)),
+      );
+      return reply.code(answer.status).send(answer.body);
     },
   );
 }

@@ -5,18 +5,26 @@ import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';
 import { withContactLimit } from '../contacts/contact-limit.js';
+import type { OutcomeWriter } from '../idempotency/outcome.js';
 import type { TrackEventBody } from './schemas.js';
+
+export interface TrackedEvent {
+  id: string;
+  flows_started: number;
+}
 
 /**
  * POST /events: finds or creates the contact (402 at the plan's contact limit), stores the event with
  * the published flows it matches now, and queues one job that starts their runs, all in one
- * transaction; so the request costs the same whether it starts one flow or fifty.
+ * transaction (with the request's idempotent answer, `record`); so the request costs the same whether
+ * it starts one flow or fifty.
  */
 export async function trackEvent(
   ctx: AppContext,
   principal: Pick<Principal, 'workspaceId' | 'defaultCountryCode'>,
   input: TrackEventBody,
-): Promise<{ id: string; flows_started: number }> {
+  record?: OutcomeWriter<TrackedEvent>,
+): Promise<TrackedEvent> {
   const phone = normalizePhone(input.phone, principal.defaultCountryCode);
   if (!phone.ok) throw ApiError.validation('phone', phone.message);
   const id = newId('ev');
@@ -54,6 +62,7 @@ export async function trackEvent(
           inTransaction(tx),
         );
       }
+      await record?.(tx, { id, flows_started: flows });
       return flows;
     },
     { transaction: true },

@@ -1,8 +1,14 @@
 import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
+import { answerWriter } from '../idempotency/outcome.js';
 import { listContacts } from './list-contacts.js';
 import { ContactListQuery, ContactListResult, ContactUpsertBody, ContactUpsertResult } from './schemas.js';
-import { upsertContact } from './upsert-contact.js';
+import { type UpsertResult, upsertContact } from './upsert-contact.js';
+
+const upsertAnswer = ({ id, created }: UpsertResult) => ({
+  status: created ? (201 as const) : (200 as const),
+  body: { result: true as const, id, created },
+});
 
 export function registerContactRoutes(app: RestApp): void {
   app.post(
@@ -22,8 +28,15 @@ export function registerContactRoutes(app: RestApp): void {
       },
     },
     async (request, reply) => {
-      const { id, created } = await upsertContact(app.ctx.db, request.principal(), request.body);
-      return reply.code(created ? 201 : 200).send({ result: true, id, created });
+      const answer = upsertAnswer(
+        await upsertContact(
+          app.ctx.db,
+          request.principal(),
+          request.body,
+          answerWriter(request, upsertAnswer),
+        ),
+      );
+      return reply.code(answer.status).send(answer.body);
     },
   );
 

@@ -3,6 +3,7 @@ import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';
+import type { OutcomeWriter } from '../idempotency/outcome.js';
 import { withContactLimit } from './contact-limit.js';
 import type { ContactUpsertBody } from './schemas.js';
 
@@ -26,10 +27,12 @@ ON CONFLICT (workspace_id, phone) DO UPDATE SET
   updated_at = now()
 RETURNING id, (xmax = 0) AS created`;
 
+/** `record` writes the request's idempotent answer in the upsert's transaction. */
 export async function upsertContact(
   db: Db,
   principal: Principal,
   input: ContactUpsertBody,
+  record?: OutcomeWriter<UpsertResult>,
 ): Promise<UpsertResult> {
   const phone = normalizePhone(input.phone, principal.defaultCountryCode);
   if (!phone.ok) throw ApiError.validation('phone', phone.message);
@@ -42,6 +45,13 @@ export async function upsertContact(
     [...new Set(input.tags ?? [])],
     JSON.stringify(input.traits ?? {}),
   ];
-  const { rows } = await withContactLimit(db, (q) => q.query<UpsertResult>(UPSERT_CONTACT_SQL, params));
-  return rows[0]!;
+  return withContactLimit(
+    db,
+    async (q) => {
+      const result = (await q.query<UpsertResult>(UPSERT_CONTACT_SQL, params)).rows[0]!;
+      await record?.(q, result);
+      return result;
+    },
+    { transaction: record !== undefined },
+  );
 }

@@ -6,9 +6,14 @@ import { claimKey, completeKey, releaseKey } from './store.js';
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
+// Test-only fault, off unless the crash test sets it: an idempotent request never answers once its
+// effect is done, and the test kills the process there (test/idempotency-crash.postgres.test.ts).
+const HOLD_ANSWERS = process.env.PARLEY_TEST_HOLD_IDEMPOTENT_ANSWERS === '1';
+
 /**
  * Same key and same request within 24 hours: the first response again, with Idempotent-Replayed.
- * Same key, other request: 422. Same key while the first is still running: 409.
+ * Same key, other request: 422. Same key while the first is still running: 409. The operation
+ * writes the answer (or its effect's id) in its own transaction (outcome.ts).
  */
 export function idempotencyHooks(db: Db) {
   const preHandler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -40,6 +45,13 @@ export function idempotencyHooks(db: Db) {
           .code(claim.status)
           .type('application/json; charset=utf-8');
         return reply.send(claim.body);
+      case 'effect': {
+        const route = request.routeOptions.config.idempotent;
+        if (typeof route !== 'object') throw new Error(`${request.routeOptions.url} records no effects`);
+        reply.header('Idempotent-Replayed', 'true');
+        const { status, body } = await route.replay(workspaceId, claim.effectId);
+        return reply.code(status).send(body);
+      }
     }
   };
 
@@ -47,6 +59,7 @@ export function idempotencyHooks(db: Db) {
     const key = request.idempotencyKey;
     if (!key) return payload;
     request.idempotencyKey = null;
+    if (HOLD_ANSWERS) await new Promise(() => {});
     const workspaceId = request.principal().workspaceId;
     if (reply.statusCode >= 500) await releaseKey(db, workspaceId, key);
     else await completeKey(db, workspaceId, key, reply.statusCode, String(payload));

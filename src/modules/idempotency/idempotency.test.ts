@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
 import { sha256Hex } from '../../lib/hash.js';
-import { claimKey, deleteExpiredKeys } from './store.js';
+import { claimKey, deleteExpiredKeys, recordAnswer, recordEffect, releaseKey } from './store.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -92,5 +93,94 @@ describe('Idempotency-Key on POST /contacts', () => {
       [id],
     );
     expect(left.rows[0]).toEqual({ n: 0 });
+  });
+});
+
+describe('the answer commits with the effect', () => {
+  const expireLock = (key: string) =>
+    t.ctx.db.query(
+      "UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = $1 AND locked_until IS NOT NULL",
+      [key],
+    );
+
+  it('replays an answer written in the effect transaction though the request never answered', async () => {
+    const ws = await t.workspace();
+    expect(await claimKey(t.ctx.db, ws.id, 'c1', 'h')).toEqual({ kind: 'claimed' });
+    await t.ctx.db.transaction((tx) => recordAnswer(tx, { workspaceId: ws.id, key: 'c1' }, 201, { id: 'x' }));
+    // The process died here: no answer was sent, nothing else was written.
+    expect(await claimKey(t.ctx.db, ws.id, 'c1', 'h')).toEqual({
+      kind: 'replay',
+      status: 201,
+      body: '{"id":"x"}',
+    });
+    await releaseKey(t.ctx.db, ws.id, 'c1');
+    expect(await claimKey(t.ctx.db, ws.id, 'c1', 'h')).toMatchObject({ kind: 'replay' });
+  });
+
+  it('frees the key when the effect rolled back, and answers from a committed effect once unlocked', async () => {
+    const ws = await t.workspace();
+    const held = { workspaceId: ws.id, key: 'e1' };
+    await claimKey(t.ctx.db, ws.id, 'e1', 'h');
+    await t.ctx.db
+      .transaction(async (tx) => {
+        await recordEffect(tx, held, 'msg_rolled_back');
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    await expireLock('e1');
+    expect(await claimKey(t.ctx.db, ws.id, 'e1', 'h')).toEqual({ kind: 'claimed' });
+    await t.ctx.db.transaction((tx) => recordEffect(tx, held, 'msg_1'));
+    expect(await claimKey(t.ctx.db, ws.id, 'e1', 'h')).toEqual({ kind: 'in_flight' });
+    await expireLock('e1');
+    expect(await claimKey(t.ctx.db, ws.id, 'e1', 'h')).toEqual({ kind: 'effect', effectId: 'msg_1' });
+    expect(await claimKey(t.ctx.db, ws.id, 'e1', 'other')).toEqual({ kind: 'mismatch' });
+    // A 5xx after the effect committed keeps the key and unlocks it at once.
+    await t.ctx.db.query(
+      "UPDATE idempotency_keys SET locked_until = now() + interval '1 minute' WHERE key = 'e1'",
+    );
+    await releaseKey(t.ctx.db, ws.id, 'e1');
+    expect(await claimKey(t.ctx.db, ws.id, 'e1', 'h')).toEqual({ kind: 'effect', effectId: 'msg_1' });
+  });
+
+  it('answers a send retried after a crash with the message as it stands, and sends nothing again', async () => {
+    const ws = await connectedWorkspace(t, await listen(t));
+    simState(t).statusDelaysMs = [-1, -1, -1];
+    const send = (to: string, k: string) =>
+      t.api(
+        'POST',
+        '/messages',
+        ws.key,
+        { to, template: { name: 'welcome', language: 'en', body: ['A', 'B'] } },
+        withKey(k),
+      );
+    // As if the process died after the network answered and before the answer was stored or sent.
+    const crashed = async (k: string) => {
+      await t.ctx.db.query(
+        "UPDATE idempotency_keys SET response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second' WHERE key = $1",
+        [k],
+      );
+    };
+    const first = await send('+14155550301', 's1');
+    expect(first.json()).toMatchObject({ result: true, status: 'accepted' });
+    await crashed('s1');
+    const retry = await send('+14155550301', 's1');
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    const { rows } = await t.ctx.db.query('SELECT id FROM messages WHERE workspace_id = $1', [ws.id]);
+    expect(rows).toEqual([{ id: first.json().id }]);
+    expect(simState(t).messages.filter((m) => m.to === '14155550301')).toHaveLength(1);
+
+    // A text the network refused (its window closed though ours looked open) answers its refusal again.
+    await t.api('POST', '/contacts', ws.key, { phone: '+14155550302' });
+    await t.ctx.db.query('UPDATE contacts SET last_inbound_at = now() WHERE workspace_id = $1', [ws.id]);
+    const text = { to: '+14155550302', type: 'text', text: 'Hi' };
+    const refused = await t.api('POST', '/messages', ws.key, text, withKey('s2'));
+    expect(refused.statusCode).toBe(409);
+    await crashed('s2');
+    const again = await t.api('POST', '/messages', ws.key, text, withKey('s2'));
+    expect(again.statusCode).toBe(409);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().error.code).toBe('outside_window');
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { connectedWorkspace, listen, simHeaders, simState } from '../../../test/support/messaging.js';
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { hubSignature } from './cloud-api/signature.js';
@@ -107,7 +107,7 @@ describe('POST /messages', () => {
 
     const inbound = await fetch(`${base}/_sim/inbound`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: simHeaders,
       body: JSON.stringify({
         from: '14155552671',
         text: 'Where is my order?',
@@ -163,7 +163,7 @@ describe('statuses from the network', () => {
     const push = (status: string) =>
       fetch(`${base}/_sim/status`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: simHeaders,
         body: JSON.stringify({ wamid: sent.wamid, status }),
       });
     const state = async () => (await t.api('GET', `/messages/${sent.id}`, ws.key)).json().status;

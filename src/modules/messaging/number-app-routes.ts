@@ -3,7 +3,12 @@ import type { RestApp } from '../../http/rest-app.js';
 import { requireManager } from '../accounts/roles.js';
 import { saveTemplate } from '../templates/save-template.js';
 import { connectNumber, numberOfWorkspace } from './connected-numbers.js';
-import { localSimulatorUrl, registerWithSimulator, simulatorConnection } from './simulator-link.js';
+import {
+  localSimulatorUrl,
+  registerWithSimulator,
+  simulatorConnection,
+  simulatorMounted,
+} from './simulator-link.js';
 
 // What a workspace connected to the built-in simulator starts with, so there is something to send.
 const SAMPLE_TEMPLATES = [
@@ -18,7 +23,7 @@ export function registerAppNumberRoutes(app: RestApp): void {
   app.get('/number', async (request) => {
     const s = request.session();
     const number = await numberOfWorkspace(ctx, ctx.db, s.workspaceId);
-    const simulatorAvailable = ctx.db.kind === 'pglite' || ctx.config.simulator;
+    const simulatorAvailable = simulatorMounted(ctx);
     if (!number) return { result: true, number: null, simulator_available: simulatorAvailable };
     return {
       result: true,
@@ -41,7 +46,7 @@ export function registerAppNumberRoutes(app: RestApp): void {
   app.post('/number/simulator', async (request, reply) => {
     const s = request.session();
     requireManager(s.role);
-    if (!(ctx.db.kind === 'pglite' || ctx.config.simulator)) {
+    if (!simulatorMounted(ctx)) {
       throw new ApiError('conflict', 'The simulator is not mounted on this server');
     }
     if (await numberOfWorkspace(ctx, ctx.db, s.workspaceId)) {

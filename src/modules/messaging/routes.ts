@@ -1,15 +1,25 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
+import { effectWriter } from '../idempotency/outcome.js';
 import { getMessage } from './get-message.js';
 import { MessageView, SendMessageBody, SendMessageResult } from './schemas.js';
-import { sendMessage } from './send-message.js';
+import { answerOfMessage, sendMessage } from './send-message.js';
 
 export function registerMessageRoutes(app: RestApp): void {
   app.post(
     '/messages',
     {
-      config: { idempotent: true },
+      // The answer waits for the network, after the message is stored: the key keeps the message's id,
+      // and a retry after a crash answers with the message as it stands.
+      config: {
+        idempotent: {
+          replay: async (workspaceId, id) => ({
+            status: 201,
+            body: { result: true, ...(await answerOfMessage(app.ctx, workspaceId, id)) },
+          }),
+        },
+      },
       schema: {
         summary: 'Send a template or free-text message',
         description:
@@ -21,7 +31,9 @@ export function registerMessageRoutes(app: RestApp): void {
       },
     },
     async (request, reply) => {
-      const result = await sendMessage(app.ctx, request.principal(), request.body);
+      const result = await sendMessage(app.ctx, request.principal(), request.body, {
+        record: effectWriter(request),
+      });
       return reply.code(201).send({ result: true, ...result });
     },
   );

@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';
 import { withContactLimit } from '../contacts/contact-limit.js';
+import type { OutcomeWriter } from '../idempotency/outcome.js';
 import { CloudApiError, type OutboundMessage } from './cloud-api/client.js';
 import { type ConnectedNumber, clientFor, numberOfWorkspace } from './connected-numbers.js';
 import { takeSendSlot, waitForSlot } from './pacing.js';
@@ -32,15 +33,16 @@ const JOB_SLOT_HEADSTART_MS = JOB_SLOT_WAIT_MS / 2;
  * template 404, wrong number of values 422, text outside the window 409, plan 402), stores the
  * message as queued, then tries the network within the request so the answer carries the wamid.
  * A slow or failing network answers `queued`; the `messages.send` job takes it from there.
+ * `record` writes the message's id for the request's Idempotency-Key in the transaction storing it.
  */
 export async function sendMessage(
   ctx: AppContext,
   principal: Pick<Principal, 'workspaceId' | 'defaultCountryCode'>,
   input: SendMessageBody,
-  options: { sourceKey?: string } = {},
+  options: { sourceKey?: string; record?: OutcomeWriter<string> } = {},
 ): Promise<SendResult> {
   if (options.sourceKey) {
-    const sent = await messageBySourceKey(ctx, principal.workspaceId, options.sourceKey);
+    const sent = await storedMessage(ctx, principal.workspaceId, 'source_key', options.sourceKey);
     if (sent) return sent;
   }
   const number = await numberOfWorkspace(ctx, ctx.db, principal.workspaceId);
@@ -139,6 +141,7 @@ export async function sendMessage(
           options.sourceKey ?? null,
         ],
       );
+      await options.record?.(q, id);
     },
     { transaction: true },
   ).catch(async (err: unknown) => {
@@ -147,7 +150,8 @@ export async function sendMessage(
       return 'stored';
     throw err;
   });
-  if (stored === 'stored') return (await messageBySourceKey(ctx, principal.workspaceId, options.sourceKey!))!;
+  if (stored === 'stored')
+    return (await storedMessage(ctx, principal.workspaceId, 'source_key', options.sourceKey!))!;
   return attemptWithin(ctx, number, id, message);
 }
 
@@ -187,20 +191,17 @@ async function attemptWithin(ctx: AppContext, number: ConnectedNumber, id: strin
       startAfter: new Date(Date.now() + leaseSeconds(ctx.config.sendDeadlineMs) * 1000),
     });
   }
-  if (outcome && outcome.status === 'failed' && outcome.code === 131047) {
-    throw new ApiError('outside_window', 'The network refused free text: the 24-hour window is closed');
-  }
-  if (outcome && outcome.status === 'failed' && outcome.code === 132001) {
-    throw new ApiError('template_not_found', 'The network does not know this template in this language');
-  }
+  const refused = outcome && refusal(outcome.status, outcome.code);
+  if (refused) throw refused;
   return { id, wamid: outcome?.wamid ?? null, status: outcome?.status ?? 'queued' };
 }
 
 export type Outcome = { status: MessageStatus; wamid: string | null; code?: number; unconfirmed?: boolean };
 
 /**
- * One attempt at the network, recorded on the message: accepted with its wamid, failed for a
- * permanent error, or left queued (its lease released) for a transient one, for the caller to retry.
+ * One attempt at the network, recorded on the message: accepted with its wamid (or without one, when
+ * a 2xx answer did not name it: the status webhook confirms it by its callback data), failed once
+ * for a refusal, or left queued (its lease released) for a transient error, for the caller to retry.
  * An attempt that got no answer stays unconfirmed: a retry waits for the network's status webhook.
  */
 export async function deliverMessage(
@@ -226,6 +227,12 @@ export async function deliverMessage(
          AND contacts.id = messages.contact_id AND $4::text IS NOT NULL`,
       [number.workspaceId, id, wamid, waId],
     );
+    if (!wamid) {
+      ctx.log.warn(
+        { messageId: id, numberId: number.id },
+        'the network took the message without naming it; its status webhook will bring the wamid',
+      );
+    }
     return { status: 'accepted', wamid };
   } catch (err) {
     if (!(err instanceof CloudApiError)) throw err;
@@ -247,15 +254,37 @@ export async function deliverMessage(
   }
 }
 
+/** The network's refusals that the spec answers with its own statuses (the message is kept as failed). */
+function refusal(status: MessageStatus, code: number | null | undefined): ApiError | null {
+  if (status !== 'failed') return null;
+  if (code === 131047)
+    return new ApiError('outside_window', 'The network refused free text: the 24-hour window is closed');
+  if (code === 132001)
+    return new ApiError('template_not_found', 'The network does not know this template in this language');
+  return null;
+}
+
 /**
- * A message already stored under this key (an automation step run again): answered as it stands, and
- * its send queued again in case the process that stored it died before trying (the send job takes the
- * message's lease, so this never makes two attempts at once).
+ * POST /messages answered again for a message it stored (a retry with the Idempotency-Key of a request
+ * that died before answering): the message as it stands now, or the refusal it met.
  */
-async function messageBySourceKey(ctx: AppContext, workspaceId: string, sourceKey: string) {
-  const { rows } = await ctx.db.query<SendResult>(
-    'SELECT id, wamid, status FROM messages WHERE workspace_id = $1 AND source_key = $2',
-    [workspaceId, sourceKey],
+export async function answerOfMessage(ctx: AppContext, workspaceId: string, id: string): Promise<SendResult> {
+  const found = await storedMessage(ctx, workspaceId, 'id', id);
+  if (!found) throw new ApiError('not_found', `No message ${id}`);
+  const refused = refusal(found.status, found.error_code);
+  if (refused) throw refused;
+  return { id: found.id, wamid: found.wamid, status: found.status };
+}
+
+/**
+ * A message already stored (an automation step run again, a request retried after a crash): answered
+ * as it stands, and its send queued again in case the process that stored it died before trying (the
+ * send job takes the message's lease, so this never makes two attempts at once).
+ */
+async function storedMessage(ctx: AppContext, workspaceId: string, by: 'id' | 'source_key', value: string) {
+  const { rows } = await ctx.db.query<SendResult & { error_code: number | null }>(
+    `SELECT id, wamid, status, error_code FROM messages WHERE workspace_id = $1 AND ${by} = $2`,
+    [workspaceId, value],
   );
   const found = rows[0];
   if (found?.status === 'queued')

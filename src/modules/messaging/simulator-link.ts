@@ -3,6 +3,11 @@ import type { AppContext } from '../../context.js';
 import { newSecret } from '../../lib/ids.js';
 import { allNumbers, type ConnectedNumber, type ConnectNumberInput } from './connected-numbers.js';
 
+/** The simulator is mounted at /_sim: always on the embedded database, with SIMULATOR=true elsewhere. */
+export function simulatorMounted(ctx: AppContext): boolean {
+  return ctx.db.kind === 'pglite' || ctx.config.simulator;
+}
+
 /** The simulator's address on this server, when it is mounted here. */
 export function localSimulatorUrl(ctx: AppContext): string {
   return `${ctx.config.appUrl}/_sim`;
@@ -23,13 +28,10 @@ export function simulatorConnection(ctx: AppContext): ConnectNumberInput {
 
 /**
  * The simulator keeps its state in memory: tell it about a number connected to it (credentials,
- * webhook URL, the workspace's templates as they stand). Returns false when it cannot be reached.
+ * webhook URL, the workspace's templates as they stand), with the operator token this server is
+ * configured with. Returns false when it cannot be reached or refuses.
  */
-export async function registerWithSimulator(
-  ctx: AppContext,
-  number: ConnectedNumber,
-  webhookBase = ctx.config.appUrl,
-) {
+export async function registerWithSimulator(ctx: AppContext, number: ConnectedNumber) {
   const { rows } = await ctx.db.query<{
     name: string;
     language: string;
@@ -43,14 +45,17 @@ export async function registerWithSimulator(
   try {
     const res = await fetch(`${number.graphBaseUrl}/numbers`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${ctx.config.simulatorToken ?? ''}`,
+      },
       body: JSON.stringify({
         phoneNumberId: number.phoneNumberId,
         businessAccountId: number.businessAccountId,
         displayPhone: number.displayPhone,
         accessToken: number.accessToken,
         appSecret: number.appSecret,
-        webhookUrl: `${webhookBase}/api/webhooks/whatsapp/${number.id}`,
+        webhookUrl: `${ctx.config.appUrl}/api/webhooks/whatsapp/${number.id}`,
         templates: rows,
       }),
       signal: AbortSignal.timeout(5_000),

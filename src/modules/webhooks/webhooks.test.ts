@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { connectedWorkspace, listen, simHeaders, simState } from '../../../test/support/messaging.js';
 import { queueIdle, unfinishedJobs } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { deliverWebhook } from './deliver.js';
@@ -65,7 +65,7 @@ describe('outbound webhooks', () => {
     ).json();
     await fetch(`${base}/_sim/status`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: simHeaders,
       body: JSON.stringify({ wamid: sent.wamid, status: 'delivered' }),
     });
     const status = await until(() => hooks.received.find((r) => r.body.includes(sent.id)));
@@ -88,7 +88,7 @@ describe('outbound webhooks', () => {
 
     await fetch(`${base}/_sim/inbound`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: simHeaders,
       body: JSON.stringify({
         from: '14155552671',
         text: 'thanks!',
@@ -109,7 +109,7 @@ describe('outbound webhooks', () => {
     const before = hooks.received.length;
     await fetch(`${base}/_sim/inbound`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: simHeaders,
       body: JSON.stringify({
         from: '14155559999',
         text: 'retry me',

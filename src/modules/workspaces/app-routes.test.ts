@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { PASSWORD, signIn, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
-import { connectedWorkspace, listen } from '../../../test/support/messaging.js';
+import { connectedWorkspace, listen, simHeaders } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { addMember, createUser } from '../accounts/users.js';
 import { createApiKey } from '../api-keys/create-api-key.js';
@@ -145,7 +145,7 @@ describe('Messages and templates', () => {
 
     await fetch(`${base}/_sim/inbound`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: simHeaders,
       body: JSON.stringify({
         from: '14155552671',
         text: 'hello there',
