@@ -158,7 +158,8 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
   async function progress(number: SimNumber, message: SimMessage): Promise<void> {
     if (message.failsWith !== undefined) {
       const delay = state.statusDelaysMs[0]!;
-      await sleep(Math.max(0, delay));
+      if (delay < 0) return;
+      await sleep(delay);
       message.status = 'failed';
       await deliverRetrying(number, statusPayload(number, failedStatus(message, message.failsWith)));
       return;
