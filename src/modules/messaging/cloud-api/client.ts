@@ -29,6 +29,7 @@ const WA_ID = /^\d{4,20}$/;
 // Graph answers are a few KiB; the largest, a page of 100 templates with their components, stays
 // under a few hundred. Anything past this is not an answer we can read, and is not held in memory.
 const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_TEMPLATE_PAGES = 100;
 
 export class CloudApiError extends Error {
   constructor(
@@ -115,7 +116,9 @@ export class CloudApiClient {
   async listTemplates(businessAccountId: string): Promise<GraphTemplate[]> {
     const all: GraphTemplate[] = [];
     let after: string | undefined;
-    for (let page = 0; page < 50; page++) {
+    // Meta holds up to 6,000 templates an account: every page of them, with a bound in case a
+    // network never stops handing out cursors.
+    for (let page = 0; page < MAX_TEMPLATE_PAGES; page++) {
       const query = new URLSearchParams({
         limit: '100',
         fields: 'id,name,language,status,category,components',
