@@ -1,7 +1,8 @@
 // npm run bench (lead intake): POST /api/forms/submit and the workflow webhook beside POST /contacts,
 // on the same server in the same run, on PGlite and on PostgreSQL. Form posts come from distinct
 // client addresses (X-Forwarded-For, believed with TRUST_PROXY=true), so the per-address limit of 5
-// a minute counts every request and refuses none. Writes its section of docs/benchmarks.md.
+// a minute counts every request and refuses none; webhook posts too, spread over 100 sequences so
+// the webhook's 600 a minute per sequence refuses none either. Writes its section of docs/benchmarks.md.
 // Environment: BENCH_DATABASES, BENCH_ADMIN_URL, BENCH_SECONDS, BENCH_WARMUP, BENCH_CONNECTIONS as
 // for bench/run.mjs; BENCH_NO_WRITE.
 import { createHmac } from 'node:crypto';
@@ -27,22 +28,27 @@ const nextAddress = () => {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 };
 
-/** A form and a published webhook sequence (one step: the lead's status) in the seeded workspace. */
+/** A form and 100 published webhook sequences (one step: the lead's status) in the seeded workspace. */
 async function withIntake(env, workspaceId) {
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   try {
     const form = await createForm(db, workspaceId, { name: 'Bench form' });
-    const sequence = await createAutomation(
-      { db, secrets },
-      workspaceId,
-      {
-        name: 'Bench webhook',
-        trigger: { type: 'webhook' },
-        steps: [{ id: 'contacted', type: 'update_lead_status', status: 'contacted' }],
-      },
-      { publish: true },
-    );
-    return { form, sequence };
+    const sequences = [];
+    for (let i = 0; i < 100; i++) {
+      sequences.push(
+        await createAutomation(
+          { db, secrets },
+          workspaceId,
+          {
+            name: `Bench webhook ${i}`,
+            trigger: { type: 'webhook' },
+            steps: [{ id: 'contacted', type: 'update_lead_status', status: 'contacted' }],
+          },
+          { publish: true },
+        ),
+      );
+    }
+    return { form, sequences };
   } finally {
     await db.close();
   }
@@ -58,7 +64,9 @@ async function rowsFor(kind) {
     phonePrefix: '9198',
   });
   const env = await seeded.clone('intake');
-  const { form, sequence } = await withIntake(env, seeded.workspaceId);
+  const { form, sequences } = await withIntake(env, seeded.workspaceId);
+  let s = 0;
+  const nextSequence = () => sequences[s++ % sequences.length];
   const server = await start(
     ['dist/cli/main.js', 'serve'],
     { ...env, PARLEY_SECRET_KEY: SECRET, PORT: String(PORT), LOG_LEVEL: 'warn', TRUST_PROXY: 'true' },
@@ -90,22 +98,29 @@ async function rowsFor(kind) {
     }));
     await run(
       'POST /api/automation/webhooks/{id}/{secret}',
-      `${base}/api/automation/webhooks/${sequence.id}/${sequence.secret}`,
-      (req) => ({
-        ...req,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ full_name: 'Bench', mobile: randomPhone(), campaign: 'bench' }),
-      }),
+      `${base}/api/automation/webhooks/${sequences[0].id}/${sequences[0].secret}`,
+      (req) => {
+        const sequence = nextSequence();
+        return {
+          ...req,
+          path: `/api/automation/webhooks/${sequence.id}/${sequence.secret}`,
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
+          body: JSON.stringify({ full_name: 'Bench', mobile: randomPhone(), campaign: 'bench' }),
+        };
+      },
     );
     await run(
       'POST /api/automation/webhooks/{id} (HMAC-signed, distinct bodies)',
-      `${base}/api/automation/webhooks/${sequence.id}`,
+      `${base}/api/automation/webhooks/${sequences[0].id}`,
       (req) => {
+        const sequence = nextSequence();
         const body = JSON.stringify({ email: `b${n++}@example.com`, mobile: randomPhone() });
         return {
           ...req,
+          path: `/api/automation/webhooks/${sequence.id}`,
           headers: {
             'content-type': 'application/json',
+            'x-forwarded-for': nextAddress(),
             'x-webhook-signature': `sha256=${createHmac('sha256', sequence.secret).update(body).digest('hex')}`,
           },
           body,

@@ -71,19 +71,19 @@ describe('an endless answer is cut off at a cap', () => {
   const graph = () =>
     new CloudApiClient({ baseUrl: url, version: 'v21.0', accessToken: 't', timeoutMs: 20_000 });
 
-  it('Graph API: a 2xx past the cap is an unreadable answer, its outcome unconfirmed', async () => {
+  it('Graph API: a 2xx past the cap is the network taking the message, without naming it', async () => {
     endless.state.status = 200;
     const { result, ms } = await timed(() => graph().send('123', { type: 'text', to: '1', text: 'hi' }));
     expect(ms).toBeLessThan(3_000);
-    expect(result).toBeInstanceOf(CloudApiError);
-    expect(result).toMatchObject({ httpStatus: 200, transient: false, unconfirmed: true });
+    expect(result).toEqual({ wamid: null, waId: null });
   });
 
-  it('Graph API: a 5xx past the cap is transient', async () => {
+  it('Graph API: a 5xx past the cap is transient, its outcome unknown', async () => {
     endless.state.status = 503;
     const { result, ms } = await timed(() => graph().listTemplates('waba'));
     expect(ms).toBeLessThan(3_000);
-    expect(result).toMatchObject({ httpStatus: 503, transient: true, unconfirmed: false });
+    expect(result).toBeInstanceOf(CloudApiError);
+    expect(result).toMatchObject({ httpStatus: 503, transient: true, unconfirmed: true });
   });
 
   it('HTTP step: records the status and the first 2,048 characters', async () => {

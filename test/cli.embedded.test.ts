@@ -9,7 +9,13 @@ describe('parley CLI on the embedded database', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    env = { DATA_DIR: data.dir, PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    env = {
+      DATA_DIR: data.dir,
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+      // The server's API key poll out of the way: a revoked key must be refused by the server at once.
+      API_KEY_POLL_MS: '600000',
+    };
   });
   afterAll(async () => {
     await server?.stop('SIGKILL');

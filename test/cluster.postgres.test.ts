@@ -20,9 +20,12 @@ interface Hit {
 const hits: Hit[] = [];
 let hold = false;
 const receiver = createServer((req: IncomingMessage, res) => {
-  const pid = pidOfPeer(req.socket.remotePort!, workerPids());
+  const port = req.socket.remotePort!;
+  const early = pidOfPeer(port, workerPids());
   req.resume();
   req.on('end', () => {
+    // On a loaded machine the first look can miss the peer's descriptor: look once more.
+    const pid = early ?? pidOfPeer(port, workerPids());
     hits.push({ key: String(req.headers['idempotency-key']), pid, res });
     if (!hold) res.writeHead(200).end('ok');
   });

@@ -21,13 +21,18 @@ let cluster: Cluster;
 let ws: Awaited<ReturnType<typeof connectedWorkspace>>;
 let keys: string[] = [];
 let flowId: string;
-let sequence: { id: string; secret: string };
+const sequences: { id: string; secret: string }[] = [];
 
 beforeAll(async () => {
   // The network confirms every send with a `sent` status webhook, as Meta does: that is how a send
   // whose worker died during the call is known to have gone out. It comes within 50 ms here, so
   // the confirmation window is shortened from 2 minutes to 30 s to keep the drain short.
-  cluster = await Cluster.start({ apis: 2, workers: 2, env: { SEND_CONFIRM_WINDOW_MS: '30000' } });
+  // Each lead comes from its own address through the one proxy TRUST_PROXY=1 believes.
+  cluster = await Cluster.start({
+    apis: 2,
+    workers: 2,
+    env: { SEND_CONFIRM_WINDOW_MS: '30000', TRUST_PROXY: '1' },
+  });
   ws = await connectedWorkspace(cluster.t, cluster.base);
   simState(cluster.t).statusDelaysMs = [50, -1, -1];
   // Many keys, so the load stays under 300 a minute per key.
@@ -51,20 +56,23 @@ beforeAll(async () => {
     { publish: true },
   );
   flowId = flow.id;
-  const seq = await createAutomation(
-    cluster.t.ctx,
-    ws.id,
-    {
-      name: 'Crash sequence',
-      trigger: { type: 'webhook' },
-      steps: [
-        { id: 'tag', type: 'add_tag', tag: 'lead' },
-        { id: 'status', type: 'update_lead_status', status: 'contacted' },
-      ],
-    },
-    { publish: true },
-  );
-  sequence = { id: seq.id, secret: seq.secret! };
+  // Many sequences, so the load stays under the webhook's 600 a minute per sequence.
+  for (let i = 0; i < 16; i++) {
+    const seq = await createAutomation(
+      cluster.t.ctx,
+      ws.id,
+      {
+        name: `Crash sequence ${i}`,
+        trigger: { type: 'webhook' },
+        steps: [
+          { id: 'tag', type: 'add_tag', tag: 'lead' },
+          { id: 'status', type: 'update_lead_status', status: 'contacted' },
+        ],
+      },
+      { publish: true },
+    );
+    sequences.push({ id: seq.id, secret: seq.secret! });
+  }
 }, 120_000);
 afterAll(async () => {
   await cluster?.stop();
@@ -94,9 +102,9 @@ async function one(kind: Kind): Promise<Sent> {
       : kind === 'event'
         ? ['/api/v1/events', { phone: `+${phone}`, event: 'crash' }, { authorization: `Bearer ${key}` }]
         : [
-            `/api/automation/webhooks/${sequence.id}/${sequence.secret}`,
+            `/api/automation/webhooks/${sequences[n % sequences.length]!.id}/${sequences[n % sequences.length]!.secret}`,
             { name: 'Crash', email: `c${phone}@example.com`, phone: `+${phone}` },
-            {},
+            { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
           ];
   try {
     const res = await fetch(`${base}${path}`, {
@@ -231,9 +239,9 @@ describe('killing API instances and workers under load', () => {
       const { rows: leadRows } = await db.query<{ email: string; n: number; runs: string[] }>(
         `SELECT l.email, count(DISTINCT l.id)::int AS n,
                 coalesce(array_agg(r.status ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL), '{}') AS runs
-         FROM leads l LEFT JOIN runs r ON r.workspace_id = l.workspace_id AND r.lead_id = l.id AND r.automation_id = $2
+         FROM leads l LEFT JOIN runs r ON r.workspace_id = l.workspace_id AND r.lead_id = l.id AND r.automation_id = ANY($2)
          WHERE l.workspace_id = $1 GROUP BY l.email`,
-        [ws.id, sequence.id],
+        [ws.id, sequences.map((s) => s.id)],
       );
       const leads = new Map(leadRows.map((r) => [r.email, r]));
       const { rows: failedRuns } = await db.query<{

@@ -185,7 +185,10 @@ describe('POST /api/automation/webhooks/... under generated input', () => {
           if (mode === 'header') h['x-api-key'] = seq.secret;
           if (mode === 'signed') h['x-webhook-signature'] = sign(payload, seq.secret);
           if (mode === 'wrong-signature') h['x-webhook-signature'] = sign(payload, 'not-the-secret');
-          await checked(() => t.app.inject({ method: 'POST', url, headers: h, payload }));
+          // Each from its own address, so the per-address limits leave the input to be tested.
+          await checked(() =>
+            t.app.inject({ method: 'POST', url, headers: h, payload, remoteAddress: freshAddress() }),
+          );
         }),
         fuzzParams,
       );
@@ -207,6 +210,7 @@ describe('POST /api/automation/webhooks/... under generated input', () => {
             t.app.inject({
               method: 'POST',
               url,
+              remoteAddress: freshAddress(),
               headers: { 'content-type': 'application/json' },
               payload: '{}',
             }),

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAutomation } from '../src/modules/automation/save-automation.js';
 import { createForm } from '../src/modules/forms/create-form.js';
 import { RedisRateLimiter } from '../src/modules/rate-limit/redis-limiter.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { FaultProxy } from './support/fault-proxy.js';
-import { submit } from './support/intake.js';
+import { freshAddress, submit } from './support/intake.js';
 import { until } from './support/until.js';
 
 // A request while Redis is away waits for its count at most about 100 ms; this bound leaves room
@@ -122,5 +124,63 @@ describe.runIf(process.env.REDIS_URL)('a Redis outage lets form posts through, q
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await post(other, i)).status);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)('a Redis outage is one outage for the process', () => {
+  it('is logged once when it starts and once when it ends, though every limiter meets it', async () => {
+    const redis = new URL(process.env.REDIS_URL!);
+    const proxy = await FaultProxy.start({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const lines: { level: number; msg: string }[] = [];
+    // The server's own wiring: the API's, the forms' and the webhook's limiters, all from REDIS_URL.
+    const t = await createTestApp({
+      env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` },
+      log: pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+    });
+    try {
+      const ws = await t.workspace();
+      const form = await createForm(t.ctx.db, ws.id);
+      const seq = await createAutomation(
+        t.ctx,
+        ws.id,
+        { name: 'Hook', trigger: { type: 'webhook' }, steps: [{ id: 'w', type: 'wait', duration: '1d' }] },
+        { publish: true },
+      );
+      const rest = async () => 'ratelimit' in (await t.api('GET', '/templates', ws.key)).headers;
+      const everyLimiter = async () => {
+        await rest();
+        await submit(t, { token: form.token, email: 'o@example.com' });
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/automation/webhooks/${seq.id}/${seq.secret}`,
+          remoteAddress: freshAddress(),
+          payload: { note: 'no lead' },
+        });
+      };
+      const outageLines = (from: number) =>
+        lines
+          .slice(from)
+          .filter((l) => l.msg.startsWith('Redis '))
+          .map((l) => [l.level, l.msg]);
+      await until(rest, 5_000);
+      await everyLimiter();
+
+      const before = lines.length;
+      await proxy.set('refuse');
+      for (let i = 0; i < 3; i++) await everyLimiter();
+      expect(outageLines(before)).toEqual([
+        [40, 'Redis is unreachable: rate limits are not applied until it answers'],
+      ]);
+      await proxy.set('forward');
+      await until(rest, 10_000);
+      await everyLimiter();
+      expect(outageLines(before)).toEqual([
+        [40, 'Redis is unreachable: rate limits are not applied until it answers'],
+        [30, 'Redis answers again: rate limits apply'],
+      ]);
+    } finally {
+      await t.close();
+      await proxy.close();
+    }
   });
 });

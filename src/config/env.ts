@@ -21,6 +21,8 @@ export interface Config {
   sendDeadlineMs: number;
   /** How long a send whose outcome is unknown waits for the network's status webhook before it is sent again. */
   sendConfirmWindowMs: number;
+  /** How often each instance polls for revoked API keys, behind the notices that drop them at once. */
+  apiKeyPollMs: number;
   /** Mount the Cloud API simulator at /_sim (always in embedded mode; SIMULATOR=true elsewhere). */
   simulator: boolean;
   /**
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1_000,
       86_400_000,
     ),
+    apiKeyPollMs: parseInteger('API_KEY_POLL_MS', env.API_KEY_POLL_MS ?? '2000', 100, 600_000),
     simulator,
     simulatorToken:
       simulator || !databaseUrl ? loadSimulatorToken(env.SIMULATOR_TOKEN, dataDir, databaseUrl) : undefined,

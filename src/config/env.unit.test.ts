@@ -84,3 +84,11 @@ describe('SIMULATOR_TOKEN', () => {
     expect(loadConfig({ PARLEY_SECRET_KEY: KEY, DATABASE_URL: PG }).simulatorToken).toBeUndefined();
   });
 });
+
+describe('API_KEY_POLL_MS', () => {
+  it('polls every 2 s unless told, and names the variable when out of range', () => {
+    expect(load({}).apiKeyPollMs).toBe(2_000);
+    expect(load({ API_KEY_POLL_MS: '600000' }).apiKeyPollMs).toBe(600_000);
+    expect(() => load({ API_KEY_POLL_MS: '10' })).toThrow(/API_KEY_POLL_MS must be an integer from 100/);
+  });
+});

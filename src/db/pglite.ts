@@ -32,6 +32,12 @@ export function pgliteDb(pg: PGlite): Db {
       const results = await pg.exec(text);
       return results.length === 1 ? results[0] : results;
     },
+    // Notices come from this process's own session, delivered before the committing query returns.
+    listen: async (channel, handlers) => {
+      const unlisten = await pg.listen(channel, handlers.notice);
+      handlers.listening();
+      return () => unlisten();
+    },
     close: () => pg.close(),
   };
 }

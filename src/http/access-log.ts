@@ -17,7 +17,7 @@ export function redactUrl(url: string): string {
  * One access-log line per request, when it completes, at debug level: at info it costs about a
  * quarter of the API's throughput (measured with npm run bench), while the proxy in front usually
  * keeps an access log and /metrics has counts and latencies by route and status. Failed requests
- * (5xx) are always logged, at error level.
+ * (5xx but 503) are always logged, at error level.
  */
 export class AccessLog extends LogController {
   override incomingRequest(): void {}
@@ -33,7 +33,9 @@ export class AccessLog extends LogController {
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
-    if (error || reply.statusCode >= 500) reply.log.error({ ...line, err: error }, 'request failed');
-    else reply.log.debug(line, 'request');
+    // A 503 is the answer chosen while a dependency is away, whose outage is logged once, not per request.
+    if (error || (reply.statusCode >= 500 && reply.statusCode !== 503)) {
+      reply.log.error({ ...line, err: error }, 'request failed');
+    } else reply.log.debug(line, 'request');
   }
 }

@@ -1,6 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseUnreachableError } from '../db/outage.js';
 import { redactUrl } from './access-log.js';
-import { ApiError, type ErrorCode, type ErrorDetail, INTERNAL_ERROR_MESSAGE, toApiError } from './errors.js';
+import {
+  ApiError,
+  DATABASE_RETRY_AFTER_SECONDS,
+  type ErrorCode,
+  type ErrorDetail,
+  INTERNAL_ERROR_MESSAGE,
+  toApiError,
+} from './errors.js';
 
 /** How one part of the API words an error: REST v1 and the web app's API, or lead intake. */
 export interface Envelope {
@@ -73,6 +81,10 @@ function answer(
   if (!apiError) {
     request.log.error({ err }, 'unhandled error');
     apiError = new ApiError('internal_error', INTERNAL_ERROR_MESSAGE);
+  } else if (apiError.cause instanceof DatabaseUnreachableError) {
+    // The database layer logs the outage once when it starts and once when it ends, not per request.
+    request.log.debug({ err: apiError.cause }, apiError.message);
+    reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
   } else if (apiError.cause !== undefined) {
     request.log[apiError.status >= 500 ? 'error' : 'debug']({ err: apiError.cause }, apiError.message);
   }

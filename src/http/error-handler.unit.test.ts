@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseUnreachableError } from '../db/outage.js';
 import {
   answerErrorsWith,
   answerForPath,
@@ -31,6 +32,12 @@ async function appWith(envelope: Envelope): Promise<FastifyInstance> {
     });
     scope.get('/refused', async () => {
       throw new ApiError('unavailable', 'WhatsApp did not answer', undefined, { cause: new Error(INTERNAL) });
+    });
+    scope.get('/database', async () => {
+      const driver = Object.assign(new Error(`connect ECONNREFUSED 10.0.0.5:5432 (${INTERNAL})`), {
+        code: 'ECONNREFUSED',
+      });
+      throw new DatabaseUnreachableError({ cause: driver });
     });
     scope.get('/limit', async () => {
       throw new ApiError('plan_limit_reached', 'The plan is full');
@@ -117,6 +124,23 @@ describe('a fault of ours', () => {
 });
 
 describe('what the client is told', () => {
+  it('answers an unreachable database with 503, Retry-After and no word of the driver, in each envelope', async () => {
+    const r = await rest.inject({ method: 'GET', url: '/database' });
+    const i = await intake.inject({ method: 'GET', url: '/database' });
+    const page = await intake.inject({ method: 'GET', url: '/database', headers: { accept: 'text/html' } });
+    for (const res of [r, i, page]) {
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).not.toMatch(/ECONNREFUSED|10\.0\.0\.5|5432|password/);
+    }
+    expect(r.json().error).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/try again/),
+    });
+    expect(i.json()).toEqual({ success: false, error: expect.stringMatching(/try again/) });
+    expect(page.body).toMatch(/^<p>503: .*try again/);
+  });
+
   it("answers an ApiError with its code's status in each envelope", async () => {
     const r = await rest.inject({ method: 'GET', url: '/limit' });
     expect(r.statusCode).toBe(402);

@@ -1,4 +1,5 @@
 import type { FastifyError } from 'fastify';
+import { DatabaseUnreachableError } from '../db/outage.js';
 
 /**
  * Every error code a client can meet and the status it is answered with: the one table, closed.
@@ -67,6 +68,19 @@ export class ApiError extends Error {
   }
 }
 
+/** Seconds a client is told to wait (`Retry-After`) while the database does not answer. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** What a request meets while the database is unreachable; the driver's words stay in the log. */
+function databaseUnavailable(cause: DatabaseUnreachableError): ApiError {
+  return new ApiError(
+    'unavailable',
+    'The service cannot reach its database; try again in a few seconds',
+    undefined,
+    { cause },
+  );
+}
+
 /** What a fault of ours is answered with: nothing of the fault itself reaches the client. */
 export const INTERNAL_ERROR_MESSAGE = 'Something failed on our side; quote the request id if it persists';
 
@@ -84,6 +98,7 @@ interface AjvError {
  */
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
+  if (err instanceof DatabaseUnreachableError) return databaseUnavailable(err);
   const e = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
   if (e?.validation) return validationError(e.validation, e.validationContext ?? 'body');
   switch (e?.code) {

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type JobWithMetadata, PgBoss, type Queue as QueueDefinition, type SendOptions } from 'pg-boss';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/db.js';
+import { isDatabaseUnreachable } from '../db/outage.js';
 import { jobCatalog } from './catalog.js';
 import type { JobQueue } from './enqueue.js';
 import type { JobData, JobName } from './job-data.js';
@@ -50,7 +51,11 @@ export class Queue implements JobQueue {
       // Deletes jobs past their retention; it has no hurry.
       maintenanceIntervalSeconds: 300,
     });
-    boss.on('error', (err) => options.log.error({ err }, 'job queue error'));
+    // While the database is away every poll fails: the outage is logged once by the database layer,
+    // and the queue polls on until it answers.
+    boss.on('error', (err) =>
+      options.log[isDatabaseUnreachable(err) ? 'debug' : 'error']({ err }, 'job queue error'),
+    );
     // Slow queries, backlogs, a database clock out of step, vacuum falling behind: the operator's to see.
     boss.on('warning', (warning) =>
       options.log.warn({ data: warning.data }, `job queue: ${warning.message}`),

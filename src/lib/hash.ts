@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
 
-export function sha256Hex(value: string): string {
+export function sha256Hex(value: string | Buffer): string {
   return createHash('sha256').update(value).digest('hex');
 }

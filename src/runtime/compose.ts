@@ -39,7 +39,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     for (let fn = closers.pop(); fn; fn = closers.pop()) await fn();
   };
   try {
-    const db = options.db ?? (await openDatabase(config));
+    // Operator commands (`parley migrate` above all) may run as long as they need.
+    const db =
+      options.db ??
+      (await openDatabase(config, { log: options.log, statementTimeouts: options.role !== 'cli' }));
     if (!options.db) closers.push(() => db.close());
     if (db.kind === 'pglite') await migrate(db);
     else if (options.role !== 'cli') {
@@ -60,9 +63,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const limiter = options.limiter ?? createApiRateLimiter(config.redisUrl, options.log);
     closers.push(() => limiter.close());
     const log = options.log;
-    const keys = new KeyVerifier(db, (err) => log.warn({ err }, 'API key bookkeeping failed'));
+    const keys = new KeyVerifier(db, log);
     if (options.role !== 'cli') {
-      await keys.start();
+      await keys.start({ everyMs: config.apiKeyPollMs, listen: db.listen });
       closers.push(() => keys.stop());
     }
     const useQueue = options.queue ?? options.role !== 'cli';

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { simulatorGuard } from './auth.js';
-import { graphError } from './graph-error.js';
+import { graphError, httpStatusOf, statusError } from './graph-error.js';
+import { billingOf, conversationId, pricingOf } from './pricing.js';
 import {
   componentsOf,
   type SimMessage,
@@ -11,7 +12,7 @@ import {
   waIdOf,
 } from './state.js';
 import { checkTemplateSend, type SentComponent } from './template-send-check.js';
-import { templateRoutes } from './templates.js';
+import { templateId, templateRoutes } from './templates.js';
 import { deliver, deliverRetrying, inboundPayload, statusPayload } from './webhooks.js';
 
 interface SendBody {
@@ -25,6 +26,9 @@ interface SendBody {
   };
   text?: { body?: string };
   biz_opaque_callback_data?: string;
+  /** Mark as read: `{messaging_product, status: "read", message_id}`. */
+  status?: string;
+  message_id?: string;
 }
 
 export interface SimulatorOptions {
@@ -36,9 +40,9 @@ export interface SimulatorOptions {
 }
 
 /**
- * The WhatsApp Cloud API simulator: the Graph API subset Parley uses (send, list and create
- * templates, signed webhooks back), plus control endpoints for tests and demos. Mounted under /_sim
- * in embedded mode, or served alone by `parley simulator`.
+ * The WhatsApp Cloud API simulator: the Graph API subset Parley uses (send, mark read, list and
+ * create templates, signed webhooks back), plus control endpoints for tests and demos. Mounted under
+ * /_sim in embedded mode, or served alone by `parley simulator`.
  */
 export async function simulator(app: FastifyInstance, opts: SimulatorOptions): Promise<void> {
   const state = opts.state ?? new SimState();
@@ -49,42 +53,41 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     { config: { graph: true } },
     async (request, reply) => {
       const number = state.numbers.get(request.params.phoneNumberId)!;
+      const body = request.body ?? {};
+      if (body.status === 'read') return markRead(number, body, reply);
       const f = state.faults;
       if (f.latencyMs) await sleep(f.latencyMs);
-      const to = String(request.body?.to ?? '').replace(/\D/g, '');
-      const refuse = (status: number, code: number, message: string, details?: string) => {
+      const to = String(body.to ?? '').replace(/\D/g, '');
+      const refuse = (status: number, code: number, details?: string) => {
         state.attempts.push({ at: state.now(), to, code });
-        return graphError(reply, status, code, message, details);
+        return graphError(reply, status, code, details);
       };
       if (Math.random() < f.timeoutRate) {
         // Held, then dropped unsent: the sender has long given up waiting.
         await sleep(120_000);
-        return refuse(503, 2, 'Service temporarily unavailable');
+        return refuse(503, 2);
       }
       if (f.failNext > 0) {
         f.failNext--;
-        return refuse(f.failNextCode >= 500 ? 500 : 400, f.failNextCode, 'Simulated failure');
+        return refuse(httpStatusOf(f.failNextCode), f.failNextCode);
       }
-      if (Math.random() < f.serverErrorRate) return refuse(500, 1, 'An unknown error occurred');
+      if (Math.random() < f.serverErrorRate) return refuse(500, 1);
       if (
         Math.random() < f.throughputErrorRate ||
         (f.throughputPerSecond > 0 && state.recentSends(number.phoneNumberId, 1000) >= f.throughputPerSecond)
       ) {
-        return refuse(400, 130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
+        return refuse(400, 130429);
       }
       if (
         f.pairRateLimitMs > 0 &&
         state.recentSends(number.phoneNumberId, f.pairRateLimitMs, waIdOf(to)) > 0
       ) {
-        return refuse(
-          400,
-          131056,
-          '(Business Account, Consumer Account) pair rate limit hit',
-          'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.',
-        );
+        return refuse(400, 131056);
       }
-      const body = request.body ?? {};
-      if (body.messaging_product !== 'whatsapp' || !to) return refuse(400, 100, 'Invalid parameter');
+      if (body.messaging_product !== 'whatsapp' || !to) return refuse(400, 100);
+      const windowOpen = state.windowOpen(number.phoneNumberId, to);
+      let category: string | null = null;
+      let failsWith: number | undefined;
       if (body.type === 'template') {
         const templates = state.templates.get(number.businessAccountId) ?? [];
         const t = templates.find(
@@ -94,7 +97,6 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
           return refuse(
             404,
             132001,
-            'Template name does not exist in the translation',
             `template name (${body.template?.name}) does not exist in ${body.template?.language?.code}`,
           );
         }
@@ -106,19 +108,15 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
           },
           body.template?.components ?? [],
         );
-        if (refused) return refuse(400, refused.code, refused.message, refused.details);
+        if (refused) return refuse(400, refused.code, refused.details);
+        category = t.category;
       } else if (body.type === 'text') {
-        if (!body.text?.body) return refuse(400, 100, 'Invalid parameter', 'text.body is required');
-        if (!state.windowOpen(number.phoneNumberId, to)) {
-          return refuse(
-            400,
-            131047,
-            'Re-engagement message',
-            'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
-          );
-        }
+        if (!body.text?.body) return refuse(400, 100, 'text.body is required');
+        // Meta accepts free text outside the customer service window and fails it afterwards, with
+        // a `failed` status webhook carrying 131047; the send itself answers 200 with a wamid.
+        if (!windowOpen) failsWith = 131047;
       } else {
-        return refuse(400, 100, 'Invalid parameter', `unsupported type ${body.type}`);
+        return refuse(400, 100, `unsupported type ${body.type}`);
       }
       const message: SimMessage = {
         wamid: SimState.wamid(),
@@ -130,6 +128,9 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         callbackData: body.biz_opaque_callback_data,
         receivedAt: state.now(),
         status: 'accepted',
+        pricing: pricingOf(category, windowOpen),
+        conversationId: conversationId(),
+        failsWith,
       };
       state.messages.push(message);
       state.attempts.push({ at: message.receivedAt, to, code: 0 });
@@ -148,8 +149,35 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     },
   );
 
-  /** sent → delivered → read, each a signed webhook after its delay (a delay of -1 stops there). */
+  /** Mark as read: Meta answers `{success: true}` for a message the number received. */
+  function markRead(number: SimNumber, body: SendBody, reply: FastifyReply) {
+    if (body.messaging_product !== 'whatsapp' || typeof body.message_id !== 'string') {
+      return graphError(reply, 400, 100, 'message_id is required');
+    }
+    if (!state.inbound.has(`${number.phoneNumberId}:${body.message_id}`)) {
+      return graphError(
+        reply,
+        400,
+        100,
+        `message_id ${body.message_id} is not a message this number received`,
+      );
+    }
+    return { success: true };
+  }
+
+  /**
+   * sent → delivered → read, each a signed webhook after its delay (a delay of -1 stops there); a
+   * message the network fails gets one `failed` status instead, after the first delay.
+   */
   async function progress(number: SimNumber, message: SimMessage): Promise<void> {
+    if (message.failsWith !== undefined) {
+      const delay = state.statusDelaysMs[0]!;
+      if (delay < 0) return;
+      await sleep(delay);
+      message.status = 'failed';
+      await deliverRetrying(number, statusPayload(number, failedStatus(message, message.failsWith)));
+      return;
+    }
     const steps = ['sent', 'delivered', 'read'] as const;
     for (const [i, status] of steps.entries()) {
       const delay = state.statusDelaysMs[i]!;
@@ -166,6 +194,13 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     timestamp: String(Math.floor(state.now() / 1000)),
     recipient_id: m.waId,
     ...(m.callbackData ? { biz_opaque_callback_data: m.callbackData } : {}),
+    ...billingOf(m, status, state.now()),
+  });
+
+  const failedStatus = (m: SimMessage, code: number) => ({
+    ...statusOf(m, 'failed'),
+    status: 'failed' as const,
+    errors: [statusError(code)],
   });
 
   templateRoutes(app, state);
@@ -205,7 +240,7 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
       });
       state.templates.set(
         number.businessAccountId,
-        templates.map((t, i) => ({ ...t, id: `${number.businessAccountId}_${i}` })),
+        templates.map((t) => ({ ...t, id: templateId() })),
       );
       return { ok: true };
     },
@@ -227,6 +262,7 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         text: { body: String(request.body.text) },
       };
       state.lastInbound.set(`${number.phoneNumberId}:${waIdOf(from)}`, state.now());
+      state.inbound.add(`${number.phoneNumberId}:${message.id}`);
       const status = await deliver(number, inboundPayload(number, message, request.body.name));
       return { wamid: message.id, delivered_status: status };
     },
@@ -238,16 +274,10 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
       const message = state.messages.find((m) => m.wamid === request.body.wamid);
       const number = message && state.numbers.get(message.phoneNumberId);
       if (!message || !number) return reply.code(404).send({ error: 'no such message' });
-      const status = statusOf(message, request.body.status);
-      const errors = request.body.error_code
-        ? [{ code: request.body.error_code, title: 'Simulated failure' }]
-        : undefined;
-      return {
-        delivered_status: await deliver(
-          number,
-          statusPayload(number, { ...status, ...(errors ? { errors } : {}) }),
-        ),
-      };
+      const { status: name, error_code } = request.body;
+      const status =
+        name === 'failed' ? failedStatus(message, error_code ?? 131026) : statusOf(message, name);
+      return { delivered_status: await deliver(number, statusPayload(number, status)) };
     },
   );
 

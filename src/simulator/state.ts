@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { GraphTemplateComponent } from '../modules/messaging/cloud-api/types.js';
+import type { Pricing } from './pricing.js';
 
 export interface SimNumber {
   phoneNumberId: string;
@@ -38,6 +39,11 @@ export interface SimMessage {
   callbackData?: string;
   receivedAt: number;
   status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
+  /** What the status webhooks report it costs (per-message pricing). */
+  pricing: Pricing;
+  conversationId: string;
+  /** Accepted, but the network fails it afterwards with this code (a `failed` status webhook). */
+  failsWith?: number;
 }
 
 export interface Faults {
@@ -87,6 +93,8 @@ export class SimState {
   readonly attempts: SimAttempt[] = [];
   /** Last time each user wrote to each number: `${phoneNumberId}:${user}`. */
   readonly lastInbound = new Map<string, number>();
+  /** Messages customers sent to each number (`${phoneNumberId}:${wamid}`), which it may mark read. */
+  readonly inbound = new Set<string>();
   faults: Faults = {
     latencyMs: 0,
     serverErrorRate: 0,

@@ -15,12 +15,8 @@ export interface SentComponent {
 
 export interface SendRefusal {
   code: 132000 | 132012;
-  message: string;
   details: string;
 }
-
-const MISMATCH = 'Number of parameters does not match the expected number of params';
-const FORMAT = 'Parameter format does not match format in the created template';
 
 /**
  * The network's check of a template message's parameters against the template, component by
@@ -32,7 +28,7 @@ export function checkTemplateSend(
   template: { category: string; parameterFormat: string; components: GraphTemplateComponent[] },
   sent: SentComponent[],
 ): SendRefusal | null {
-  const mismatch = (details: string): SendRefusal => ({ code: 132000, message: MISMATCH, details });
+  const mismatch = (details: string): SendRefusal => ({ code: 132000, details });
   const of = (type: string) => template.components.find((c) => c.type === type);
   const sentOf = (type: string) => sent.filter((c) => String(c.type).toLowerCase() === type);
   const named = template.parameterFormat === 'NAMED';
@@ -50,7 +46,6 @@ export function checkTemplateSend(
   if (headerParam && headerParam.type !== headerFormat.toLowerCase()) {
     return {
       code: 132012,
-      message: FORMAT,
       details: `header: Format mismatch, expected ${headerFormat}, received ${String(headerParam.type).toUpperCase()}`,
     };
   }

@@ -6,6 +6,15 @@ import { type CreateTemplateBody, reviewTemplate } from './template-review.js';
 import { deliver, templateStatusPayload } from './webhooks.js';
 
 const CATEGORIES = new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION']);
+// The Graph API's page size when the request names none.
+const DEFAULT_LIMIT = 25;
+
+// Cursors are opaque to the client; here, the template id in base64 (as the Graph API's look).
+const toCursor = (id: string) => Buffer.from(id).toString('base64url');
+const fromCursor = (cursor: string) => Buffer.from(cursor, 'base64url').toString();
+
+/** A template id as Meta gives it: a numeric string. */
+export const templateId = () => String(randomInt(1e12, 9e12));
 
 /**
  * Message templates of a WhatsApp Business account: list and create (Graph API), and the control
@@ -13,24 +22,57 @@ const CATEGORIES = new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION']);
  * `message_template_status_update` webhook as Meta does.
  */
 export function templateRoutes(app: FastifyInstance, state: SimState): void {
-  app.get<{ Params: { version: string; wabaId: string } }>(
-    '/:version/:wabaId/message_templates',
-    { config: { graph: true } },
-    async (request) => {
-      const data = (state.templates.get(request.params.wabaId) ?? []).map((t) => ({
-        id: t.id,
-        name: t.name,
-        language: t.language,
-        status: t.status,
-        category: t.category,
-        components: componentsOf(t),
-        parameter_format: t.parameterFormat ?? 'POSITIONAL',
-        quality_score: { score: 'UNKNOWN' },
-        rejected_reason: t.status === 'REJECTED' ? 'INCORRECT_CATEGORY' : 'NONE',
-      }));
-      return { data, paging: { cursors: { before: 'start', after: 'end' } } };
-    },
-  );
+  app.get<{
+    Params: { version: string; wabaId: string };
+    Querystring: Record<string, string | undefined>;
+  }>('/:version/:wabaId/message_templates', { config: { graph: true } }, async (request, reply) => {
+    const all = state.templates.get(request.params.wabaId) ?? [];
+    const { limit: asked, after, before } = request.query;
+    const limit = asked === undefined ? DEFAULT_LIMIT : Number(asked);
+    if (!Number.isInteger(limit) || limit < 1)
+      return graphError(reply, 400, 100, 'limit must be a positive integer');
+    const at = (cursor: string) => all.findIndex((t) => t.id === fromCursor(cursor));
+    let start = 0;
+    let end = Math.min(all.length, limit);
+    if (after !== undefined || before !== undefined) {
+      const i = at(after ?? before!);
+      if (i < 0) return graphError(reply, 400, 100, 'Invalid cursor');
+      [start, end] =
+        after !== undefined ? [i + 1, Math.min(all.length, i + 1 + limit)] : [Math.max(0, i - limit), i];
+    }
+    const page = all.slice(start, end);
+    const data = page.map((t) => ({
+      id: t.id,
+      name: t.name,
+      language: t.language,
+      status: t.status,
+      category: t.category,
+      components: componentsOf(t),
+      parameter_format: t.parameterFormat ?? 'POSITIONAL',
+      quality_score: { score: 'UNKNOWN' },
+      rejected_reason: t.status === 'REJECTED' ? 'INCORRECT_CATEGORY' : 'NONE',
+    }));
+    if (page.length === 0) return { data, paging: {} };
+    // The Graph API's cursor paging: cursors to both ends of the page, and the URL of the next
+    // (previous) page only when there is one, keeping the request's other parameters.
+    const link = (key: 'after' | 'before', cursor: string) => {
+      const url = new URL(request.url, `${request.protocol}://${request.host}`);
+      url.searchParams.delete('after');
+      url.searchParams.delete('before');
+      url.searchParams.set('limit', String(limit));
+      url.searchParams.set(key, cursor);
+      return url.toString();
+    };
+    const cursors = { before: toCursor(page[0]!.id), after: toCursor(page.at(-1)!.id) };
+    return {
+      data,
+      paging: {
+        cursors,
+        ...(start > 0 ? { previous: link('before', cursors.before) } : {}),
+        ...(end < all.length ? { next: link('after', cursors.after) } : {}),
+      },
+    };
+  });
 
   app.post<{ Params: { version: string; wabaId: string }; Body: CreateTemplateBody }>(
     '/:version/:wabaId/message_templates',
@@ -39,7 +81,7 @@ export function templateRoutes(app: FastifyInstance, state: SimState): void {
       const { wabaId } = request.params;
       const { name = '', language = '' } = request.body ?? {};
       const category = String(request.body?.category ?? '').toUpperCase();
-      const invalid = (details: string) => graphError(reply, 400, 100, 'Invalid parameter', details);
+      const invalid = (details: string) => graphError(reply, 400, 100, details);
       if (!/^[a-z0-9_]{1,512}$/.test(name)) return invalid('name: lowercase letters, digits and _ only');
       if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)) return invalid(`language: unknown code "${language}"`);
       if (!CATEGORIES.has(category)) return invalid('category: MARKETING, UTILITY or AUTHENTICATION');
@@ -47,17 +89,10 @@ export function templateRoutes(app: FastifyInstance, state: SimState): void {
       if (!review.ok) return invalid(review.details);
       const templates = state.templates.get(wabaId) ?? [];
       if (templates.some((t) => t.name === name && t.language === language)) {
-        return graphError(
-          reply,
-          400,
-          100,
-          'Invalid parameter',
-          `Content in this language already exists for ${name}`,
-          2388024,
-        );
+        return graphError(reply, 400, 100, `Content in this language already exists for ${name}`, 2388024);
       }
       const template: SimTemplate = {
-        id: String(randomInt(1e12, 9e12)),
+        id: templateId(),
         name,
         language,
         category,

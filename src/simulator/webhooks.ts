@@ -17,7 +17,11 @@ function envelope(
             field: 'messages',
             value: {
               messaging_product: 'whatsapp',
-              metadata: { display_phone_number: number.displayPhone, phone_number_id: number.phoneNumberId },
+              // Meta sends the display number as digits only ("15550783881"), whatever its formatting.
+              metadata: {
+                display_phone_number: number.displayPhone.replace(/\D/g, ''),
+                phone_number_id: number.phoneNumberId,
+              },
               ...value,
             },
           },
@@ -27,9 +31,24 @@ function envelope(
   };
 }
 
-/** Posts a webhook to the number's callback URL, signed as Meta signs it. Returns the HTTP status. */
+/**
+ * JSON as Meta sends webhooks: every character past ASCII escaped with lowercase hex (`\u00e4`,
+ * a surrogate pair for the astral ones). Meta signs this escaped form, so receivers that follow its
+ * documentation escape what they got before checking the signature; over plain UTF-8 they fail.
+ */
+export function metaJson(body: unknown): string {
+  return JSON.stringify(body).replace(
+    /[\u007f-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * Posts a webhook to the number's callback URL, signed as Meta signs it: the HMAC of exactly the
+ * bytes sent, which are the escaped JSON. Returns the HTTP status.
+ */
 export async function deliver(number: SimNumber, body: unknown): Promise<number> {
-  const raw = JSON.stringify(body);
+  const raw = metaJson(body);
   try {
     const res = await fetch(number.webhookUrl, {
       method: 'POST',

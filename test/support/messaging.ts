@@ -72,7 +72,7 @@ export async function connectSimulator(
   });
   simState(t).templates.set(
     number.businessAccountId,
-    SIM_TEMPLATES.map((x, i) => ({ ...x, id: `t${i}` })),
+    SIM_TEMPLATES.map((x, i) => ({ ...x, id: String(1_000_000_000_000 + i) })),
   );
   await syncTemplates(t.ctx, number);
   return number;

@@ -130,3 +130,39 @@ describe('accepting one invitation several times at once', () => {
     expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
   });
 });
+
+describe('accepting two invitations for one new e-mail at once', () => {
+  it('creates one account; the other acceptance gets 409 (the account was just created), never a 500', async () => {
+    const a = await workspaceWithOwner(t);
+    const b = await workspaceWithOwner(t);
+    const email = `twice-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const tokens = [];
+    for (const { client } of [a, b]) {
+      const res = await client.call('POST', '/invitations', { email, role: 'member' });
+      expect(res.statusCode).toBe(201);
+      tokens.push(res.json().url.split('/invite/')[1] as string);
+    }
+    const answers = await Promise.all(tokens.map((token) => accept(token)));
+    const statuses = answers.map((r) => r.statusCode).sort();
+    const users = await t.ctx.db.query<{ id: string }>('SELECT id FROM users WHERE lower(email) = $1', [
+      email,
+    ]);
+    expect(users.rows).toHaveLength(1);
+    if (t.ctx.db.kind === 'pglite') {
+      // One connection runs one transaction at a time: the second finds the account and proves its password.
+      expect(statuses).toEqual([201, 201]);
+      return;
+    }
+    expect(statuses).toEqual([201, 409]);
+    const late = answers.find((r) => r.statusCode === 409)!;
+    expectRestError(late, 409, 'conflict');
+    expect(late.json().error.message).toMatch(/just created/);
+    // Its invitation is still open: accepted again, with the account's password, it joins.
+    const second = tokens[answers.indexOf(late)]!;
+    expect((await accept(second)).statusCode).toBe(201);
+    const { rows } = await t.ctx.db.query('SELECT workspace_id FROM memberships WHERE user_id = $1', [
+      users.rows[0]!.id,
+    ]);
+    expect(rows).toHaveLength(2);
+  });
+});

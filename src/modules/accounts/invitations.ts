@@ -4,7 +4,7 @@ import { sha256Hex } from '../../lib/hash.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { verifyPassword } from './passwords.js';
 import { canInvite, type Role } from './roles.js';
-import { addMember, createUser, userByEmail } from './users.js';
+import { addMember, createUserUnlessTaken, userByEmail } from './users.js';
 
 const VALID_DAYS = 7;
 
@@ -103,7 +103,15 @@ export async function acceptInvitation(
     }
     userId = existing.id;
   } else {
-    userId = await createUser(db, inv.email, input.password, input.name);
+    const created = await createUserUnlessTaken(db, inv.email, input.password, input.name);
+    // Another invitation for this e-mail was accepted at the same moment and made the account.
+    if (!created) {
+      throw new ApiError(
+        'conflict',
+        `An account for ${inv.email} was just created; open this invitation again and enter its password to join`,
+      );
+    }
+    userId = created;
   }
   await addMember(db, inv.workspace_id, userId, inv.role);
   return { userId, workspaceId: inv.workspace_id };

@@ -43,6 +43,24 @@ export async function addMember(
   );
 }
 
+/**
+ * A new user, or null when an account with this e-mail exists or is being created: a racing
+ * insert waits for the other transaction and, if it commits, inserts nothing (no unique violation).
+ */
+export async function createUserUnlessTaken(
+  db: Queryable,
+  email: string,
+  password: string,
+  name = '',
+): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING RETURNING id`,
+    [newId('usr'), email.trim(), name.trim(), await hashPassword(password)],
+  );
+  return rows[0]?.id ?? null;
+}
+
 /** A workspace created from the web app, with its creator as owner. */
 export async function createOwnedWorkspace(
   db: Queryable,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { claimKey, deleteExpiredKeys, recordAnswer, recordEffect, releaseKey } from './store.js';
 
@@ -143,7 +143,8 @@ describe('the answer commits with the effect', () => {
   });
 
   it('answers a send retried after a crash with the message as it stands, and sends nothing again', async () => {
-    const ws = await connectedWorkspace(t, await listen(t));
+    const base = await listen(t);
+    const ws = await connectedWorkspace(t, base);
     simState(t).statusDelaysMs = [-1, -1, -1];
     const send = (to: string, k: string) =>
       t.api(
@@ -175,6 +176,8 @@ describe('the answer commits with the effect', () => {
     await t.api('POST', '/contacts', ws.key, { phone: '+14155550302' });
     await t.ctx.db.query('UPDATE contacts SET last_inbound_at = now() WHERE workspace_id = $1', [ws.id]);
     const text = { to: '+14155550302', type: 'text', text: 'Hi' };
+    // The synchronous refusal (Meta mostly accepts such a text and fails it by a status webhook).
+    await simControl(base, '/control', { failNext: 1, failNextCode: 131047 });
     const refused = await t.api('POST', '/messages', ws.key, text, withKey('s2'));
     expect(refused.statusCode).toBe(409);
     await crashed('s2');

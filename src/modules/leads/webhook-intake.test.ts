@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { expectIntakeError, leadsOf } from '../../../test/support/intake.js';
+import { expectIntakeError, freshAddress, leadsOf } from '../../../test/support/intake.js';
 import { until } from '../../../test/support/until.js';
 import { rotateSequenceSecret } from '../automation/intake.js';
 import { createAutomation } from '../automation/save-automation.js';
@@ -43,6 +43,8 @@ function post(
   return t.app.inject({
     method: 'POST',
     url,
+    // Each post from its own address, so the per-address limits stay out of the way.
+    remoteAddress: freshAddress(),
     headers: { 'content-type': 'application/json', ...headers },
     payload: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
   });

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { answerErrorsWith, intakeEnvelope } from '../../http/error-handler.js';
+import { ApiError } from '../../http/errors.js';
+import { createWebhookRateLimiters } from '../rate-limit/create-limiter.js';
 import { startFromWebhook } from './start-from-webhook.js';
+import { webhookLimits } from './webhook-limits.js';
 
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
@@ -13,8 +16,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * The workflow webhook: /{sequenceId}/{secret}, or /{sequenceId} with the secret in x-api-key or the
  * body signed in X-Webhook-Signature. The body is kept as raw bytes (the HMAC covers them as sent)
  * and parsed only once the caller is known. The secret segment never reaches a log (access-log.ts).
+ * Rate limited per client address and per sequence id before anything else (webhook-limits.ts).
  */
 export async function workflowWebhookRoutes(app: FastifyInstance): Promise<void> {
+  const limiters = createWebhookRateLimiters(app.ctx.config.redisUrl, app.ctx.log);
+  app.addHook('onClose', async () => {
+    await Promise.all(Object.values(limiters).map((l) => l.close()));
+  });
+  const limits = webhookLimits(limiters);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     '*',
@@ -33,17 +42,20 @@ export async function workflowWebhookRoutes(app: FastifyInstance): Promise<void>
       apiKey: header(request, 'x-api-key'),
       signature: header(request, 'x-webhook-signature'),
       raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+    }).catch(async (err: unknown) => {
+      if (err instanceof ApiError && (err.status === 401 || err.status === 404)) await limits.failed(request);
+      throw err;
     });
     return { success: true as const, lead_id: started.leadId, run_id: started.runId };
   };
   app.post<{ Params: { sequenceId: string } }>(
     '/:sequenceId',
-    { schema: { hide: true } },
+    { onRequest: limits.check, schema: { hide: true } },
     async (request, reply) => reply.code(202).send(await handle(request)),
   );
   app.post<{ Params: { sequenceId: string; secret: string } }>(
     '/:sequenceId/:secret',
-    { schema: { hide: true } },
+    { onRequest: limits.check, schema: { hide: true } },
     async (request, reply) => reply.code(202).send(await handle(request)),
   );
 }

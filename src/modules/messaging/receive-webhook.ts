@@ -1,39 +1,102 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import { applyTemplateStatus } from '../templates/apply-template-status.js';
 import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
-import type { WebhookMessage, WebhookPayload, WebhookStatus } from './cloud-api/types.js';
 import type { ConnectedNumber } from './connected-numbers.js';
-import { advanceStatus, confirmByCallback, type MessageStatus, STATUS_RANK } from './status.js';
+import { advanceStatus, confirmByCallback } from './status.js';
+import {
+  type InboundMessage,
+  isObject,
+  type Read,
+  readInbound,
+  readStatus,
+  readTemplateStatus,
+  type StatusUpdate,
+} from './webhook-items.js';
+
+/** One POST from the network: `id` names it in the log (the same bytes redelivered, the same id). */
+export interface Delivery {
+  id: string;
+  log: FastifyBaseLogger;
+}
+
+// SQLSTATE classes that say an item's own content could not be stored (data exception, integrity
+// constraint, program limit such as an index row too large): that item is skipped. Any other
+// failure is Parley's (the database down, above all) and fails the delivery so that Meta retries.
+const REFUSED_ITEM = /^(22|23|54)/;
 
 /**
- * Applies one verified webhook from the network. Idempotent: a redelivered inbound message is
- * stored once (unique wamid), statuses only move forward, a template's review sets its status.
+ * Applies one verified webhook from the network. Each entry, change, message and status stands
+ * alone: a malformed one is logged and skipped and the rest are applied, so one bad item never
+ * blocks a delivery that Meta would otherwise send again for days. Idempotent: a redelivered inbound
+ * message is stored once (unique wamid), statuses only move forward, a template's review sets its status.
  */
 export async function receiveWebhook(
   ctx: AppContext,
   number: ConnectedNumber,
-  payload: WebhookPayload,
+  entries: unknown[],
+  delivery: Delivery,
 ): Promise<void> {
-  for (const entry of payload.entry ?? []) {
-    for (const change of entry.changes ?? []) {
-      const value = change.value;
-      if (change.field === 'message_template_status_update' && entry.id === number.businessAccountId) {
-        await applyTemplateStatus(ctx, number, value ?? {});
+  const skip = (where: string, problem: string, wamid?: string) =>
+    delivery.log.warn(
+      { deliveryId: delivery.id, numberId: number.id, item: where, ...(wamid ? { wamid } : {}), problem },
+      'webhook item skipped',
+    );
+  const apply = async <T>(where: string, read: Read<T>, work: (value: T) => Promise<void>) => {
+    if (!read.ok) return skip(where, read.problem, read.wamid);
+    try {
+      await work(read.value);
+    } catch (err) {
+      const state = (err as { code?: unknown }).code;
+      if (typeof state !== 'string' || !REFUSED_ITEM.test(state)) throw err;
+      skip(
+        where,
+        `the database refused it (SQLSTATE ${state})`,
+        (read.value as { wamid?: string } | null)?.wamid,
+      );
+    }
+  };
+  for (const [e, entry] of entries.entries()) {
+    if (!isObject(entry) || !Array.isArray(entry.changes)) {
+      skip(`entry[${e}]`, 'entry is not an object with a changes list');
+      continue;
+    }
+    for (const [c, change] of entry.changes.entries()) {
+      const where = `entry[${e}].changes[${c}]`;
+      const value = isObject(change) ? change.value : undefined;
+      if (!isObject(change) || !isObject(value)) {
+        skip(where, 'change has no value object');
         continue;
       }
-      if (change.field !== 'messages' || value?.metadata?.phone_number_id !== number.phoneNumberId) continue;
-      for (const m of value.messages ?? []) {
-        const name = value.contacts?.find((c) => c.wa_id === m.from)?.profile?.name ?? null;
-        await storeInbound(ctx, number.workspaceId, m, name);
+      if (change.field === 'message_template_status_update' && entry.id === number.businessAccountId) {
+        await apply(where, readTemplateStatus(value), (v) => applyTemplateStatus(ctx, number, v));
+        continue;
       }
-      for (const s of value.statuses ?? []) await applyStatus(ctx, number.workspaceId, s);
+      const metadata = isObject(value.metadata) ? value.metadata : undefined;
+      if (change.field !== 'messages' || metadata?.phone_number_id !== number.phoneNumberId) continue;
+      for (const [i, m] of list(value.messages, `${where}.messages`, skip).entries()) {
+        await apply(`${where}.messages[${i}]`, readInbound(m, value.contacts), (message) =>
+          storeInbound(ctx, number.workspaceId, message),
+        );
+      }
+      for (const [i, s] of list(value.statuses, `${where}.statuses`, skip).entries()) {
+        await apply(`${where}.statuses[${i}]`, readStatus(s), async (status) => {
+          if (status) await applyStatus(ctx, number.workspaceId, status);
+        });
+      }
     }
   }
 }
 
-async function storeInbound(ctx: AppContext, workspaceId: string, m: WebhookMessage, name: string | null) {
-  const at = new Date(Number(m.timestamp) * 1000);
+function list(value: unknown, where: string, skip: (where: string, problem: string) => void): unknown[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  skip(where, 'is not a list');
+  return [];
+}
+
+async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMessage) {
   const deliveries = await ctx.db.transaction(async (tx) => {
     // Customers who write in are always stored, even past the plan's contact limit.
     await tx.query("SET LOCAL parley.contact_limit_mode = 'count_only'");
@@ -49,58 +112,50 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: WebhookMess
            last_inbound_at = GREATEST(contacts.last_inbound_at, EXCLUDED.last_inbound_at), updated_at = now()
          RETURNING id)
        SELECT id FROM upserted UNION ALL SELECT id FROM known`,
-      [workspaceId, newId('ct'), m.from, name, at],
+      [workspaceId, newId('ct'), m.from, m.name, m.at],
     );
     const contactId = rows[0]!.id;
     await tx.query(
       `UPDATE contacts SET last_inbound_at = GREATEST(last_inbound_at, $3), updated_at = now()
        WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, contactId, at],
+      [workspaceId, contactId, m.at],
     );
     const inserted = await tx.query<{ id: string }>(
       `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, status, status_rank, wamid, created_at)
        VALUES ($1, $2, 'inbound', $3, $4, $5, $6, 'read', 4, $7, $8)
        ON CONFLICT (workspace_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
        RETURNING id`,
-      [workspaceId, newId('msg'), contactId, m.from, m.type, m.text?.body ?? null, m.id, at],
+      [workspaceId, newId('msg'), contactId, m.from, m.type, m.text, m.wamid, m.at],
     );
     const id = inserted.rows[0]?.id;
     if (!id) return [];
     const data = {
       id,
-      wamid: m.id,
+      wamid: m.wamid,
       from: m.from,
       contact_id: contactId,
       type: m.type,
-      text: m.text?.body ?? null,
-      received_at: at.toISOString(),
+      text: m.text,
+      received_at: m.at.toISOString(),
     };
     return recordEvent(tx, workspaceId, 'message.received', id, data);
   });
   await queueDeliveries(ctx, workspaceId, deliveries);
 }
 
-async function applyStatus(ctx: AppContext, workspaceId: string, s: WebhookStatus) {
-  if (!Object.hasOwn(STATUS_RANK, s.status)) return;
-  const error = s.errors?.[0];
-  const status = s.status as MessageStatus;
-  const failure =
-    s.status === 'failed' && error
-      ? { code: error.code, reason: error.error_data?.details ?? error.message ?? error.title ?? '' }
-      : undefined;
+async function applyStatus(ctx: AppContext, workspaceId: string, s: StatusUpdate) {
+  const failure = s.status === 'failed' ? s.error : undefined;
   const moved =
-    (await advanceStatus(ctx.db, workspaceId, s.id, status, failure)) ??
-    (typeof s.biz_opaque_callback_data === 'string'
-      ? await confirmByCallback(ctx.db, workspaceId, s.biz_opaque_callback_data, s.id, status, failure)
+    (await advanceStatus(ctx.db, workspaceId, s.wamid, s.status, failure)) ??
+    (s.callbackData !== null
+      ? await confirmByCallback(ctx.db, workspaceId, s.callbackData, s.wamid, s.status, failure)
       : null);
   if (!moved) return;
   await emitEvent(ctx, workspaceId, 'message.status', `${moved.id}:${s.status}`, {
     id: moved.id,
-    wamid: s.id,
+    wamid: s.wamid,
     status: s.status,
     callback_data: moved.callback_data,
-    ...(s.status === 'failed' && error
-      ? { error: { code: error.code, reason: error.error_data?.details ?? error.title ?? '' } }
-      : {}),
+    ...(failure ? { error: failure } : {}),
   });
 }

@@ -200,8 +200,9 @@ async function attemptWithin(ctx: AppContext, number: ConnectedNumber, id: strin
 export type Outcome = { status: MessageStatus; wamid: string | null; code?: number; unconfirmed?: boolean };
 
 /**
- * One attempt at the network, recorded on the message: accepted with its wamid, failed for a
- * permanent error, or left queued (its lease released) for a transient one, for the caller to retry.
+ * One attempt at the network, recorded on the message: accepted with its wamid (or without one, when
+ * a 2xx answer did not name it: the status webhook confirms it by its callback data), failed once
+ * for a refusal, or left queued (its lease released) for a transient error, for the caller to retry.
  * An attempt that got no answer stays unconfirmed: a retry waits for the network's status webhook.
  */
 export async function deliverMessage(
@@ -227,6 +228,12 @@ export async function deliverMessage(
          AND contacts.id = messages.contact_id AND $4::text IS NOT NULL`,
       [number.workspaceId, id, wamid, waId],
     );
+    if (!wamid) {
+      ctx.log.warn(
+        { messageId: id, numberId: number.id },
+        'the network took the message without naming it; its status webhook will bring the wamid',
+      );
+    }
     return { status: 'accepted', wamid };
   } catch (err) {
     if (!(err instanceof CloudApiError)) throw err;

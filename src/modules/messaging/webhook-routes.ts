@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sha256Hex } from '../../lib/hash.js';
 import { verifyHubSignature } from './cloud-api/signature.js';
-import type { WebhookPayload } from './cloud-api/types.js';
 import { numberById } from './connected-numbers.js';
 import { receiveWebhook } from './receive-webhook.js';
 
@@ -46,7 +45,7 @@ export async function whatsappWebhookRoutes(app: FastifyInstance): Promise<void>
         request.log.warn({ numberId: number.id }, 'webhook refused: bad or missing signature');
         return reply.code(401).send({ error: 'bad signature' });
       }
-      let payload: WebhookPayload;
+      let payload: { object?: unknown; entry?: unknown } | null;
       try {
         payload = JSON.parse(raw.toString('utf8'));
       } catch {
@@ -57,7 +56,12 @@ export async function whatsappWebhookRoutes(app: FastifyInstance): Promise<void>
         request.log.warn({ numberId: number.id }, 'webhook ignored: not a WhatsApp business account payload');
         return reply.code(200).send({ ok: true });
       }
-      await receiveWebhook(app.ctx, number, payload);
+      // Meta sends no delivery id: a digest of the bytes names the delivery in the log, and a
+      // redelivery of the same payload carries the same one.
+      const deliveryId = sha256Hex(raw).slice(0, 16);
+      // A failure to store (the database down) is thrown, answered by the error handler as a 5xx:
+      // Meta keeps the delivery and sends it again later.
+      await receiveWebhook(app.ctx, number, payload.entry, { id: deliveryId, log: request.log });
       return { ok: true };
     },
   );

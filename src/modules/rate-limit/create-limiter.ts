@@ -1,6 +1,7 @@
 import type { RateLimiter } from './limiter.js';
 import { MemoryRateLimiter } from './memory-limiter.js';
-import { type OutageLog, RedisRateLimiter } from './redis-limiter.js';
+import { RedisRateLimiter } from './redis-limiter.js';
+import type { OutageLog } from './shared-redis.js';
 
 const API_RATE_LIMIT = 300;
 const API_RATE_WINDOW_MS = 60_000;
@@ -20,4 +21,32 @@ export function createFormRateLimiter(redisUrl: string | undefined, log?: Outage
   return redisUrl
     ? new RedisRateLimiter(redisUrl, FORM_RATE_LIMIT, FORM_RATE_WINDOW_MS, 'parley:rl:form:', log)
     : new MemoryRateLimiter(FORM_RATE_LIMIT, FORM_RATE_WINDOW_MS);
+}
+
+/** The workflow webhook's budgets, a minute each: see DECISIONS.md for why these numbers. */
+export const WEBHOOK_LIMITS = {
+  /** Every post from one client address, whichever sequence it names. */
+  perAddress: 120,
+  /** Every post naming one sequence id, from any address: a burst of leads from a shared tool. */
+  perSequence: 600,
+  /** Posts from one client address refused 401 or 404 (wrong secret, unknown sequence). */
+  failuresPerAddress: 10,
+} as const;
+
+export interface WebhookLimiters {
+  address: RateLimiter;
+  sequence: RateLimiter;
+  failures: RateLimiter;
+}
+
+export function createWebhookRateLimiters(redisUrl: string | undefined, log?: OutageLog): WebhookLimiters {
+  const one = (limit: number, prefix: string) =>
+    redisUrl
+      ? new RedisRateLimiter(redisUrl, limit, 60_000, `parley:rl:hook:${prefix}:`, log)
+      : new MemoryRateLimiter(limit, 60_000);
+  return {
+    address: one(WEBHOOK_LIMITS.perAddress, 'address'),
+    sequence: one(WEBHOOK_LIMITS.perSequence, 'sequence'),
+    failures: one(WEBHOOK_LIMITS.failuresPerAddress, 'failures'),
+  };
 }

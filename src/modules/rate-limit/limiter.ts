@@ -15,6 +15,8 @@ export interface RateLimiter {
   readonly limit: number;
   readonly windowMs: number;
   hit(key: string): Promise<LimitDecision>;
+  /** Whether a request would be admitted now, counting nothing. */
+  peek(key: string): Promise<LimitDecision>;
   close(): Promise<void>;
 }
 

@@ -53,6 +53,14 @@ export class MemoryRateLimiter implements RateLimiter {
     return decision(allowed, this.limit, log.size, log.oldest(), now, this.windowMs);
   }
 
+  async peek(key: string): Promise<LimitDecision> {
+    const now = this.now();
+    const log = this.#logs.get(key);
+    log?.dropUpTo(now - this.windowMs);
+    const size = log?.size ?? 0;
+    return decision(size < this.limit, this.limit, size, size ? log!.oldest() : now, now, this.windowMs);
+  }
+
   sweep(): void {
     const cutoff = this.now() - this.windowMs;
     for (const [key, log] of this.#logs) {

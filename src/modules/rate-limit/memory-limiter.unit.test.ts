@@ -76,4 +76,20 @@ describe('MemoryRateLimiter', () => {
     expect(limiter.trackedKeys).toBe(0);
     await limiter.close();
   });
+
+  it('peeks without counting: the answer a hit would get, and the window left as it was', async () => {
+    const c = clock();
+    const limiter = new MemoryRateLimiter(2, 60_000, c.fn);
+    expect(await limiter.peek('k')).toMatchObject({ allowed: true, remaining: 2 });
+    expect(limiter.trackedKeys).toBe(0);
+    await limiter.hit('k');
+    c.now += 5_000;
+    await limiter.hit('k');
+    for (let i = 0; i < 3; i++)
+      expect(await limiter.peek('k')).toMatchObject({ allowed: false, resetSeconds: 55 });
+    c.now += 55_000;
+    expect(await limiter.peek('k')).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await limiter.hit('k')).allowed).toBe(true);
+    await limiter.close();
+  });
 });

@@ -86,6 +86,26 @@ describe('creating a template through the network', () => {
     );
   });
 
+  it('syncs an account with more templates than one page holds, every page of them', async () => {
+    const ws = await connectedWorkspace(t, base);
+    // Parley asks for 100 a page; the network answers by cursors, page after page.
+    const many = Array.from({ length: 230 }, (_, i) => ({
+      id: String(7_000_000_000_000 + i),
+      name: `notice_${i}`,
+      language: 'en',
+      category: 'UTILITY',
+      body: `Notice ${i}: {{1}}`,
+      status: 'APPROVED' as const,
+    }));
+    simState(t).templates.set(ws.number.businessAccountId, many);
+    expect(await runCommand(t.ctx, 'templates.sync', { workspaceId: ws.id })).toMatchObject({ synced: 230 });
+    const { rows } = await t.ctx.db.query<{ name: string; external_id: string }>(
+      "SELECT name, external_id FROM templates WHERE workspace_id = $1 AND name LIKE 'notice_%' ORDER BY external_id",
+      [ws.id],
+    );
+    expect(rows).toEqual(many.map((x) => ({ name: x.name, external_id: x.id })));
+  });
+
   it('refuses what Meta would refuse, saying what to fix', async () => {
     const ws = await connectedWorkspace(t, base);
     const attempt = (input: Partial<Parameters<typeof createTemplate>[2]>) =>

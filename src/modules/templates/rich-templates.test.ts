@@ -223,7 +223,7 @@ describe('a template with a header, named variables and buttons', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({
       code: 132000,
-      message: 'Number of parameters does not match the expected number of params',
+      message: '(#132000) Number of parameters does not match the expected number of params',
       error_data: { details: expect.stringContaining('header') },
     });
   });

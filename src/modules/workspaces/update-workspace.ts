@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { isCallingCode } from '../../lib/phone.js';
+import { KEY_NOTICES } from '../api-keys/key-notices.js';
 
 /** Settings › General: a field left undefined stays; a null or empty country code clears the default. */
 export async function updateWorkspace(
@@ -18,11 +19,14 @@ export async function updateWorkspace(
     );
   }
   if (name !== undefined && !name.trim()) throw ApiError.validation('name', 'must not be blank');
-  // updated_at moves so every instance's API key cache picks up the new default country code.
+  // Cached API key principals carry the default country code: a change of it is announced to every
+  // instance on commit, and updated_at moves for their fallback poll.
   await db.query(
-    `UPDATE workspaces SET name = COALESCE($2, name),
-       default_country_code = CASE WHEN $3 THEN $4 ELSE default_country_code END, updated_at = now()
-     WHERE id = $1`,
-    [workspaceId, name?.trim() ?? null, cc !== undefined, cc ?? null],
+    `WITH changed AS (
+       UPDATE workspaces SET name = COALESCE($2, name),
+         default_country_code = CASE WHEN $3 THEN $4 ELSE default_country_code END, updated_at = now()
+       WHERE id = $1 RETURNING id)
+     SELECT pg_notify($5, 'workspace:' || id) FROM changed WHERE $3`,
+    [workspaceId, name?.trim() ?? null, cc !== undefined, cc ?? null, KEY_NOTICES],
   );
 }

@@ -1,4 +1,5 @@
 import { readCapped } from '../../../lib/read-capped.js';
+import { networkError } from './error-code.js';
 import { type OutboundMessage, sendRequestBody } from './send-body.js';
 import type {
   CreateTemplateRequest,
@@ -21,9 +22,15 @@ export interface CloudApiConfig {
 // service errors (1, 2, 131000, 131016); anything 5xx or a timeout is transient too.
 const TRANSIENT_CODES = new Set([1, 2, 4, 130429, 131000, 131016, 131056, 133004]);
 
+/** The network took the message (a 2xx) without naming it: no wamid to keep yet. */
+const TAKEN_UNNAMED = { wamid: null, waId: null };
+const WAMID = /^[\x21-\x7e]{1,256}$/;
+const WA_ID = /^\d{4,20}$/;
+
 // Graph answers are a few KiB; the largest, a page of 100 templates with their components, stays
 // under a few hundred. Anything past this is not an answer we can read, and is not held in memory.
 const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_TEMPLATE_PAGES = 100;
 
 export class CloudApiError extends Error {
   constructor(
@@ -55,18 +62,36 @@ export class CloudApiClient {
   async send(
     phoneNumberId: string,
     message: OutboundMessage,
-  ): Promise<{ wamid: string; waId: string | null }> {
+  ): Promise<{ wamid: string | null; waId: string | null }> {
     const body = sendRequestBody(message);
-    const res = await this.request<SendResponse>('POST', `/${phoneNumberId}/messages`, body);
-    const wamid = res.messages?.[0]?.id;
-    if (!wamid) throw new CloudApiError('the network answered without a message id', 0, 200, true, true);
-    return { wamid, waId: res.contacts?.[0]?.wa_id ?? null };
+    let res: unknown;
+    try {
+      res = await this.request<unknown>('POST', `/${phoneNumberId}/messages`, body);
+    } catch (err) {
+      // A 2xx is the network taking the message, whatever its body says: sending it again could
+      // send it twice. The status webhook names it by biz_opaque_callback_data and brings the wamid.
+      if (err instanceof CloudApiError && err.httpStatus >= 200 && err.httpStatus < 300) return TAKEN_UNNAMED;
+      throw err;
+    }
+    const answer = isObject(res) ? (res as Partial<SendResponse>) : {};
+    const first =
+      Array.isArray(answer.messages) && isObject(answer.messages[0]) ? answer.messages[0] : undefined;
+    const contact =
+      Array.isArray(answer.contacts) && isObject(answer.contacts[0]) ? answer.contacts[0] : undefined;
+    const wamid = typeof first?.id === 'string' && WAMID.test(first.id) ? first.id : null;
+    if (!wamid) return TAKEN_UNNAMED;
+    return {
+      wamid,
+      waId: typeof contact?.wa_id === 'string' && WA_ID.test(contact.wa_id) ? contact.wa_id : null,
+    };
   }
 
   async listTemplates(businessAccountId: string): Promise<GraphTemplate[]> {
     const all: GraphTemplate[] = [];
     let after: string | undefined;
-    for (let page = 0; page < 50; page++) {
+    // Meta holds up to 6,000 templates an account: every page of them, with a bound in case a
+    // network never stops handing out cursors.
+    for (let page = 0; page < MAX_TEMPLATE_PAGES; page++) {
       const query = new URLSearchParams({
         limit: '100',
         fields: 'id,name,language,status,category,components,parameter_format,quality_score,rejected_reason',
@@ -76,6 +101,8 @@ export class CloudApiClient {
         'GET',
         `/${businessAccountId}/message_templates?${query}`,
       );
+      if (!Array.isArray(res?.data))
+        throw new CloudApiError('the network answered without a list of templates', 0, 200, true);
       all.push(...res.data);
       after = res.paging?.next ? res.paging.cursors?.after : undefined;
       if (!after) break;
@@ -110,33 +137,40 @@ export class CloudApiClient {
     try {
       answer = await readCapped(res.body, MAX_ANSWER_BYTES);
     } catch (err) {
+      if (res.ok)
+        throw new CloudApiError(`the network answered ${res.status}, then broke off`, 0, res.status, false);
       throw failedCall(err);
     }
     const json = answer.truncated ? undefined : parseJson(answer.bytes);
-    if (json === undefined) {
-      throw new CloudApiError(
-        answer.truncated
-          ? `the network answered ${res.status} with more than ${MAX_ANSWER_BYTES} bytes`
-          : `the network answered ${res.status} without JSON`,
-        0,
-        res.status,
-        res.status >= 500,
-        res.ok,
-      );
+    const unread = answer.truncated
+      ? `the network answered ${res.status} with more than ${MAX_ANSWER_BYTES} bytes`
+      : `the network answered ${res.status} without JSON`;
+    if (res.ok) {
+      if (json === undefined) throw new CloudApiError(unread, 0, res.status, false);
+      return json as T;
     }
-    if (!res.ok) {
-      const error = (json as GraphErrorBody).error;
-      const code = error?.code ?? 0;
-      throw new CloudApiError(
-        error?.error_data?.details ?? error?.message ?? `HTTP ${res.status}`,
-        code,
-        res.status,
-        res.status >= 500 || res.status === 429 || TRANSIENT_CODES.has(code),
-      );
+    const error =
+      isObject(json) && isObject(json.error) ? (json.error as Partial<GraphErrorBody['error']>) : undefined;
+    if (!error) {
+      // Not the Graph API's own error (those are JSON): a proxy or gateway in front of it answered. A
+      // 5xx from there may come after the request reached the network, so its outcome is unknown.
+      const what = json === undefined ? unread : `the network answered ${res.status} without an error`;
+      const transient = res.status >= 500 || res.status === 429 || res.status === 408;
+      throw new CloudApiError(what, 0, res.status, transient, res.status >= 500);
     }
-    return json as T;
+    const details = isObject(error.error_data) ? error.error_data.details : undefined;
+    const { code, reason } = networkError(error.code, typeof details === 'string' ? details : error.message);
+    throw new CloudApiError(
+      reason || `the network answered ${res.status}`,
+      code,
+      res.status,
+      res.status >= 500 || res.status === 429 || TRANSIENT_CODES.has(code),
+    );
   }
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parseJson(bytes: Buffer): unknown {
   try {

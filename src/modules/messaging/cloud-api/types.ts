@@ -10,7 +10,8 @@ export interface GraphErrorBody {
   error: {
     message: string;
     type?: string;
-    code: number;
+    /** A number by Meta's reference; read through networkError, which also takes a string. */
+    code: number | string;
     error_subcode?: number;
     error_data?: { messaging_product?: string; details?: string };
     fbtrace_id?: string;
