@@ -5,7 +5,7 @@ import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/replay-guard.js';
-import { allNumbers } from '../modules/messaging/connected-numbers.js';
+import { allNumbers, numberById } from '../modules/messaging/connected-numbers.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
 import { sweepAbandonedSends } from '../modules/messaging/sweep-sends.js';
 import { syncTemplates } from '../modules/templates/sync-templates.js';
@@ -76,12 +76,17 @@ export const jobCatalog = {
     expireInSeconds: 300,
     handler: (ctx, data, attempt) => deliverWebhook(ctx, data, attempt.lastTry),
   }),
-  'templates.sync': defineJob<Record<string, never>>({
+  'templates.sync': defineJob<{ numberId?: string }>({
     retryLimit: 1,
     retryDelaySeconds: 60,
     expireInSeconds: 1800,
     cron: '*/15 * * * *',
-    handler: async (ctx) => {
+    handler: async (ctx, data) => {
+      if (data.numberId) {
+        const number = await numberById(ctx, data.numberId);
+        if (number) await syncTemplates(ctx, number);
+        return;
+      }
       for (const number of await allNumbers(ctx)) {
         await syncTemplates(ctx, number).catch((err) =>
           ctx.log.warn({ err, numberId: number.id }, 'periodic template sync failed'),

@@ -7,7 +7,8 @@ export interface JobDataByName {
   'messages.send': { workspaceId: string; messageId: string };
   'messages.sweep': Record<string, never>;
   'webhooks.deliver': { workspaceId: string; deliveryId: string };
-  'templates.sync': Record<string, never>;
+  /** Every number's templates (the schedule), or one number's (a send found its copy out of date). */
+  'templates.sync': { numberId?: string };
   'automation.start': { workspaceId: string; eventId: string };
   'automation.step': { workspaceId: string; runId: string; stepId: string };
   'maintenance.autovacuum': Record<string, never>;

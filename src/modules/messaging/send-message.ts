@@ -6,6 +6,7 @@ import type { Principal } from '../api-keys/key-verifier.js';
 import { withContactLimit } from '../contacts/contact-limit.js';
 import type { OutcomeWriter } from '../idempotency/outcome.js';
 import { type StoredTemplate, templateNeeds } from '../templates/components.js';
+import { syncTemplates } from '../templates/sync-templates.js';
 import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
 import { type ConnectedNumber, clientFor, numberOfWorkspace } from './connected-numbers.js';
@@ -192,12 +193,18 @@ async function attemptWithin(ctx: AppContext, number: ConnectedNumber, id: strin
       startAfter: new Date(Date.now() + leaseSeconds(ctx.config.sendDeadlineMs) * 1000),
     });
   }
-  const refused = outcome && refusal(outcome.status, outcome.code);
+  const refused = outcome && refusal(outcome.status, outcome.code, outcome.reason);
   if (refused) throw refused;
   return { id, wamid: outcome?.wamid ?? null, status: outcome?.status ?? 'queued' };
 }
 
-export type Outcome = { status: MessageStatus; wamid: string | null; code?: number; unconfirmed?: boolean };
+export type Outcome = {
+  status: MessageStatus;
+  wamid: string | null;
+  code?: number;
+  reason?: string;
+  unconfirmed?: boolean;
+};
 
 /**
  * One attempt at the network, recorded on the message: accepted with its wamid (or without one, when
@@ -251,13 +258,42 @@ export async function deliverMessage(
          unconfirmed_since = NULL, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND status_rank < 5`,
       [number.workspaceId, id, err.code, err.message],
     );
-    return { status: 'failed', wamid: null, code: err.code };
+    if (STALE_TEMPLATE_CODES.has(err.code)) resyncTemplates(ctx, number);
+    return { status: 'failed', wamid: null, code: err.code, reason: err.message };
   }
 }
 
+// The network holds a template whose parameters differ from the copy Parley checked the send against.
+const STALE_TEMPLATE_CODES = new Set([132000, 132012]);
+
+// Numbers whose templates this process asked to sync lately, and when: a burst of refused sends asks once.
+const resyncAsked = new Map<string, number>();
+const RESYNC_EVERY_MS = 60_000;
+
+/** Parley's copy of the number's templates is out of date: the templates.sync job is asked for this number. */
+function resyncTemplates(ctx: AppContext, number: ConnectedNumber) {
+  const now = Date.now();
+  if (now - (resyncAsked.get(number.id) ?? 0) < RESYNC_EVERY_MS) return;
+  resyncAsked.set(number.id, now);
+  const asked = ctx.queue
+    ? ctx.queue.send('templates.sync', { numberId: number.id })
+    : syncTemplates(ctx, number);
+  asked.catch((err: unknown) =>
+    ctx.log.warn({ err, numberId: number.id }, 'template sync after a parameter mismatch failed'),
+  );
+}
+
 /** The network's refusals that the spec answers with its own statuses (the message is kept as failed). */
-function refusal(status: MessageStatus, code: number | null | undefined): ApiError | null {
+function refusal(
+  status: MessageStatus,
+  code: number | null | undefined,
+  reason: string | null | undefined,
+): ApiError | null {
   if (status !== 'failed') return null;
+  if (STALE_TEMPLATE_CODES.has(code ?? 0)) {
+    const message = `The network says the parameters do not match the template (Parley's copy was out of date and is being synced again): ${reason || `code ${code}`}`;
+    return new ApiError('validation_error', `template: ${message}`, [{ field: 'template', message }]);
+  }
   if (code === 131047)
     return new ApiError('outside_window', 'The network refused free text: the 24-hour window is closed');
   if (code === 132001)
@@ -272,7 +308,7 @@ function refusal(status: MessageStatus, code: number | null | undefined): ApiErr
 export async function answerOfMessage(ctx: AppContext, workspaceId: string, id: string): Promise<SendResult> {
   const found = await storedMessage(ctx, workspaceId, 'id', id);
   if (!found) throw new ApiError('not_found', `No message ${id}`);
-  const refused = refusal(found.status, found.error_code);
+  const refused = refusal(found.status, found.error_code, found.error_reason);
   if (refused) throw refused;
   return { id: found.id, wamid: found.wamid, status: found.status };
 }
@@ -283,8 +319,10 @@ export async function answerOfMessage(ctx: AppContext, workspaceId: string, id: 
  * send job takes the message's lease, so this never makes two attempts at once).
  */
 async function storedMessage(ctx: AppContext, workspaceId: string, by: 'id' | 'source_key', value: string) {
-  const { rows } = await ctx.db.query<SendResult & { error_code: number | null }>(
-    `SELECT id, wamid, status, error_code FROM messages WHERE workspace_id = $1 AND ${by} = $2`,
+  const { rows } = await ctx.db.query<
+    SendResult & { error_code: number | null; error_reason: string | null }
+  >(
+    `SELECT id, wamid, status, error_code, error_reason FROM messages WHERE workspace_id = $1 AND ${by} = $2`,
     [workspaceId, value],
   );
   const found = rows[0];

@@ -8,6 +8,7 @@ import {
   simControl,
   simState,
 } from '../../../test/support/messaging.js';
+import { until } from '../../../test/support/until.js';
 import { runCommand } from '../../cli/commands.js';
 import { retrySend } from '../messaging/retry-send.js';
 import { createTemplate } from './create-template.js';
@@ -226,6 +227,36 @@ describe('a template with a header, named variables and buttons', () => {
       message: '(#132000) Number of parameters does not match the expected number of params',
       error_data: { details: expect.stringContaining('header') },
     });
+  });
+});
+
+describe("Parley's copy of a template out of date", () => {
+  it("answers 422 naming the template with the network's words, and syncs the templates again", async () => {
+    const ws = await connectedWorkspace(t, base);
+    await createTemplate(t.ctx, ws.id, PROMO);
+    await approvedAndSynced(ws, 'summer_sale', 'en_US');
+    // The header was added on the network after Parley last synced.
+    const stale = `UPDATE templates SET components = (SELECT jsonb_agg(c) FROM jsonb_array_elements(components) c
+      WHERE c->>'type' <> 'HEADER') WHERE workspace_id = $1 AND name = 'summer_sale'`;
+    await t.ctx.db.query(stale, [ws.id]);
+    const res = await t.api('POST', '/messages', ws.key, {
+      to: '+14155552671',
+      template: {
+        name: 'summer_sale',
+        language: 'en_US',
+        body: { first_name: 'Pablo', discount: '25%' },
+        buttons: [{ index: 0, text: 's25' }],
+      },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.details).toEqual([
+      { field: 'template', message: expect.stringContaining('header: number of localizable_params') },
+    ]);
+    const header = await until(async () => {
+      const listed = (await t.api('GET', '/templates', ws.key)).json().templates;
+      return listed.find((x: { name: string }) => x.name === 'summer_sale').header;
+    }, 5_000);
+    expect(header).toEqual({ format: 'IMAGE', takes_value: true });
   });
 });
 
