@@ -10,6 +10,7 @@ import {
 } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { runCommand } from '../../cli/commands.js';
+import { jobCatalog } from '../../jobs/catalog.js';
 import { retrySend } from '../messaging/retry-send.js';
 import { createTemplate } from './create-template.js';
 
@@ -257,6 +258,15 @@ describe("Parley's copy of a template out of date", () => {
       return listed.find((x: { name: string }) => x.name === 'summer_sale').header;
     }, 5_000);
     expect(header).toEqual({ format: 'IMAGE', takes_value: true });
+
+    // With a queue, the sync is the templates.sync job's, for that number alone.
+    await t.ctx.db.query(stale, [ws.id]);
+    await jobCatalog['templates.sync'].handler(t.ctx, { numberId: ws.number.id }, { lastTry: false });
+    const synced = await t.ctx.db.query(
+      "SELECT components->0->>'type' AS first FROM templates WHERE workspace_id = $1 AND name = 'summer_sale'",
+      [ws.id],
+    );
+    expect(synced.rows[0]).toEqual({ first: 'HEADER' });
   });
 });
 
