@@ -64,7 +64,49 @@ const STEPS = {
       {
         name: Text({ minLength: 1, maxLength: 512 }),
         language: Text({ minLength: 2, maxLength: 15 }),
-        body: Type.Optional(Type.Array(Templated(1024), { maxItems: 100 })),
+        body: Type.Optional(
+          Type.Union([
+            Type.Array(Templated(1024), { maxItems: 100 }),
+            Type.Record(Type.String({ pattern: '^[a-z_][a-z0-9_]*$' }), Templated(1024), {
+              maxProperties: 100,
+            }),
+          ]),
+        ),
+        header: Type.Optional(
+          Type.Union([
+            Templated(1024),
+            Type.Object(
+              {
+                link: Type.Optional(Templated(2048)),
+                id: Type.Optional(Templated(128)),
+                filename: Type.Optional(Templated(240)),
+                latitude: Type.Optional(
+                  Type.Union([Type.Number({ minimum: -90, maximum: 90 }), Templated(64)]),
+                ),
+                longitude: Type.Optional(
+                  Type.Union([Type.Number({ minimum: -180, maximum: 180 }), Templated(64)]),
+                ),
+                name: Type.Optional(Templated(1024)),
+                address: Type.Optional(Templated(1024)),
+              },
+              { additionalProperties: false },
+            ),
+          ]),
+        ),
+        buttons: Type.Optional(
+          Type.Array(
+            Type.Object(
+              {
+                index: Type.Integer({ minimum: 0, maximum: 9 }),
+                payload: Type.Optional(Templated(1000)),
+                text: Type.Optional(Templated(2000)),
+                coupon_code: Type.Optional(Templated(200)),
+              },
+              { additionalProperties: false },
+            ),
+            { maxItems: 10 },
+          ),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -121,6 +163,7 @@ const Step = Type.Union([
   STEPS.update_lead_status,
 ]);
 export type Step = Static<typeof Step>;
+export type TemplateStep = Static<typeof STEPS.send_template>['template'];
 
 const TRIGGERS = {
   event: Type.Object(

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { type Definition, kindOf, parseDefinition } from './definition.js';
+import { checkTemplateSteps } from './steps/template-values.js';
 
 export interface SavedAutomation {
   id: string;
@@ -29,6 +30,7 @@ export async function createAutomation(
   options: { publish?: boolean; expectKind?: 'flow' | 'sequence' } = {},
 ): Promise<SavedAutomation> {
   const definition = parseDefinition(input);
+  await checkTemplateSteps(ctx, workspaceId, definition);
   const kind = kindOf(definition.trigger);
   if (options.expectKind && options.expectKind !== kind) {
     throw ApiError.validation(
@@ -71,6 +73,7 @@ export async function updateDraft(
   input: unknown,
 ): Promise<void> {
   const definition = parseDefinition(input);
+  await checkTemplateSteps(ctx, workspaceId, definition);
   const t = triggerColumns(definition);
   const { rows } = await ctx.db.query<{ kind: string; secret_enc: string | null }>(
     'SELECT kind, secret_enc FROM automations WHERE workspace_id = $1 AND id = $2',

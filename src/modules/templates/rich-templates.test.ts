@@ -8,6 +8,7 @@ import {
   simControl,
   simState,
 } from '../../../test/support/messaging.js';
+import { PROMO } from '../../../test/support/rich-template.js';
 import { until } from '../../../test/support/until.js';
 import { runCommand } from '../../cli/commands.js';
 import { jobCatalog } from '../../jobs/catalog.js';
@@ -24,41 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-// Meta's custom marketing template: an image header, named body parameters, a URL button with a
-// suffix, and a quick-reply button.
-const PROMO = {
-  name: 'summer_sale',
-  language: 'en_US',
-  category: 'MARKETING',
-  parameter_format: 'NAMED' as const,
-  components: [
-    { type: 'header', format: 'image', example: { header_handle: ['4::aW1hZ2UvanBlZw==:ARa1'] } },
-    {
-      type: 'body',
-      text: 'Hi {{first_name}}, {{discount}} off everything until Sunday!',
-      example: {
-        body_text_named_params: [
-          { param_name: 'first_name', example: 'Pablo' },
-          { param_name: 'discount', example: '25%' },
-        ],
-      },
-    },
-    { type: 'footer', text: 'Reply STOP to opt out' },
-    {
-      type: 'buttons',
-      buttons: [
-        {
-          type: 'url',
-          text: 'Shop',
-          url: 'https://shop.example/sale/{{1}}',
-          example: ['https://shop.example/sale/s25'],
-        },
-        { type: 'quick_reply', text: 'Not interested' },
-      ],
-    },
-  ],
-};
 
 async function approvedAndSynced(
   ws: { id: string; number: { businessAccountId: string } },

@@ -1,8 +1,10 @@
 import { ApiError } from '../../../http/errors.js';
 import type { SendMessageBody } from '../../messaging/schemas.js';
 import { type SendResult, sendMessage } from '../../messaging/send-message.js';
+import type { TemplateStep } from '../definition.js';
 import { interpolate, lookup } from '../interpolate.js';
 import { PermanentStepError, type StepInput, type StepOutcome } from './step.js';
+import { templateValues } from './template-values.js';
 
 /**
  * Sends through the same path as POST /messages, keyed by the run step: the message is stored once
@@ -29,22 +31,25 @@ async function send(input: StepInput, body: Omit<SendMessageBody, 'to'>): Promis
   }
 }
 
-export async function sendTemplate(
-  input: StepInput,
-  template: { name: string; language: string; body?: string[] },
-): Promise<StepOutcome> {
-  const missing: string[] = [];
-  const values = (template.body ?? []).map((v) => interpolate(v, input.scope, missing));
-  const empty = values.findIndex((v) => v.trim() === '');
-  if (empty >= 0) {
+export async function sendTemplate(input: StepInput, template: TemplateStep): Promise<StepOutcome> {
+  const empty: string[] = [];
+  const values = templateValues(template, (value, part) => {
+    const missing: string[] = [];
+    const filled = interpolate(value, input.scope, missing);
+    if (filled.trim() === '') empty.push(`${part}${missing.length ? ` (no ${missing.join(', ')})` : ''}`);
+    else if (/\.(latitude|longitude)$/.test(part) && !Number.isFinite(Number(filled)))
+      empty.push(`${part} (not a number)`);
+    return filled;
+  });
+  if (empty.length) {
     throw new PermanentStepError(
-      `template value ${empty + 1} is empty${missing.length ? ` (no ${missing.join(', ')})` : ''}: ` +
+      `empty or invalid once its placeholders are filled: ${empty.join(', ')}; ` +
         'give a fallback such as {{contact.name | "there"}}',
     );
   }
   const result = await send(input, {
     type: 'template',
-    template: { name: template.name, language: template.language, body: values },
+    template: { name: template.name, language: template.language, ...values },
   });
   if (result instanceof ApiError) throw new PermanentStepError(`${result.code}: ${result.message}`);
   return { status: 'done', outcome: { message_id: result.id, message_status: result.status } };

@@ -1,0 +1,34 @@
+// Meta's custom marketing template: an image header, named body parameters, a URL button with a
+// suffix, and a quick-reply button.
+export const PROMO = {
+  name: 'summer_sale',
+  language: 'en_US',
+  category: 'MARKETING',
+  parameter_format: 'NAMED' as const,
+  components: [
+    { type: 'header', format: 'image', example: { header_handle: ['4::aW1hZ2UvanBlZw==:ARa1'] } },
+    {
+      type: 'body',
+      text: 'Hi {{first_name}}, {{discount}} off everything until Sunday!',
+      example: {
+        body_text_named_params: [
+          { param_name: 'first_name', example: 'Pablo' },
+          { param_name: 'discount', example: '25%' },
+        ],
+      },
+    },
+    { type: 'footer', text: 'Reply STOP to opt out' },
+    {
+      type: 'buttons',
+      buttons: [
+        {
+          type: 'url',
+          text: 'Shop',
+          url: 'https://shop.example/sale/{{1}}',
+          example: ['https://shop.example/sale/s25'],
+        },
+        { type: 'quick_reply', text: 'Not interested' },
+      ],
+    },
+  ],
+};
