@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { simulatorGuard } from './auth.js';
 import { graphError, httpStatusOf, statusError } from './graph-error.js';
 import { billingOf, conversationId, pricingOf } from './pricing.js';
+import { checkRichSend } from './rich-send-check.js';
 import {
   componentsOf,
   type SimMessage,
@@ -116,14 +117,17 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         // a `failed` status webhook carrying 131047; the send itself answers 200 with a wamid.
         if (!windowOpen) failsWith = 131047;
       } else {
-        return refuse(400, 100, `unsupported type ${body.type}`);
+        const problem = checkRichSend(String(body.type), body as Record<string, unknown>);
+        if (problem !== null) return refuse(400, 100, problem ?? `unsupported type ${body.type}`);
+        // Like free text: accepted, then failed by a status webhook when the window is closed.
+        if (!windowOpen) failsWith = 131047;
       }
       const message: SimMessage = {
         wamid: SimState.wamid(),
         phoneNumberId: number.phoneNumberId,
         to,
         waId: waIdOf(to),
-        type: body.type,
+        type: String(body.type),
         payload: body,
         callbackData: body.biz_opaque_callback_data,
         receivedAt: state.now(),

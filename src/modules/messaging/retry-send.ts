@@ -3,17 +3,19 @@ import { bodyComponents, type OutboundMessage } from './cloud-api/send-body.js';
 import type { GraphSendComponent } from './cloud-api/types.js';
 import { numberOfWorkspace } from './connected-numbers.js';
 import { takeSendSlot, waitForSlot } from './pacing.js';
+import type { RichType } from './schemas.js';
 import { deliverMessage } from './send-message.js';
 import { JOB_SLOT_WAIT_MS, leaseSeconds, scheduleSend } from './send-schedule.js';
 
 interface Row {
   phone: string;
-  type: 'template' | 'text';
+  type: 'template' | 'text' | RichType;
   template_name: string | null;
   template_language: string | null;
   template_values: string[] | null;
   template_components: GraphSendComponent[] | null;
   text: string | null;
+  content: Record<string, unknown> | null;
   unconfirmed_attempts: number;
 }
 
@@ -44,7 +46,7 @@ export async function retrySend(
      WHERE workspace_id = $1 AND id = $2 AND status_rank = 0 AND (sending_until IS NULL OR sending_until < now())
        AND (unconfirmed_since IS NULL OR unconfirmed_since < now() - make_interval(secs => $4))
      RETURNING phone, type, template_name, template_language, template_values, template_components, text,
-       unconfirmed_attempts`,
+       content, unconfirmed_attempts`,
     [data.workspaceId, data.messageId, leaseSeconds(JOB_SLOT_WAIT_MS), ctx.config.sendConfirmWindowMs / 1000],
   );
   const row = rows[0];
@@ -73,7 +75,9 @@ export async function retrySend(
           language: row.template_language!,
           components: row.template_components ?? bodyComponents(row.template_values ?? []),
         }
-      : { type: 'text', to: row.phone, text: row.text! };
+      : row.type === 'text'
+        ? { type: 'text', to: row.phone, text: row.text! }
+        : { type: row.type, to: row.phone, content: row.content! };
   const slot = await takeSendSlot(ctx.db, number, JOB_SLOT_WAIT_MS);
   if (!slot.granted) {
     await scheduleSend(ctx, data, slot.retryInMs - JOB_SLOT_WAIT_MS / 2, false);

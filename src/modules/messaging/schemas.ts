@@ -66,14 +66,158 @@ export const TemplateRef = Type.Object(
   { additionalProperties: false },
 );
 
+const media = (description: string, extra: Record<string, ReturnType<typeof Text>> = {}) =>
+  Type.Object(
+    {
+      link: Type.Optional(Text({ maxLength: 2048, description: 'An http(s) URL the network fetches' })),
+      id: Type.Optional(Text({ maxLength: 128, description: 'A media id uploaded to WhatsApp' })),
+      ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, Type.Optional(v)])),
+    },
+    { additionalProperties: false, description: `Extension, Meta's shape: ${description}; {link} or {id}` },
+  );
+const caption = Text({ maxLength: 1024 });
+
+const InteractiveText = (maxLength: number) =>
+  Type.Object({ text: Text({ minLength: 1, maxLength }) }, { additionalProperties: false });
+
+const Interactive = Type.Object(
+  {
+    type: Type.Union([Type.Literal('button'), Type.Literal('list')]),
+    header: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Union([
+            Type.Literal('text'),
+            Type.Literal('image'),
+            Type.Literal('video'),
+            Type.Literal('document'),
+          ]),
+          text: Type.Optional(Text({ minLength: 1, maxLength: 60 })),
+          image: Type.Optional(media('image header')),
+          video: Type.Optional(media('video header')),
+          document: Type.Optional(media('document header', { filename: Text({ maxLength: 240 }) })),
+        },
+        { additionalProperties: false, description: 'A list takes a text header only' },
+      ),
+    ),
+    body: InteractiveText(4096),
+    footer: Type.Optional(InteractiveText(60)),
+    action: Type.Object(
+      {
+        buttons: Type.Optional(
+          Type.Array(
+            Type.Object(
+              {
+                type: Type.Literal('reply'),
+                reply: Type.Object(
+                  {
+                    id: Text({ minLength: 1, maxLength: 256 }),
+                    title: Text({ minLength: 1, maxLength: 20 }),
+                  },
+                  { additionalProperties: false },
+                ),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: 3, description: 'button: 1 to 3 reply buttons, ids and titles unique' },
+          ),
+        ),
+        button: Type.Optional(
+          Text({ minLength: 1, maxLength: 20, description: "list: the menu button's text" }),
+        ),
+        sections: Type.Optional(
+          Type.Array(
+            Type.Object(
+              {
+                title: Type.Optional(Text({ minLength: 1, maxLength: 24 })),
+                rows: Type.Array(
+                  Type.Object(
+                    {
+                      id: Text({ minLength: 1, maxLength: 200 }),
+                      title: Text({ minLength: 1, maxLength: 24 }),
+                      description: Type.Optional(Text({ maxLength: 72 })),
+                    },
+                    { additionalProperties: false },
+                  ),
+                  { minItems: 1, maxItems: 10 },
+                ),
+              },
+              { additionalProperties: false },
+            ),
+            {
+              minItems: 1,
+              maxItems: 10,
+              description: 'list: up to 10 rows in all; a title on each section when there are several',
+            },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "Extension, Meta's shape: reply buttons (`button`, body ≤ 1,024) or a `list` message",
+  },
+);
+
+export type RichType = Exclude<NonNullable<SendMessageBody['type']>, 'template' | 'text'>;
+
 export const SendMessageBody = Type.Object(
   {
     to: Text({ minLength: 1, maxLength: 32, description: 'Recipient phone, with or without country code' }),
     type: Type.Optional(
-      Type.Union([Type.Literal('template'), Type.Literal('text')], { default: 'template' }),
+      Type.Union(
+        [
+          Type.Literal('template'),
+          Type.Literal('text'),
+          Type.Literal('image'),
+          Type.Literal('video'),
+          Type.Literal('audio'),
+          Type.Literal('document'),
+          Type.Literal('sticker'),
+          Type.Literal('interactive'),
+          Type.Literal('location'),
+          Type.Literal('reaction'),
+        ],
+        {
+          default: 'template',
+          description: 'Extension: the types besides template and text, inside the 24-hour window only',
+        },
+      ),
     ),
     template: Type.Optional(TemplateRef),
     text: Type.Optional(Text({ minLength: 1, maxLength: 4096, description: 'The text of a `text` message' })),
+    image: Type.Optional(media('image (JPEG, PNG; 5 MB)', { caption })),
+    video: Type.Optional(media('video (MP4, 3GPP; 16 MB)', { caption })),
+    audio: Type.Optional(media('audio (AAC, AMR, MP3, MP4 audio, OGG; 16 MB)')),
+    document: Type.Optional(media('document (100 MB)', { caption, filename: Text({ maxLength: 240 }) })),
+    sticker: Type.Optional(media('sticker (WebP; 100 KB static, 500 KB animated)')),
+    interactive: Type.Optional(Interactive),
+    location: Type.Optional(
+      Type.Object(
+        {
+          latitude: Type.Number({ minimum: -90, maximum: 90 }),
+          longitude: Type.Number({ minimum: -180, maximum: 180 }),
+          name: Type.Optional(Text({ maxLength: 1024 })),
+          address: Type.Optional(Text({ maxLength: 1024 })),
+        },
+        { additionalProperties: false, description: "Extension, Meta's shape" },
+      ),
+    ),
+    reaction: Type.Optional(
+      Type.Object(
+        {
+          message_id: Text({
+            minLength: 1,
+            maxLength: 256,
+            description: 'The wamid of a message in this conversation',
+          }),
+          emoji: Text({ maxLength: 16, description: 'An emoji; empty removes the reaction' }),
+        },
+        { additionalProperties: false, description: "Extension, Meta's shape" },
+      ),
+    ),
     callback_data: Type.Optional(Text({ maxLength: 512 })),
   },
   { additionalProperties: false },

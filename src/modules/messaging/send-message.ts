@@ -11,6 +11,7 @@ import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
 import { type ConnectedNumber, clientFor, numberOfWorkspace } from './connected-numbers.js';
 import { takeSendSlot, waitForSlot } from './pacing.js';
+import { richContent } from './rich-message.js';
 import type { SendMessageBody } from './schemas.js';
 import {
   JOB_SLOT_WAIT_MS,
@@ -84,7 +85,9 @@ export async function sendMessage(
     };
     templateValues = bodyValues;
   } else {
-    if (input.text === undefined) throw ApiError.validation('text', 'is required for a text message');
+    const content = type === 'text' ? null : richContent(type, input);
+    if (type === 'text' && input.text === undefined)
+      throw ApiError.validation('text', 'is required for a text message');
     const { rows } = await ctx.db.query(
       `SELECT 1 FROM contacts WHERE workspace_id = $1 AND phone = $2 AND last_inbound_at > now() - ${WINDOW}`,
       [principal.workspaceId, phone.digits],
@@ -92,10 +95,21 @@ export async function sendMessage(
     if (!rows[0]) {
       throw new ApiError(
         'outside_window',
-        'The recipient has not written in the last 24 hours: free text cannot be sent; send a template instead',
+        `The recipient has not written in the last 24 hours: ${type === 'text' ? 'free text' : `a ${type} message`} cannot be sent; send a template instead`,
       );
     }
-    message = { type, to: phone.digits, text: input.text };
+    if (type === 'reaction') {
+      const { rows: found } = await ctx.db.query(
+        'SELECT 1 FROM messages WHERE workspace_id = $1 AND phone = $2 AND wamid = $3',
+        [principal.workspaceId, phone.digits, input.reaction!.message_id],
+      );
+      if (!found[0])
+        throw ApiError.validation('reaction.message_id', 'no message with this wamid in the conversation');
+    }
+    message =
+      type === 'text'
+        ? { type, to: phone.digits, text: input.text! }
+        : { type, to: phone.digits, content: content! };
   }
   const id = newId('msg');
   const stored = await withContactLimit(
@@ -123,9 +137,9 @@ export async function sendMessage(
          RETURNING id)
        INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
          template_values, text, callback_data, status, status_rank, sending_until, unconfirmed_since, source_key,
-         template_components)
+         template_components, content)
        SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
-         now() + make_interval(secs => $11), now(), $12, $13::jsonb
+         now() + make_interval(secs => $11), now(), $12, $13::jsonb, $14::jsonb
        FROM contact`,
         [
           principal.workspaceId,
@@ -141,6 +155,7 @@ export async function sendMessage(
           leaseSeconds(ctx.config.sendDeadlineMs),
           options.sourceKey ?? null,
           message.type === 'template' ? JSON.stringify(message.components) : null,
+          'content' in message ? JSON.stringify(message.content) : null,
         ],
       );
       await options.record?.(q, id);

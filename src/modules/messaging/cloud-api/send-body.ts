@@ -1,3 +1,4 @@
+import type { RichType } from '../schemas.js';
 import type { GraphSendComponent } from './types.js';
 
 export type OutboundMessage =
@@ -10,7 +11,14 @@ export type OutboundMessage =
       components: GraphSendComponent[];
       callbackData?: string;
     }
-  | { type: 'text'; to: string; text: string; callbackData?: string };
+  | { type: 'text'; to: string; text: string; callbackData?: string }
+  | {
+      /** Media, interactive, location or reaction: `content` is the type's object in Meta's shape. */
+      type: RichType;
+      to: string;
+      content: Record<string, unknown>;
+      callbackData?: string;
+    };
 
 /** The body of POST /{phone-number-id}/messages for a message, as Meta documents it. */
 export function sendRequestBody(message: OutboundMessage) {
@@ -27,7 +35,9 @@ export function sendRequestBody(message: OutboundMessage) {
             components: message.components,
           },
         }
-      : { type: 'text', text: { preview_url: false, body: message.text } }),
+      : message.type === 'text'
+        ? { type: 'text', text: { preview_url: false, body: message.text } }
+        : { type: message.type, [message.type]: message.content }),
     ...(message.callbackData ? { biz_opaque_callback_data: message.callbackData } : {}),
   };
 }
