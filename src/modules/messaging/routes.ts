@@ -21,7 +21,7 @@ export function registerMessageRoutes(app: RestApp): void {
         },
       },
       schema: {
-        summary: 'Send a template or free-text message',
+        summary: 'Send a template, free-text, media, interactive, location or reaction message',
         description:
           'Checks in this order: connected number (409), approved template (404), body values (422), ' +
           '24-hour window for text (409), plan (402). 201 carries the wamid, or status `queued` when the network is slow. ' +
@@ -29,7 +29,10 @@ export function registerMessageRoutes(app: RestApp): void {
           '`template.header` (a TEXT value, {link} or {id} media, a {latitude, longitude} location), ' +
           '`template.body` as an object keyed by parameter name for NAMED templates, and `template.buttons` ' +
           '(`{index, payload | text | coupon_code}`). A value missing, extra or of the wrong kind answers 422 ' +
-          'naming it in `details[].field` (`template.header`, `template.body.first_name`, `template.buttons[1]`).',
+          'naming it in `details[].field` (`template.header`, `template.body.first_name`, `template.buttons[1]`); ' +
+          'a 132000/132012 from the network (the template changed on its side) answers 422 naming `template`. ' +
+          'Extension, inside the 24-hour window only (409 outside it): `type` image, video, audio, document, sticker, ' +
+          "interactive, location or reaction with the field of that name in Meta's shape.",
         tags: ['messages'],
         body: SendMessageBody,
         response: { 201: SendMessageResult, ...errorResponses(400, 401, 402, 404, 409, 413, 415, 422, 429) },
