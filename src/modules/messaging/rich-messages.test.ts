@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simHeaders, simState } from '../../../test/support/messaging.js';
+import {
+  connectedWorkspace,
+  listen,
+  simControl,
+  simHeaders,
+  simState,
+} from '../../../test/support/messaging.js';
+import { retrySend } from './retry-send.js';
 
 let t: TestApp;
 let base: string;
@@ -92,6 +99,14 @@ describe('media, interactive, location and reaction messages', () => {
       ]);
       expect(stored.rows[0]).toEqual({ type, content: send[type] });
     }
+
+    // A send the network refused for a while goes out again the same.
+    await simControl(base, '/control', { failNext: 1, failNextCode: 130429 });
+    const later = await t.api('POST', '/messages', ws.key, sends[4]!);
+    expect(later.json().status).toBe('queued');
+    await retrySend(t.ctx, { workspaceId: ws.id, messageId: later.json().id }, false);
+    const resent = simState(t).messages.find((m) => m.callbackData === later.json().id)!;
+    expect((resent.payload as { interactive: unknown }).interactive).toEqual(BUTTONS);
   });
 
   it('answers 422 naming the field for what Meta would refuse', async () => {
