@@ -2,9 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import { applyTemplateStatus } from '../templates/apply-template-status.js';
-import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
+import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
-import { advanceStatus, confirmByCallback } from './status.js';
+import { advanceStatus, changeStatus, confirmByCallback } from './status.js';
 import {
   type InboundMessage,
   isObject,
@@ -120,12 +120,25 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
        WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, contactId, m.at],
     );
-    const inserted = await tx.query<{ id: string }>(
-      `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, status, status_rank, wamid, created_at)
-       VALUES ($1, $2, 'inbound', $3, $4, $5, $6, 'read', 4, $7, $8)
+    const inserted = await tx.query<{ id: string; reply_to: string | null }>(
+      `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, content, context_wamid,
+         reply_to, status, status_rank, wamid, created_at)
+       VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7::jsonb, $8,
+         (SELECT id FROM messages WHERE workspace_id = $1 AND wamid = $8), 'read', 4, $9, $10)
        ON CONFLICT (workspace_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
-       RETURNING id`,
-      [workspaceId, newId('msg'), contactId, m.from, m.type, m.text, m.wamid, m.at],
+       RETURNING id, reply_to`,
+      [
+        workspaceId,
+        newId('msg'),
+        contactId,
+        m.from,
+        m.type,
+        m.text,
+        m.content === null ? null : JSON.stringify(m.content),
+        m.contextWamid,
+        m.wamid,
+        m.at,
+      ],
     );
     const id = inserted.rows[0]?.id;
     if (!id) return [];
@@ -136,6 +149,8 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       contact_id: contactId,
       type: m.type,
       text: m.text,
+      content: m.content,
+      context: m.contextWamid ? { wamid: m.contextWamid, message_id: inserted.rows[0]!.reply_to } : null,
       received_at: m.at.toISOString(),
     };
     return recordEvent(tx, workspaceId, 'message.received', id, data);
@@ -145,17 +160,13 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
 
 async function applyStatus(ctx: AppContext, workspaceId: string, s: StatusUpdate) {
   const failure = s.status === 'failed' ? s.error : undefined;
-  const moved =
-    (await advanceStatus(ctx.db, workspaceId, s.wamid, s.status, failure)) ??
-    (s.callbackData !== null
-      ? await confirmByCallback(ctx.db, workspaceId, s.callbackData, s.wamid, s.status, failure)
-      : null);
-  if (!moved) return;
-  await emitEvent(ctx, workspaceId, 'message.status', `${moved.id}:${s.status}`, {
-    id: moved.id,
-    wamid: s.wamid,
-    status: s.status,
-    callback_data: moved.callback_data,
-    ...(failure ? { error: failure } : {}),
-  });
+  await changeStatus(
+    ctx,
+    workspaceId,
+    async (db) =>
+      (await advanceStatus(db, workspaceId, s.wamid, s.status, failure)) ??
+      (s.callbackData !== null
+        ? await confirmByCallback(db, workspaceId, s.callbackData, s.wamid, s.status, failure)
+        : null),
+  );
 }
