@@ -85,3 +85,11 @@ export function readableText(type: string, c: Record<string, unknown> | null): s
       return null;
   }
 }
+
+/** The payload of a tapped quick-reply button, or the id of the interactive button or list row tapped. */
+export function buttonPayload(c: Record<string, unknown> | null): string | null {
+  if (!c) return null;
+  if (typeof c.payload === 'string') return c.payload;
+  const reply = isObject(c.button_reply) ? c.button_reply : isObject(c.list_reply) ? c.list_reply : undefined;
+  return reply && typeof reply.id === 'string' ? reply.id : null;
+}

@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
+import { startMessageFlows } from '../automation/message-event.js';
 import { applyTemplateStatus } from '../templates/apply-template-status.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
+import { buttonPayload } from './inbound-content.js';
 import { advanceStatus, changeStatus, confirmByCallback } from './status.js';
 import {
   type InboundMessage,
@@ -97,7 +99,7 @@ function list(value: unknown, where: string, skip: (where: string, problem: stri
 }
 
 async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMessage) {
-  const deliveries = await ctx.db.transaction(async (tx) => {
+  const outcome = await ctx.db.transaction(async (tx) => {
     // Customers who write in are always stored, even past the plan's contact limit.
     await tx.query("SET LOCAL parley.contact_limit_mode = 'count_only'");
     // The wa_id the network reported on a send finds the contact even when the number was written
@@ -141,7 +143,7 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       ],
     );
     const id = inserted.rows[0]?.id;
-    if (!id) return [];
+    if (!id) return { flows: false, deliveries: [] };
     const data = {
       id,
       wamid: m.wamid,
@@ -153,9 +155,18 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       context: m.contextWamid ? { wamid: m.contextWamid, message_id: inserted.rows[0]!.reply_to } : null,
       received_at: m.at.toISOString(),
     };
-    return recordEvent(tx, workspaceId, 'message.received', id, data);
+    const tapped = buttonPayload(m.content);
+    const flows = await startMessageFlows(ctx, tx, workspaceId, contactId, {
+      message_id: id,
+      type: m.type,
+      text: m.text,
+      button_payload: tapped,
+      reply_to: inserted.rows[0]!.reply_to,
+    });
+    return { flows, deliveries: await recordEvent(tx, workspaceId, 'message.received', id, data) };
   });
-  await queueDeliveries(ctx, workspaceId, deliveries);
+  if (outcome.flows) ctx.queue?.wake('automation.start');
+  await queueDeliveries(ctx, workspaceId, outcome.deliveries);
 }
 
 async function applyStatus(ctx: AppContext, workspaceId: string, s: StatusUpdate) {
