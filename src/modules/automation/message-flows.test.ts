@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { connectedWorkspace, listen, simControl } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
-import { deliver, inboundPayload } from '../../simulator/webhooks.js';
 import { listRuns } from './list-runs.js';
 import { createAutomation } from './save-automation.js';
 
@@ -45,25 +44,15 @@ describe('flows started by an inbound message', () => {
       },
       { publish: true },
     );
-    const sim = simState(t).numbers.get(ws.number.phoneNumberId)!;
-    const at = String(Math.floor(Date.now() / 1000));
-    const message = (from: string, id: string, extra: Record<string, unknown>) =>
-      deliver(sim, inboundPayload(sim, { from, id, timestamp: at, ...extra } as never));
-    expect(
-      await message('14155550501', 'wamid.stop-button', {
-        type: 'button',
-        button: { payload: 'STOP', text: 'Stop promotions' },
-      }),
-    ).toBe(200);
-    expect(await message('14155550502', 'wamid.stop-text', { type: 'text', text: { body: 'stop' } })).toBe(
-      200,
-    );
-    expect(
-      await message('14155550503', 'wamid.other-button', {
-        type: 'button',
-        button: { payload: 'MORE', text: 'Tell me more' },
-      }),
-    ).toBe(200);
+    // Through the simulator's /_sim/inbound, which sends any type Meta documents as given.
+    const inbound = async (from: string, body: Record<string, unknown>) =>
+      (await simControl(base, '/inbound', { from, phone_number_id: ws.number.phoneNumberId, ...body })).body
+        .delivered_status;
+    const stop = { type: 'button', button: { payload: 'STOP', text: 'Stop promotions' } };
+    expect(await inbound('14155550501', { message: stop })).toBe(200);
+    expect(await inbound('14155550502', { text: 'stop' })).toBe(200);
+    const more = { type: 'button', button: { payload: 'MORE', text: 'Tell me more' } };
+    expect(await inbound('14155550503', { message: more })).toBe(200);
     await until(async () => {
       const runs = await listRuns(t.ctx, ws.id, { automationId: flow.id });
       return runs.length === 3 && runs.every((r) => r.status === 'completed');
