@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { WebhookMessage } from '../modules/messaging/cloud-api/types.js';
 import { simulatorGuard } from './auth.js';
 import { graphError, httpStatusOf, statusError } from './graph-error.js';
 import { billingOf, conversationId, pricingOf } from './pricing.js';
@@ -246,27 +247,34 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     },
   );
 
-  app.post<{ Body: { from: string; text: string; phone_number_id?: string; name?: string } }>(
-    '/inbound',
-    async (request, reply) => {
-      const number = request.body.phone_number_id
-        ? state.numbers.get(request.body.phone_number_id)
-        : [...state.numbers.values()][0];
-      if (!number) return reply.code(404).send({ error: 'no such number' });
-      const from = String(request.body.from).replace(/\D/g, '');
-      const message = {
-        from,
-        id: SimState.wamid(),
-        timestamp: String(Math.floor(state.now() / 1000)),
-        type: 'text',
-        text: { body: String(request.body.text) },
-      };
-      state.lastInbound.set(`${number.phoneNumberId}:${waIdOf(from)}`, state.now());
-      state.inbound.add(`${number.phoneNumberId}:${message.id}`);
-      const status = await deliver(number, inboundPayload(number, message, request.body.name));
-      return { wamid: message.id, delivered_status: status };
-    },
-  );
+  app.post<{
+    Body: {
+      from: string;
+      text?: string;
+      message?: Record<string, unknown>;
+      phone_number_id?: string;
+      name?: string;
+    };
+  }>('/inbound', async (request, reply) => {
+    const number = request.body.phone_number_id
+      ? state.numbers.get(request.body.phone_number_id)
+      : [...state.numbers.values()][0];
+    if (!number) return reply.code(404).send({ error: 'no such number' });
+    const from = String(request.body.from).replace(/\D/g, '');
+    const message = {
+      from,
+      id: SimState.wamid(),
+      timestamp: String(Math.floor(state.now() / 1000)),
+      // Any other type Meta documents, given as the message's own fields: {type, button: {...}, context}.
+      ...(request.body.message && typeof request.body.message.type === 'string'
+        ? request.body.message
+        : { type: 'text', text: { body: String(request.body.text) } }),
+    } as WebhookMessage;
+    state.lastInbound.set(`${number.phoneNumberId}:${waIdOf(from)}`, state.now());
+    state.inbound.add(`${number.phoneNumberId}:${message.id}`);
+    const status = await deliver(number, inboundPayload(number, message, request.body.name));
+    return { wamid: message.id, delivered_status: status };
+  });
 
   app.post<{ Body: { wamid: string; status: SimMessage['status']; error_code?: number } }>(
     '/status',

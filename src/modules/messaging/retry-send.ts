@@ -5,6 +5,7 @@ import { numberOfWorkspace } from './connected-numbers.js';
 import { takeSendSlot, waitForSlot } from './pacing.js';
 import { deliverMessage } from './send-message.js';
 import { JOB_SLOT_WAIT_MS, leaseSeconds, scheduleSend } from './send-schedule.js';
+import { failMessage } from './status.js';
 
 interface Row {
   phone: string;
@@ -110,9 +111,5 @@ async function markFailed(
   code: number,
   reason: string,
 ) {
-  await ctx.db.query(
-    `UPDATE messages SET status = 'failed', status_rank = 5, error_code = $3, error_reason = $4, sending_until = NULL,
-       updated_at = now() WHERE workspace_id = $1 AND id = $2 AND status_rank = 0`,
-    [data.workspaceId, data.messageId, code, reason],
-  );
+  await failMessage(ctx, data.workspaceId, data.messageId, { code, reason }, false);
 }
