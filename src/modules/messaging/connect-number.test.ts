@@ -145,7 +145,13 @@ describe('the app-level webhook receiver, /api/webhooks/whatsapp', () => {
               metadata: { display_phone_number: '15550199', phone_number_id: phoneNumberId },
               contacts: [{ wa_id: '14155552671', profile: { name: 'Ana' } }],
               messages: [
-                { from: '14155552671', id: wamid, timestamp: '1700000000', type: 'text', text: { body: 'hi' } },
+                {
+                  from: '14155552671',
+                  id: wamid,
+                  timestamp: '1700000000',
+                  type: 'text',
+                  text: { body: 'hi' },
+                },
               ],
             },
           },
@@ -172,7 +178,9 @@ describe('the app-level webhook receiver, /api/webhooks/whatsapp', () => {
 
   it("routes by metadata.phone_number_id, checked with that number's app secret", async () => {
     const { n, workspaceId } = await connected();
-    expect((await post(inboundPayload(n.phoneNumberId, 'wamid.forged'), 'not-the-secret')).statusCode).toBe(401);
+    expect((await post(inboundPayload(n.phoneNumberId, 'wamid.forged'), 'not-the-secret')).statusCode).toBe(
+      401,
+    );
     expect(await inbound(workspaceId)).toEqual([]);
     expect((await post(inboundPayload(n.phoneNumberId, 'wamid.app1'), n.appSecret)).statusCode).toBe(200);
     expect(await inbound(workspaceId)).toEqual(['wamid.app1']);
