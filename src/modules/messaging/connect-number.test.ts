@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
-import { listen, SIM_TEMPLATES, simState } from '../../../test/support/messaging.js';
+import { listen, SIM_TEMPLATES, simControl, simState } from '../../../test/support/messaging.js';
+import { until } from '../../../test/support/until.js';
 import { hubSignature } from './cloud-api/signature.js';
 
 let t: TestApp;
@@ -186,6 +187,14 @@ describe('the app-level webhook receiver, /api/webhooks/whatsapp', () => {
     expect(await inbound(workspaceId)).toEqual(['wamid.app1']);
     // A number not connected here is acknowledged and dropped: Meta would redeliver anything else.
     expect((await post(inboundPayload('999000111', 'wamid.nobody'), n.appSecret)).statusCode).toBe(200);
+    // The simulator, standing in for Meta, posts to the app-level URL too.
+    const sent = await simControl(base, '/inbound', {
+      from: '14155550123',
+      text: 'hello',
+      phone_number_id: n.phoneNumberId,
+    });
+    expect(sent.status).toBe(200);
+    await until(async () => (await inbound(workspaceId)).length === 2);
   });
 
   it("answers Meta's handshake with the server's verify token only", async () => {
@@ -199,5 +208,8 @@ describe('the app-level webhook receiver, /api/webhooks/whatsapp', () => {
     const ok = await handshake(token);
     expect([ok.statusCode, ok.body]).toEqual([200, 'c123']);
     expect((await handshake(`${token}x`)).statusCode).toBe(403);
+    // The access log keeps the handshake's URL without the token.
+    await until(() => lines.some((l) => l.includes('hub.verify_token=[redacted]')));
+    expect(lines.join('\n')).not.toContain(token);
   });
 });
