@@ -206,6 +206,29 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
 
   templateRoutes(app, state);
 
+  // What Parley reads when a number is connected: the token must reach the number.
+  app.get<{ Params: { version: string; phoneNumberId: string } }>(
+    '/:version/:phoneNumberId',
+    { config: { graph: true } },
+    async (request) => {
+      const number = state.numbers.get(request.params.phoneNumberId)!;
+      return {
+        display_phone_number: number.displayPhone,
+        verified_name: number.verifiedName ?? 'Parley Simulator',
+        quality_rating: number.qualityRating ?? 'GREEN',
+        messaging_limit_tier: number.messagingLimitTier ?? 'TIER_1K',
+        id: number.phoneNumberId,
+      };
+    },
+  );
+
+  // Subscribing the app to the account's webhooks: the simulator posts them anyway.
+  app.post<{ Params: { version: string; wabaId: string } }>(
+    '/:version/:wabaId/subscribed_apps',
+    { config: { graph: true } },
+    async () => ({ success: true }),
+  );
+
   // Control endpoints (not part of the Graph API).
   const receiver = `${opts.receiverBase}/api/webhooks/whatsapp/`;
   app.post<{ Body: SimNumber & { templates?: Omit<SimTemplate, 'id'>[] } }>(
@@ -222,14 +245,16 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
       const missing = fields.find((f) => typeof number[f] !== 'string' || !number[f]);
       if (missing) return reply.code(400).send({ error: `${missing} is required` });
       // Webhooks go to Parley's own receiver only: the simulator posts where it is told, signed.
+      // The app-level receiver (routing by phone_number_id), or the number's own URL.
+      const appLevel = number.webhookUrl === receiver.slice(0, -1);
       const id =
         typeof number.webhookUrl === 'string' && number.webhookUrl.startsWith(receiver)
           ? number.webhookUrl.slice(receiver.length)
           : '';
-      if (!/^[\w-]{1,100}$/.test(id)) {
-        return reply
-          .code(400)
-          .send({ error: `webhookUrl must be Parley's webhook receiver, ${receiver}<number id>` });
+      if (!appLevel && !/^[\w-]{1,100}$/.test(id)) {
+        return reply.code(400).send({
+          error: `webhookUrl must be Parley's webhook receiver, ${receiver.slice(0, -1)} or ${receiver}<number id>`,
+        });
       }
       state.numbers.set(number.phoneNumberId, {
         phoneNumberId: number.phoneNumberId,
@@ -237,7 +262,7 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         displayPhone: number.displayPhone,
         accessToken: number.accessToken,
         appSecret: number.appSecret,
-        webhookUrl: receiver + id,
+        webhookUrl: appLevel ? receiver.slice(0, -1) : receiver + id,
       });
       state.templates.set(
         number.businessAccountId,
