@@ -143,6 +143,25 @@ const WALLS: Record<string, Wall> = {
     const number = await a.number();
     return { markers: [number.id, number.phoneNumberId] };
   },
+  // B cannot take A's number by its id (refused before any Graph call), nor disconnect it.
+  'POST /number': async (a) => {
+    const number = await a.number();
+    return {
+      body: {
+        phone_number_id: number.phoneNumberId,
+        business_account_id: '1234567',
+        access_token: 'EAAother',
+        app_secret: 'other',
+      },
+      status: 422,
+      code: 'validation_error',
+      snapshot: read(a, '/number'),
+    };
+  },
+  'DELETE /number': async (a) => {
+    await a.number();
+    return { status: 409, code: 'no_connected_number', snapshot: read(a, '/number') };
+  },
   'POST /number/simulator': async (a) => {
     await a.number();
     return { status: 201, snapshot: read(a, '/number') };

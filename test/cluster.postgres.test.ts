@@ -145,8 +145,9 @@ describe('two API instances and two workers', () => {
     expect(steps.every((s) => s.status === 'done' && s.attempts === 1)).toBe(true);
     const crm = hits.filter((h) => runs.some((r) => h.key === `${r.id}/crm`));
     expect(crm.map((h) => h.key).sort()).toEqual(runs.map((r) => `${r.id}/crm`).sort());
-    // Both worker processes made some of the HTTP steps.
-    expect(new Set(crm.map((h) => h.pid))).toEqual(new Set(workerPids()));
+    // Both worker processes made some of the HTTP steps. A request whose sender could not be told
+    // (its line missed in a read of /proc/net/tcp, which is not atomic under load) counts for neither.
+    expect(new Set(crm.flatMap((h) => (h.pid === null ? [] : [h.pid])))).toEqual(new Set(workerPids()));
   }, 120_000);
 
   it('hand a killed worker’s jobs to the other', async () => {

@@ -16,7 +16,14 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
   let apiKey: string;
 
   beforeAll(async () => {
-    server = await startServer([], { DATA_DIR: data.dir, PORT: String(await freePort()), LOG_LEVEL: 'warn' });
+    const port = await freePort();
+    // A real number's Graph calls go to this server's own simulator, standing in for Meta.
+    server = await startServer([], {
+      DATA_DIR: data.dir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
+    });
     base = server.url;
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -306,5 +313,41 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
     await page.getByText('All set: everything is in place.').waitFor();
     await screenshot(page, '24-home');
+  });
+
+  it('disconnects the number, and connects one by its Meta credentials, checked with the Graph API', async () => {
+    await openSettings('Connected number');
+    await page.getByRole('button', { name: 'Disconnect number' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await page.getByText('No WhatsApp number connected yet').waitFor();
+    const meta = { phoneNumberId: '106540352242922', businessAccountId: '102290129340398' };
+    const secrets = { accessToken: 'EAAmetatoken1234', appSecret: 'a1b2c3d4e5f6' };
+    const registered = await fetch(`${base}/_sim/numbers`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${readFileSync(join(data.dir, 'simulator.token'), 'utf8')}`,
+      },
+      body: JSON.stringify({
+        ...meta,
+        ...secrets,
+        displayPhone: '+1 555 0142',
+        webhookUrl: `${base}/api/webhooks/whatsapp`,
+      }),
+    });
+    expect(registered.status).toBe(200);
+    await page.getByLabel('Phone number id').fill(meta.phoneNumberId);
+    await page.getByLabel('WhatsApp Business Account id').fill(meta.businessAccountId);
+    await page.getByLabel('Access token').fill('EAAnotthetoken');
+    await page.getByLabel('App secret').fill(secrets.appSecret);
+    await page.getByRole('button', { name: 'Connect number' }).click();
+    await page.getByText('Meta did not accept this access token').waitFor();
+    await page.getByLabel('Access token').fill(secrets.accessToken);
+    await page.getByRole('button', { name: 'Connect number' }).click();
+    await page.getByText('GREEN').waitFor();
+    await page.getByText('TIER_1K').waitFor();
+    await page.getByText(`${base}/api/webhooks/whatsapp`, { exact: true }).waitFor();
+    await page.getByText(/^parley_/).waitFor();
+    await screenshot(page, '25-settings-real-number');
   });
 });

@@ -6,10 +6,14 @@ import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 const WEBHOOK_SECRET_SEGMENT = /^(\/api\/automation\/webhooks\/[^/?#]+\/)[^?#]+/i;
 const INVITATION_TOKEN_SEGMENT = /^(\/invite\/|\/api\/app\/invitations\/(?!accept(?:[/?#]|$)|inv_))[^/?#]+/i;
 
+// Meta's webhook handshake carries the verify token in the query.
+const VERIFY_TOKEN_PARAM = /([?&]hub\.verify_token=)[^&#]*/gi;
+
 /** The URL as it may be logged or echoed, with the secrets it carries replaced. */
 export function redactUrl(url: string): string {
   return url
     .replace(WEBHOOK_SECRET_SEGMENT, '$1[redacted]')
+    .replace(VERIFY_TOKEN_PARAM, '$1[redacted]')
     .replace(INVITATION_TOKEN_SEGMENT, '$1[redacted]');
 }
 

@@ -23,6 +23,13 @@ export function Text(options: {
   return Type.String({ pattern: NO_NUL_OR_LONE_SURROGATE, ...options });
 }
 
+/**
+ * The key of a `Type.Record`. TypeBox's `Type.String()` key becomes the pattern `^.*$`, which no key
+ * holding a line break matches, and such a key's value then escaped validation (a form field named
+ * "\n" carrying objects answered 500).
+ */
+export const AnyKey = Type.String({ pattern: '^[\\s\\S]*$' });
+
 export const ErrorResponse = Type.Object(
   {
     result: Type.Literal(false),

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Encrypts secrets at rest (access tokens, app secrets) with AES-256-GCM under PARLEY_SECRET_KEY.
@@ -16,6 +16,11 @@ export class SecretBox {
     return ['v1', iv, cipher.getAuthTag(), data]
       .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
       .join('.');
+  }
+
+  /** A stable secret for `label`, derived from the key: the same on every process sharing it. */
+  derive(label: string): string {
+    return createHmac('sha256', this.key).update(label).digest('base64url');
   }
 
   open(sealed: string): string {

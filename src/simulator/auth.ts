@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../lib/constant-time.js';
-import { invalidAccessToken } from './graph-error.js';
+import { graphError, invalidAccessToken } from './graph-error.js';
 import type { SimState } from './state.js';
 
 declare module 'fastify' {
@@ -31,6 +31,17 @@ export function simulatorGuard(state: SimState, operatorToken: string) {
           : n.businessAccountId === params.wabaId,
       );
       if (given === undefined || !owners.some((n) => safeEqual(given, n.accessToken))) {
+        // A token Meta knows, naming an id it does not: Meta's "object does not exist" (100).
+        const known = [...state.numbers.values()].some((n) => safeEqual(given ?? '', n.accessToken));
+        if (owners.length === 0 && given !== undefined && known) {
+          const id = params.phoneNumberId ?? params.wabaId;
+          return graphError(
+            reply,
+            400,
+            100,
+            `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+          );
+        }
         return invalidAccessToken(reply);
       }
       return;

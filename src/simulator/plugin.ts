@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { WebhookMessage } from '../modules/messaging/cloud-api/types.js';
 import { simulatorGuard } from './auth.js';
 import { graphError, httpStatusOf, statusError } from './graph-error.js';
 import { billingOf, conversationId, pricingOf } from './pricing.js';
@@ -209,6 +210,29 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
 
   templateRoutes(app, state);
 
+  // What Parley reads when a number is connected: the token must reach the number.
+  app.get<{ Params: { version: string; phoneNumberId: string } }>(
+    '/:version/:phoneNumberId',
+    { config: { graph: true } },
+    async (request) => {
+      const number = state.numbers.get(request.params.phoneNumberId)!;
+      return {
+        display_phone_number: number.displayPhone,
+        verified_name: number.verifiedName ?? 'Parley Simulator',
+        quality_rating: number.qualityRating ?? 'GREEN',
+        messaging_limit_tier: number.messagingLimitTier ?? 'TIER_1K',
+        id: number.phoneNumberId,
+      };
+    },
+  );
+
+  // Subscribing the app to the account's webhooks: the simulator posts them anyway.
+  app.post<{ Params: { version: string; wabaId: string } }>(
+    '/:version/:wabaId/subscribed_apps',
+    { config: { graph: true } },
+    async () => ({ success: true }),
+  );
+
   // Control endpoints (not part of the Graph API).
   const receiver = `${opts.receiverBase}/api/webhooks/whatsapp/`;
   app.post<{ Body: SimNumber & { templates?: Omit<SimTemplate, 'id'>[] } }>(
@@ -225,14 +249,16 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
       const missing = fields.find((f) => typeof number[f] !== 'string' || !number[f]);
       if (missing) return reply.code(400).send({ error: `${missing} is required` });
       // Webhooks go to Parley's own receiver only: the simulator posts where it is told, signed.
+      // The app-level receiver (routing by phone_number_id), or the number's own URL.
+      const appLevel = number.webhookUrl === receiver.slice(0, -1);
       const id =
         typeof number.webhookUrl === 'string' && number.webhookUrl.startsWith(receiver)
           ? number.webhookUrl.slice(receiver.length)
           : '';
-      if (!/^[\w-]{1,100}$/.test(id)) {
-        return reply
-          .code(400)
-          .send({ error: `webhookUrl must be Parley's webhook receiver, ${receiver}<number id>` });
+      if (!appLevel && !/^[\w-]{1,100}$/.test(id)) {
+        return reply.code(400).send({
+          error: `webhookUrl must be Parley's webhook receiver, ${receiver.slice(0, -1)} or ${receiver}<number id>`,
+        });
       }
       state.numbers.set(number.phoneNumberId, {
         phoneNumberId: number.phoneNumberId,
@@ -240,7 +266,7 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         displayPhone: number.displayPhone,
         accessToken: number.accessToken,
         appSecret: number.appSecret,
-        webhookUrl: receiver + id,
+        webhookUrl: appLevel ? receiver.slice(0, -1) : receiver + id,
       });
       state.templates.set(
         number.businessAccountId,
@@ -250,27 +276,34 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     },
   );
 
-  app.post<{ Body: { from: string; text: string; phone_number_id?: string; name?: string } }>(
-    '/inbound',
-    async (request, reply) => {
-      const number = request.body.phone_number_id
-        ? state.numbers.get(request.body.phone_number_id)
-        : [...state.numbers.values()][0];
-      if (!number) return reply.code(404).send({ error: 'no such number' });
-      const from = String(request.body.from).replace(/\D/g, '');
-      const message = {
-        from,
-        id: SimState.wamid(),
-        timestamp: String(Math.floor(state.now() / 1000)),
-        type: 'text',
-        text: { body: String(request.body.text) },
-      };
-      state.lastInbound.set(`${number.phoneNumberId}:${waIdOf(from)}`, state.now());
-      state.inbound.add(`${number.phoneNumberId}:${message.id}`);
-      const status = await deliver(number, inboundPayload(number, message, request.body.name));
-      return { wamid: message.id, delivered_status: status };
-    },
-  );
+  app.post<{
+    Body: {
+      from: string;
+      text?: string;
+      message?: Record<string, unknown>;
+      phone_number_id?: string;
+      name?: string;
+    };
+  }>('/inbound', async (request, reply) => {
+    const number = request.body.phone_number_id
+      ? state.numbers.get(request.body.phone_number_id)
+      : [...state.numbers.values()][0];
+    if (!number) return reply.code(404).send({ error: 'no such number' });
+    const from = String(request.body.from).replace(/\D/g, '');
+    const message = {
+      from,
+      id: SimState.wamid(),
+      timestamp: String(Math.floor(state.now() / 1000)),
+      // Any other type Meta documents, given as the message's own fields: {type, button: {...}, context}.
+      ...(request.body.message && typeof request.body.message.type === 'string'
+        ? request.body.message
+        : { type: 'text', text: { body: String(request.body.text) } }),
+    } as WebhookMessage;
+    state.lastInbound.set(`${number.phoneNumberId}:${waIdOf(from)}`, state.now());
+    state.inbound.add(`${number.phoneNumberId}:${message.id}`);
+    const status = await deliver(number, inboundPayload(number, message, request.body.name));
+    return { wamid: message.id, delivered_status: status };
+  });
 
   app.post<{ Body: { wamid: string; status: SimMessage['status']; error_code?: number } }>(
     '/status',

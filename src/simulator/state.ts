@@ -9,6 +9,10 @@ export interface SimNumber {
   accessToken: string;
   appSecret: string;
   webhookUrl: string;
+  /** What `GET /{phone-number-id}` answers (GREEN, TIER_1K and a fixed name when unset). */
+  verifiedName?: string;
+  qualityRating?: string;
+  messagingLimitTier?: string;
 }
 
 export interface SimTemplate {

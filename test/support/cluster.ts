@@ -77,11 +77,15 @@ export class Cluster {
 export function pidOfPeer(remotePort: number, pids: number[]): number | null {
   const portHex = remotePort.toString(16).toUpperCase().padStart(4, '0');
   let inode: string | undefined;
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      // Only a live connection: an earlier one on the same port may linger in TIME_WAIT (inode 0).
-      if (cols[1]?.endsWith(`:${portHex}`) && cols[3] === '01' && cols[9] !== '0') inode = cols[9];
+  // The kernel writes /proc/net/tcp in pieces, and a line can be missed while other sockets come and
+  // go (seen under load in CI): read it again before giving up.
+  for (let attempt = 0; attempt < 5 && !inode; attempt++) {
+    for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+        const cols = line.trim().split(/\s+/);
+        // Only a live connection: an earlier one on the same port may linger in TIME_WAIT (inode 0).
+        if (cols[1]?.endsWith(`:${portHex}`) && cols[3] === '01' && cols[9] !== '0') inode = cols[9];
+      }
     }
   }
   if (!inode) return null;

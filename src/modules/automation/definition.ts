@@ -18,7 +18,8 @@ const Next = Type.Optional(
 const Field = Text({
   minLength: 1,
   maxLength: 200,
-  description: 'a path such as contact.tags, contact.traits.plan, event.properties.plan, lead.fields.city',
+  description:
+    'a path such as contact.tags, contact.traits.plan, event.properties.plan, lead.fields.city; a message.received flow reads event.properties.text and event.properties.button_payload',
 });
 // Strings in steps may hold {{contact.name}}-style placeholders, with an optional "| fallback".
 const Templated = (maxLength: number) => Text({ maxLength });

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Text } from '../../http/schema.js';
+import { AnyKey, Text } from '../../http/schema.js';
 
 export const TrackEventBody = Type.Object(
   {
@@ -15,7 +15,7 @@ export const TrackEventBody = Type.Object(
       description: 'Matched against the triggers of published flows',
     }),
     properties: Type.Optional(
-      Type.Record(Type.String(), Text({ maxLength: 1024 }), {
+      Type.Record(AnyKey, Text({ maxLength: 1024 }), {
         maxProperties: 100,
         propertyNames: Text({ minLength: 1, maxLength: 64 }),
         description: 'Values are strings',

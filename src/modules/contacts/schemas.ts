@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Text } from '../../http/schema.js';
+import { AnyKey, Text } from '../../http/schema.js';
 
 const TraitValue = Type.Union([Text({ maxLength: 1024 }), Type.Number(), Type.Boolean(), Type.Null()]);
 
@@ -17,7 +17,7 @@ export const ContactUpsertBody = Type.Object(
     email: Type.Optional(Text({ maxLength: 254, format: 'email' })),
     tags: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: 64 }), { maxItems: 100 })),
     traits: Type.Optional(
-      Type.Record(Type.String(), TraitValue, {
+      Type.Record(AnyKey, TraitValue, {
         maxProperties: 100,
         propertyNames: Text({ minLength: 1, maxLength: 64 }),
         description: 'Shallow-merged into the contact traits; values are strings, numbers, booleans or null',

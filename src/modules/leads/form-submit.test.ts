@@ -172,6 +172,18 @@ describe('POST /api/forms/submit', () => {
     expect(await count('leads', ws.id)).toBe(0);
   });
 
+  it('checks the value of a field whose name holds a line break like any other (it escaped the schema: 500)', async () => {
+    const { ws, form } = await workspaceWithForm({});
+    for (const name of ['\n', 'a\nb', 'note\r\n']) {
+      expectIntakeError(
+        await submit(t, { token: form.token, email: 'a@example.com', [name]: [{}] }),
+        422,
+        /must be string/,
+      );
+    }
+    expect(await count('leads', ws.id)).toBe(0);
+  });
+
   it('quietly drops a bot that fills the honeypot: success, nothing stored, nothing counted', async () => {
     const { ws, form } = await workspaceWithForm();
     const res = await submit(t, {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { LenientText } from '../../http/schema.js';
+import { AnyKey, LenientText } from '../../http/schema.js';
 
 // Form values are text; JSON callers may also send numbers, booleans, null, and lists of text
 // (checkbox groups; a urlencoded body with a repeated name gives a list too).
@@ -11,7 +11,7 @@ const FieldValue = Type.Union([
   Type.Array(LenientText({ maxLength: 1_000 }), { maxItems: 100 }),
 ]);
 
-export const FormSubmitBody = Type.Record(Type.String(), FieldValue, {
+export const FormSubmitBody = Type.Record(AnyKey, FieldValue, {
   maxProperties: 100,
   propertyNames: LenientText({ minLength: 1, maxLength: 64 }),
 });

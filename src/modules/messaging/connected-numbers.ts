@@ -78,15 +78,22 @@ interface Row {
   verify_token_hash: string;
   templates_synced_at: Date | null;
   created_at: Date;
+  verified_name: string | null;
+  quality_rating: string | null;
+  messaging_limit_tier: string | null;
 }
 
 const COLUMNS = `id, workspace_id, phone_number_id, business_account_id, display_phone, graph_base_url,
-  messages_per_second, access_token_enc, app_secret_enc, verify_token_hash, templates_synced_at, created_at`;
+  messages_per_second, access_token_enc, app_secret_enc, verify_token_hash, templates_synced_at, created_at,
+  verified_name, quality_rating, messaging_limit_tier`;
 
 type StoredNumber = ConnectedNumber & {
   verifyTokenHash: string;
   templatesSyncedAt: Date | null;
   connectedAt: Date;
+  verifiedName: string | null;
+  qualityRating: string | null;
+  messagingLimitTier: string | null;
 };
 
 function open(ctx: AppContext, row: Row): StoredNumber {
@@ -103,6 +110,9 @@ function open(ctx: AppContext, row: Row): StoredNumber {
     verifyTokenHash: row.verify_token_hash,
     templatesSyncedAt: row.templates_synced_at,
     connectedAt: row.created_at,
+    verifiedName: row.verified_name,
+    qualityRating: row.quality_rating,
+    messagingLimitTier: row.messaging_limit_tier,
   };
 }
 
@@ -116,6 +126,57 @@ export async function numberOfWorkspace(ctx: AppContext, db: Queryable, workspac
 export async function numberById(ctx: AppContext, id: string) {
   const { rows } = await ctx.db.query<Row>(`SELECT ${COLUMNS} FROM connected_numbers WHERE id = $1`, [id]);
   return rows[0] ? open(ctx, rows[0]) : null;
+}
+
+/** The numbers connected with this phone_number_id (in one workspace, as connecting ensures). */
+export async function numbersByPhoneNumberId(ctx: AppContext, phoneNumberId: string) {
+  const { rows } = await ctx.db.query<Row>(
+    `SELECT ${COLUMNS} FROM connected_numbers WHERE phone_number_id = $1`,
+    [phoneNumberId],
+  );
+  return rows.map((r) => open(ctx, r));
+}
+
+/** The numbers a webhook payload names: by phone_number_id, or by business account (template events). */
+export async function numbersNamedIn(
+  ctx: AppContext,
+  phoneNumberIds: string[],
+  businessAccountIds: string[],
+) {
+  const { rows } = await ctx.db.query<Row>(
+    `SELECT ${COLUMNS} FROM connected_numbers
+     WHERE phone_number_id = ANY($1::text[]) OR business_account_id = ANY($2::text[])`,
+    [phoneNumberIds, businessAccountIds],
+  );
+  return rows.map((r) => open(ctx, r));
+}
+
+/** What Meta said of the number when it was last read. */
+export async function saveNumberHealth(
+  db: Queryable,
+  number: { workspaceId: string; id: string },
+  health: { verifiedName: string | null; qualityRating: string | null; messagingLimitTier: string | null },
+): Promise<void> {
+  await db.query(
+    `UPDATE connected_numbers SET verified_name = $3, quality_rating = $4, messaging_limit_tier = $5,
+       health_checked_at = now()
+     WHERE workspace_id = $1 AND id = $2`,
+    [number.workspaceId, number.id, health.verifiedName, health.qualityRating, health.messagingLimitTier],
+  );
+}
+
+/** Forgets the workspace's number and its credentials: sends then find no connected number. */
+export async function disconnectNumber(db: Queryable, workspaceId: string): Promise<boolean> {
+  const { rows } = await db.query<{ id: string }>(
+    'DELETE FROM connected_numbers WHERE workspace_id = $1 RETURNING id',
+    [workspaceId],
+  );
+  if (!rows[0]) return false;
+  await db.query('DELETE FROM message_pacing WHERE workspace_id = $1 AND number_id = $2', [
+    workspaceId,
+    rows[0].id,
+  ]);
+  return true;
 }
 
 export async function allNumbers(ctx: AppContext) {

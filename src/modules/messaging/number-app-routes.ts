@@ -1,8 +1,10 @@
+import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
-import { requireManager } from '../accounts/roles.js';
+import { canManage, requireManager } from '../accounts/roles.js';
 import { saveTemplate } from '../templates/save-template.js';
-import { connectNumber, numberOfWorkspace } from './connected-numbers.js';
+import { appWebhookUrl, connectCloudNumber, webhookVerifyToken } from './connect-cloud-number.js';
+import { connectNumber, disconnectNumber, numberOfWorkspace } from './connected-numbers.js';
 import {
   localSimulatorUrl,
   registerWithSimulator,
@@ -16,7 +18,15 @@ const SAMPLE_TEMPLATES = [
   { name: 'order_update', language: 'en', category: 'UTILITY', body: 'Your order {{1}} is now {{2}}.' },
 ] as const;
 
-/** Settings › Connected number: the workspace's number, and connecting the built-in simulator. */
+// Meta's ids are numbers; tokens and secrets are opaque, printable and short.
+const GraphId = Type.String({ pattern: '^[0-9]{1,32}$' });
+const Opaque = Type.String({ minLength: 1, maxLength: 1024, pattern: '^[\\x21-\\x7e]+$' });
+const ConnectBody = Type.Object(
+  { phone_number_id: GraphId, business_account_id: GraphId, access_token: Opaque, app_secret: Opaque },
+  { additionalProperties: false },
+);
+
+/** Settings › Connected number: the workspace's number; connecting a real one, the simulator; disconnecting. */
 export function registerAppNumberRoutes(app: RestApp): void {
   const { ctx } = app;
 
@@ -24,10 +34,16 @@ export function registerAppNumberRoutes(app: RestApp): void {
     const s = request.session();
     const number = await numberOfWorkspace(ctx, ctx.db, s.workspaceId);
     const simulatorAvailable = simulatorMounted(ctx);
-    if (!number) return { result: true, number: null, simulator_available: simulatorAvailable };
+    // What Meta's app settings need; the verify token is for those who may connect a number.
+    const webhook = {
+      callback_url: appWebhookUrl(ctx),
+      ...(canManage(s.role) ? { verify_token: webhookVerifyToken(ctx) } : {}),
+    };
+    if (!number) return { result: true, number: null, simulator_available: simulatorAvailable, webhook };
     return {
       result: true,
       simulator_available: simulatorAvailable,
+      webhook,
       number: {
         id: number.id,
         display_phone: number.displayPhone,
@@ -36,10 +52,37 @@ export function registerAppNumberRoutes(app: RestApp): void {
         provider: number.graphBaseUrl === localSimulatorUrl(ctx) ? 'simulator' : 'whatsapp_cloud_api',
         status: 'connected',
         webhook_url: `${ctx.config.appUrl}/api/webhooks/whatsapp/${number.id}`,
+        verified_name: number.verifiedName,
+        quality_rating: number.qualityRating,
+        messaging_limit_tier: number.messagingLimitTier,
         templates_synced_at: number.templatesSyncedAt,
         connected_at: number.connectedAt,
       },
     };
+  });
+
+  /** Connects a real WhatsApp number, checked with the Graph API first. */
+  app.post('/number', { schema: { body: ConnectBody } }, async (request, reply) => {
+    const s = request.session();
+    requireManager(s.role);
+    const b = request.body;
+    const connected = await connectCloudNumber(ctx, s.workspaceId, {
+      phoneNumberId: b.phone_number_id,
+      businessAccountId: b.business_account_id,
+      accessToken: b.access_token,
+      appSecret: b.app_secret,
+    });
+    return reply.code(201).send({ result: true, ...connected });
+  });
+
+  /** Removes the number and its credentials; sends answer no_connected_number from then on. */
+  app.delete('/number', async (request) => {
+    const s = request.session();
+    requireManager(s.role);
+    if (!(await disconnectNumber(ctx.db, s.workspaceId))) {
+      throw new ApiError('no_connected_number', 'This workspace has no connected number');
+    }
+    return { result: true };
   });
 
   /** Connects the built-in WhatsApp simulator as the workspace's number (as `parley demo` does). */

@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
+import { startMessageFlows } from '../automation/message-event.js';
 import { applyTemplateStatus } from '../templates/apply-template-status.js';
-import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
+import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
-import { advanceStatus, confirmByCallback } from './status.js';
+import { buttonPayload } from './inbound-content.js';
+import { advanceStatus, changeStatus, confirmByCallback } from './status.js';
 import {
   type InboundMessage,
   isObject,
@@ -97,7 +99,7 @@ function list(value: unknown, where: string, skip: (where: string, problem: stri
 }
 
 async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMessage) {
-  const deliveries = await ctx.db.transaction(async (tx) => {
+  const outcome = await ctx.db.transaction(async (tx) => {
     // Customers who write in are always stored, even past the plan's contact limit.
     await tx.query("SET LOCAL parley.contact_limit_mode = 'count_only'");
     // The wa_id the network reported on a send finds the contact even when the number was written
@@ -120,15 +122,28 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
        WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, contactId, m.at],
     );
-    const inserted = await tx.query<{ id: string }>(
-      `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, status, status_rank, wamid, created_at)
-       VALUES ($1, $2, 'inbound', $3, $4, $5, $6, 'read', 4, $7, $8)
+    const inserted = await tx.query<{ id: string; reply_to: string | null }>(
+      `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, content, context_wamid,
+         reply_to, status, status_rank, wamid, created_at)
+       VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7::jsonb, $8,
+         (SELECT id FROM messages WHERE workspace_id = $1 AND wamid = $8), 'read', 4, $9, $10)
        ON CONFLICT (workspace_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
-       RETURNING id`,
-      [workspaceId, newId('msg'), contactId, m.from, m.type, m.text, m.wamid, m.at],
+       RETURNING id, reply_to`,
+      [
+        workspaceId,
+        newId('msg'),
+        contactId,
+        m.from,
+        m.type,
+        m.text,
+        m.content === null ? null : JSON.stringify(m.content),
+        m.contextWamid,
+        m.wamid,
+        m.at,
+      ],
     );
     const id = inserted.rows[0]?.id;
-    if (!id) return [];
+    if (!id) return { flows: false, deliveries: [] };
     const data = {
       id,
       wamid: m.wamid,
@@ -136,26 +151,33 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       contact_id: contactId,
       type: m.type,
       text: m.text,
+      content: m.content,
+      context: m.contextWamid ? { wamid: m.contextWamid, message_id: inserted.rows[0]!.reply_to } : null,
       received_at: m.at.toISOString(),
     };
-    return recordEvent(tx, workspaceId, 'message.received', id, data);
+    const tapped = buttonPayload(m.content);
+    const flows = await startMessageFlows(ctx, tx, workspaceId, contactId, {
+      message_id: id,
+      type: m.type,
+      text: m.text,
+      button_payload: tapped,
+      reply_to: inserted.rows[0]!.reply_to,
+    });
+    return { flows, deliveries: await recordEvent(tx, workspaceId, 'message.received', id, data) };
   });
-  await queueDeliveries(ctx, workspaceId, deliveries);
+  if (outcome.flows) ctx.queue?.wake('automation.start');
+  await queueDeliveries(ctx, workspaceId, outcome.deliveries);
 }
 
 async function applyStatus(ctx: AppContext, workspaceId: string, s: StatusUpdate) {
   const failure = s.status === 'failed' ? s.error : undefined;
-  const moved =
-    (await advanceStatus(ctx.db, workspaceId, s.wamid, s.status, failure)) ??
-    (s.callbackData !== null
-      ? await confirmByCallback(ctx.db, workspaceId, s.callbackData, s.wamid, s.status, failure)
-      : null);
-  if (!moved) return;
-  await emitEvent(ctx, workspaceId, 'message.status', `${moved.id}:${s.status}`, {
-    id: moved.id,
-    wamid: s.wamid,
-    status: s.status,
-    callback_data: moved.callback_data,
-    ...(failure ? { error: failure } : {}),
-  });
+  await changeStatus(
+    ctx,
+    workspaceId,
+    async (db) =>
+      (await advanceStatus(db, workspaceId, s.wamid, s.status, failure)) ??
+      (s.callbackData !== null
+        ? await confirmByCallback(db, workspaceId, s.callbackData, s.wamid, s.status, failure)
+        : null),
+  );
 }

@@ -6,6 +6,7 @@ import { takeSendSlot, waitForSlot } from './pacing.js';
 import type { RichType } from './schemas.js';
 import { deliverMessage } from './send-message.js';
 import { JOB_SLOT_WAIT_MS, leaseSeconds, scheduleSend } from './send-schedule.js';
+import { failMessage } from './status.js';
 
 interface Row {
   phone: string;
@@ -114,9 +115,5 @@ async function markFailed(
   code: number,
   reason: string,
 ) {
-  await ctx.db.query(
-    `UPDATE messages SET status = 'failed', status_rank = 5, error_code = $3, error_reason = $4, sending_until = NULL,
-       updated_at = now() WHERE workspace_id = $1 AND id = $2 AND status_rank = 0`,
-    [data.workspaceId, data.messageId, code, reason],
-  );
+  await failMessage(ctx, data.workspaceId, data.messageId, { code, reason }, false);
 }

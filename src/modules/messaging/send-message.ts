@@ -20,7 +20,7 @@ import {
   SEND_TIMEOUT_MS,
   scheduleSend,
 } from './send-schedule.js';
-import type { MessageStatus } from './status.js';
+import { CHANGED, changeStatus, failMessage, type MessageStatus, type StatusChange } from './status.js';
 import { templateComponents } from './template-parameters.js';
 
 export interface SendResult {
@@ -240,16 +240,22 @@ export async function deliverMessage(
       callbackData: id,
     });
     // The status webhook may have confirmed the message first; the contact's wa_id is stored either way.
-    await ctx.db.query(
-      `WITH m AS (
-         UPDATE messages SET wamid = $3, status = 'accepted', status_rank = 1, sending_until = NULL,
-           unconfirmed_since = NULL, updated_at = now()
-         WHERE workspace_id = $1 AND id = $2 AND status_rank < 1)
-       UPDATE contacts SET wa_id = $4 FROM messages
-       WHERE messages.workspace_id = $1 AND messages.id = $2 AND contacts.workspace_id = $1
-         AND contacts.id = messages.contact_id AND $4::text IS NOT NULL`,
-      [number.workspaceId, id, wamid, waId],
-    );
+    await changeStatus(ctx, number.workspaceId, async (db) => {
+      const { rows } = await db.query<StatusChange>(
+        `WITH m AS (
+           UPDATE messages SET wamid = $3, status = 'accepted', status_rank = 1, sending_until = NULL,
+             unconfirmed_since = NULL, updated_at = now()
+           WHERE workspace_id = $1 AND id = $2 AND status_rank < 1
+           RETURNING ${CHANGED}),
+         c AS (
+           UPDATE contacts SET wa_id = $4 FROM messages
+           WHERE messages.workspace_id = $1 AND messages.id = $2 AND contacts.workspace_id = $1
+             AND contacts.id = messages.contact_id AND $4::text IS NOT NULL)
+         SELECT * FROM m`,
+        [number.workspaceId, id, wamid, waId],
+      );
+      return rows[0] ?? null;
+    });
     if (!wamid) {
       ctx.log.warn(
         { messageId: id, numberId: number.id },
@@ -268,11 +274,7 @@ export async function deliverMessage(
       );
       return { status: 'queued', wamid: null, code: err.code, unconfirmed: err.unconfirmed };
     }
-    await ctx.db.query(
-      `UPDATE messages SET status = 'failed', status_rank = 5, error_code = $3, error_reason = $4, sending_until = NULL,
-         unconfirmed_since = NULL, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND status_rank < 5`,
-      [number.workspaceId, id, err.code, err.message],
-    );
+    await failMessage(ctx, number.workspaceId, id, { code: err.code, reason: err.message }, true);
     if (STALE_TEMPLATE_CODES.has(err.code)) resyncTemplates(ctx, number);
     return { status: 'failed', wamid: null, code: err.code, reason: err.message };
   }

@@ -1,5 +1,6 @@
 import { networkError, storableText } from './cloud-api/error-code.js';
 import type { TemplateStatusUpdate } from './cloud-api/types.js';
+import { contentOf, readableText } from './inbound-content.js';
 import { type MessageStatus, STATUS_RANK } from './status.js';
 
 /** An inbound message as Parley stores it, read from one item of a `messages` change. */
@@ -8,8 +9,13 @@ export interface InboundMessage {
   from: string;
   at: Date;
   type: string;
+  /** For list views: the text, or what a button, list reply, caption or location says (inbound-content.ts). */
   text: string | null;
   name: string | null;
+  /** The type's content as the network sent it: a button's payload, a media id, a location... */
+  content: Record<string, unknown> | null;
+  /** The network's id of the message this one replies or reacts to. */
+  contextWamid: string | null;
 }
 
 /** A status for a message Parley sent, read from one item of a `statuses` array. */
@@ -65,12 +71,21 @@ export function readInbound(m: unknown, contacts: unknown): Read<InboundMessage>
     if (typeof body !== 'string') return bad('text.body is not text');
     text = storableText(body, MAX_TEXT);
   }
+  const content = contentOf(m, m.type);
+  text ??= readableText(m.type, content);
+  const context = isObject(m.context) ? m.context.id : undefined;
+  const reactedTo = m.type === 'reaction' && content ? content.message_id : undefined;
+  const replyTo = context ?? reactedTo;
+  const contextWamid = typeof replyTo === 'string' && WAMID.test(replyTo) ? replyTo : null;
   const sender =
     people.find((c) => c.wa_id === from) ??
     (typeof m.from_user_id === 'string' ? people.find((c) => c.user_id === m.from_user_id) : undefined);
   const profile = sender?.profile;
   const name = isObject(profile) && typeof profile.name === 'string' ? storableText(profile.name, 256) : null;
-  return { ok: true, value: { wamid, from, at: new Date(Number(ts) * 1000), type: m.type, text, name } };
+  return {
+    ok: true,
+    value: { wamid, from, at: new Date(Number(ts) * 1000), type: m.type, text, name, content, contextWamid },
+  };
 }
 
 /**

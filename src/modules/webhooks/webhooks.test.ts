@@ -68,7 +68,10 @@ describe('outbound webhooks', () => {
       headers: simHeaders,
       body: JSON.stringify({ wamid: sent.wamid, status: 'delivered' }),
     });
-    const status = await until(() => hooks.received.find((r) => r.body.includes(sent.id)));
+    // Accepted is announced first; the delivered status follows.
+    const status = await until(() =>
+      hooks.received.find((r) => r.body.includes(sent.id) && r.body.includes('"delivered"')),
+    );
     const verified = new Webhook(secret).verify(status.body, {
       'webhook-id': String(status.headers['webhook-id']),
       'webhook-timestamp': String(status.headers['webhook-timestamp']),

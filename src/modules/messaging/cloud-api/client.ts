@@ -5,6 +5,7 @@ import type {
   CreateTemplateRequest,
   CreateTemplateResponse,
   GraphErrorBody,
+  GraphPhoneNumber,
   GraphTemplate,
   SendResponse,
   TemplateListResponse,
@@ -116,6 +117,18 @@ export class CloudApiClient {
     template: CreateTemplateRequest,
   ): Promise<CreateTemplateResponse> {
     return this.request<CreateTemplateResponse>('POST', `/${businessAccountId}/message_templates`, template);
+  }
+
+  /** Reads the number with this token: Meta answers 190 for a token it does not accept, 100 for an id it cannot reach. */
+  async phoneNumber(phoneNumberId: string): Promise<GraphPhoneNumber> {
+    const fields = 'display_phone_number,verified_name,quality_rating,messaging_limit_tier';
+    const res = await this.request<unknown>('GET', `/${phoneNumberId}?fields=${fields}`);
+    return isObject(res) ? (res as GraphPhoneNumber) : {};
+  }
+
+  /** Subscribes the token's app to the business account's webhooks (messages, statuses, templates). */
+  async subscribeApp(businessAccountId: string): Promise<void> {
+    await this.request<unknown>('POST', `/${businessAccountId}/subscribed_apps`);
   }
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -136,3 +136,14 @@ export interface WebhookPayload {
     }[];
   }[];
 }
+
+/** `GET /{phone-number-id}?fields=...`: what Meta says of a business phone number. */
+export interface GraphPhoneNumber {
+  id?: string;
+  display_phone_number?: string;
+  verified_name?: string;
+  /** GREEN, YELLOW, RED or UNKNOWN. */
+  quality_rating?: string;
+  /** TIER_250, TIER_1K, TIER_10K, TIER_100K or TIER_UNLIMITED. */
+  messaging_limit_tier?: string;
+}

@@ -1,9 +1,12 @@
+import { useState } from 'react';
 import { api, formatDate, useApi } from '../../api';
 import { useSession } from '../../session';
-import { Badge, Card, CopyButton, Empty, ErrorNote, Loading, useAction } from '../../ui';
+import { Badge, Card, CopyButton, Empty, ErrorNote, Loading, Modal, useAction } from '../../ui';
+import { ConnectNumberForm, WebhookFacts, type WebhookInfo } from './ConnectNumberForm';
 
 interface NumberInfo {
   simulator_available: boolean;
+  webhook: WebhookInfo;
   number: null | {
     id: string;
     display_phone: string;
@@ -12,6 +15,9 @@ interface NumberInfo {
     provider: 'simulator' | 'whatsapp_cloud_api';
     status: string;
     webhook_url: string;
+    verified_name: string | null;
+    quality_rating: string | null;
+    messaging_limit_tier: string | null;
     templates_synced_at: string | null;
     connected_at: string;
   };
@@ -21,6 +27,7 @@ export function NumberSettings() {
   const { session } = useSession();
   const info = useApi<NumberInfo>('/number');
   const { busy, error, run } = useAction();
+  const [confirming, setConfirming] = useState(false);
   if (info.loading && !info.data) return <Loading />;
   if (info.error || !info.data)
     return <ErrorNote message={info.error ?? 'Not found'} onRetry={info.reload} />;
@@ -29,9 +36,10 @@ export function NumberSettings() {
     return (
       <Card>
         <Empty icon="☎" title="No WhatsApp number connected yet">
-          Messages, templates and flows need a connected number. Connect a WhatsApp Cloud API number with
-          <code> parley number connect</code> on the server
-          {info.data.simulator_available ? ', or try everything now with the built-in simulator.' : '.'}
+          Messages, templates and flows need a connected number.{' '}
+          {session.can_manage
+            ? `Connect a WhatsApp Cloud API number below${info.data.simulator_available ? ', or try everything now with the built-in simulator' : ''}.`
+            : 'An owner or admin of the workspace can connect one.'}
         </Empty>
         {info.data.simulator_available && session.can_manage && (
           <div className="center">
@@ -51,9 +59,12 @@ export function NumberSettings() {
             {error && <ErrorNote message={error} />}
           </div>
         )}
+        {session.can_manage && <ConnectNumberForm onConnected={info.reload} />}
       </Card>
     );
   }
+  // Connected by its Meta credentials (checked with the Graph API), even when that API is the simulator's.
+  const viaMeta = n.provider !== 'simulator' || n.quality_rating !== null;
   return (
     <Card
       title={n.display_phone}
@@ -64,6 +75,34 @@ export function NumberSettings() {
       }
       actions={<Badge>{n.status}</Badge>}
     >
+      {confirming && (
+        <Modal title="Disconnect this number?" onClose={() => setConfirming(false)}>
+          <p>
+            Parley forgets its access token and app secret. Sends fail until a number is connected again;
+            messages and contacts stay.
+          </p>
+          <div className="row">
+            <button
+              type="button"
+              className="btn danger"
+              disabled={busy}
+              onClick={() =>
+                run(async () => {
+                  await api('DELETE', '/number');
+                  setConfirming(false);
+                  info.reload();
+                })
+              }
+            >
+              {busy ? 'Disconnecting…' : 'Disconnect'}
+            </button>
+            <button type="button" className="btn" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+          {error && <ErrorNote message={error} />}
+        </Modal>
+      )}
       <dl className="facts">
         <dt>Phone number id</dt>
         <dd>
@@ -73,20 +112,43 @@ export function NumberSettings() {
         <dd>
           <code>{n.business_account_id}</code>
         </dd>
-        <dt>Webhook URL</dt>
-        <dd className="row wrap">
-          <code className="break">{n.webhook_url}</code>
-          <CopyButton value={n.webhook_url} />
-        </dd>
+        {viaMeta && (
+          <>
+            <dt>Verified name</dt>
+            <dd>{n.verified_name ?? '—'}</dd>
+            <dt>Quality rating</dt>
+            <dd>{n.quality_rating ?? '—'}</dd>
+            <dt>Messaging limit tier</dt>
+            <dd>{n.messaging_limit_tier ?? '—'}</dd>
+          </>
+        )}
+        {!viaMeta ? (
+          <>
+            <dt>Webhook URL</dt>
+            <dd className="row wrap">
+              <code className="break">{n.webhook_url}</code>
+              <CopyButton value={n.webhook_url} />
+            </dd>
+          </>
+        ) : (
+          <WebhookFacts webhook={info.data.webhook} />
+        )}
         <dt>Connected</dt>
         <dd>{formatDate(n.connected_at)}</dd>
         <dt>Templates synced</dt>
         <dd>{formatDate(n.templates_synced_at)}</dd>
       </dl>
-      <p className="small muted">
-        Give the webhook URL to Meta (App › WhatsApp › Configuration) so delivery statuses and replies reach
-        Parley.
-      </p>
+      {viaMeta && (
+        <p className="small muted">
+          Give the callback URL and verify token to Meta (App › WhatsApp › Configuration › Webhook), and
+          subscribe to the messages field, so delivery statuses and replies reach Parley.
+        </p>
+      )}
+      {session.can_manage && (
+        <button type="button" className="btn danger" onClick={() => setConfirming(true)}>
+          Disconnect number
+        </button>
+      )}
     </Card>
   );
 }

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { api } from '../../api';
+import { CopyButton, ErrorNote, InputField, submitHandler, useAction } from '../../ui';
+
+export interface WebhookInfo {
+  callback_url: string;
+  /** Shown to owners and admins only. */
+  verify_token?: string;
+}
+
+const EMPTY = { phone_number_id: '', business_account_id: '', access_token: '', app_secret: '' };
+
+/** Connects a WhatsApp Cloud API number: Parley checks the token with Meta before keeping anything. */
+export function ConnectNumberForm({ onConnected }: { onConnected: () => void }) {
+  const [form, setForm] = useState(EMPTY);
+  const { busy, error, fieldErrors, run } = useAction();
+  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [key]: e.target.value.trim() });
+  const fieldError = Object.keys(fieldErrors).length > 0;
+  return (
+    <form
+      className="stack"
+      onSubmit={submitHandler(() =>
+        run(async () => {
+          await api('POST', '/number', form);
+          setForm(EMPTY);
+          onConnected();
+        }),
+      )}
+    >
+      <h3>Connect a WhatsApp Cloud API number</h3>
+      <p className="small muted">
+        From your Meta app (developers.facebook.com › your app › WhatsApp › API Setup). Use a system user's
+        permanent access token with the whatsapp_business_messaging and whatsapp_business_management
+        permissions.
+      </p>
+      <InputField
+        label="Phone number id"
+        value={form.phone_number_id}
+        onChange={set('phone_number_id')}
+        inputMode="numeric"
+        required
+        error={fieldErrors.phone_number_id}
+      />
+      <InputField
+        label="WhatsApp Business Account id"
+        value={form.business_account_id}
+        onChange={set('business_account_id')}
+        inputMode="numeric"
+        required
+        error={fieldErrors.business_account_id}
+      />
+      <InputField
+        label="Access token"
+        type="password"
+        autoComplete="off"
+        value={form.access_token}
+        onChange={set('access_token')}
+        required
+        error={fieldErrors.access_token}
+      />
+      <InputField
+        label="App secret"
+        type="password"
+        autoComplete="off"
+        value={form.app_secret}
+        onChange={set('app_secret')}
+        required
+        hint="App settings › Basic: Parley checks each webhook's signature with it."
+        error={fieldErrors.app_secret}
+      />
+      {error && !fieldError && <ErrorNote message={error} />}
+      <div>
+        <button type="submit" className="btn primary" disabled={busy}>
+          {busy ? 'Checking with Meta…' : 'Connect number'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What Meta's app settings need so replies and statuses reach Parley. */
+export function WebhookFacts({ webhook }: { webhook: WebhookInfo }) {
+  return (
+    <>
+      <dt>Callback URL</dt>
+      <dd className="row wrap">
+        <code className="break">{webhook.callback_url}</code>
+        <CopyButton value={webhook.callback_url} />
+      </dd>
+      {webhook.verify_token && (
+        <>
+          <dt>Verify token</dt>
+          <dd className="row wrap">
+            <code className="break">{webhook.verify_token}</code>
+            <CopyButton value={webhook.verify_token} />
+          </dd>
+        </>
+      )}
+    </>
+  );
+}
