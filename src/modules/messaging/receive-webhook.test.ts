@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { DatabaseUnreachableError } from '../../db/outage.js';
 import { hubSignature } from './cloud-api/signature.js';
 import { type ConnectedNumber, connectNumber, numberOfWorkspace } from './connected-numbers.js';
 
@@ -252,8 +253,9 @@ describe('when Parley itself cannot store', () => {
   it('lets the database failure through, so the delivery is not acknowledged and Meta retries', async () => {
     const ws = await connected();
     const query = t.ctx.db.transaction;
-    t.ctx.db.transaction = () =>
-      Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    // What the database layer throws when it cannot reach the server (src/db/outage.ts).
+    const driver = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    t.ctx.db.transaction = () => Promise.reject(new DatabaseUnreachableError({ cause: driver }));
     try {
       const res = await post(
         ws.number,
@@ -261,7 +263,8 @@ describe('when Parley itself cannot store', () => {
           messagesChange(ws.number, { messages: [text('wamid.down', '14155550106', 'x')] }),
         ]),
       );
-      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      expect(res.statusCode).toBe(503);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expect(res.body).not.toContain('ECONNREFUSED');
     } finally {
       t.ctx.db.transaction = query;
