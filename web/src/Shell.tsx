@@ -9,6 +9,7 @@ import { LeadPage, LeadsPage } from './pages/Leads';
 import { ConversationPage, MessagesPage } from './pages/Messages';
 import { SettingsPage } from './pages/Settings';
 import { TemplatesPage } from './pages/Templates';
+import { NewTemplatePage } from './pages/templates/NewTemplate';
 import { Link, match, navigate, useLocation } from './router';
 import { useSession } from './session';
 import { Empty } from './ui';
@@ -37,6 +38,7 @@ const ROUTES: Route[] = [
   { pattern: '/messages', render: () => <MessagesPage /> },
   { pattern: '/messages/:contactId', render: (p) => <ConversationPage contactId={p.contactId!} /> },
   { pattern: '/templates', render: () => <TemplatesPage /> },
+  { pattern: '/templates/new', render: () => <NewTemplatePage /> },
   { pattern: '/leads', render: () => <LeadsPage /> },
   { pattern: '/leads/:id', render: (p) => <LeadPage key={p.id} id={p.id!} /> },
   { pattern: '/forms', render: () => <FormsPage /> },

@@ -3,34 +3,42 @@ import type { Queryable } from '../../db/db.js';
 import { type StoredTemplate, templateNeeds } from './components.js';
 import type { ListedTemplate } from './schemas.js';
 
-type Row = StoredTemplate &
-  Pick<Static<typeof ListedTemplate>, 'id' | 'name' | 'language' | 'variable_count'>;
+type SendNeeds = Pick<
+  Static<typeof ListedTemplate>,
+  'variable_count' | 'parameter_format' | 'body_parameters' | 'header' | 'buttons'
+>;
 
-/** Approved templates, each with what a send of it must give (derived from its components). */
+/** What a send of the template must give, as the template lists show it (derived from its components). */
+export function sendNeeds(template: StoredTemplate): SendNeeds {
+  const needs = templateNeeds(template);
+  return {
+    variable_count: needs.variableCount,
+    parameter_format: needs.parameterFormat,
+    body_parameters: needs.bodyNames ?? [],
+    header: needs.header && { format: needs.header.format, takes_value: needs.header.takesValue },
+    buttons: needs.buttons.map((b) => ({
+      index: b.index,
+      type: b.type,
+      takes: b.takes,
+      required: b.required,
+    })),
+  };
+}
+
+type Row = StoredTemplate & Pick<Static<typeof ListedTemplate>, 'id' | 'name' | 'language'>;
+
+/** Approved templates, each with what a send of it must give. */
 export async function listApprovedTemplates(
   db: Queryable,
   workspaceId: string,
 ): Promise<Static<typeof ListedTemplate>[]> {
   const { rows } = await db.query<Row>(
-    `SELECT id, name, language, category, body, variable_count, parameter_format, components FROM templates
+    `SELECT id, name, language, category, body, parameter_format, components FROM templates
      WHERE workspace_id = $1 AND status = 'APPROVED' ORDER BY name, language`,
     [workspaceId],
   );
   return rows.map((row) => {
-    const needs = templateNeeds(row);
     const { components: _, ...listed } = row;
-    return {
-      ...listed,
-      variable_count: needs.variableCount,
-      parameter_format: needs.parameterFormat,
-      body_parameters: needs.bodyNames ?? [],
-      header: needs.header && { format: needs.header.format, takes_value: needs.header.takesValue },
-      buttons: needs.buttons.map((b) => ({
-        index: b.index,
-        type: b.type,
-        takes: b.takes,
-        required: b.required,
-      })),
-    };
+    return { ...listed, ...sendNeeds(row) };
   });
 }

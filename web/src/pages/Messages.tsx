@@ -3,7 +3,7 @@ import { api, formatDate, timeAgo, useApi } from '../api';
 import { ListTable, PAGE } from '../list';
 import { Link, navigate, useLocation } from '../router';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, submitHandler, useAction } from '../ui';
-import type { Template } from './Templates';
+import { SendTemplate } from './messages/SendTemplate';
 
 interface Message {
   id: string;
@@ -246,14 +246,15 @@ function Composer({ conv, onSent }: { conv: Conversation; onSent: () => void }) 
       <button
         type="button"
         className="btn small ghost"
-        onClick={() => setShowTemplates(!showTemplates)}
-        aria-expanded={showTemplates}
+        onClick={() => setShowTemplates(true)}
+        aria-haspopup="dialog"
       >
-        {showTemplates ? 'Hide templates' : 'Send a template'}
+        Send a template
       </button>
       {showTemplates && (
-        <TemplateSender
+        <SendTemplate
           path={path}
+          onClose={() => setShowTemplates(false)}
           onSent={() => {
             setShowTemplates(false);
             onSent();
@@ -261,73 +262,5 @@ function Composer({ conv, onSent }: { conv: Conversation; onSent: () => void }) 
         />
       )}
     </div>
-  );
-}
-
-function TemplateSender({ path, onSent }: { path: string; onSent: () => void }) {
-  const list = useApi<{ templates: Template[] }>('/templates');
-  const [chosen, setChosen] = useState('');
-  const [values, setValues] = useState<string[]>([]);
-  const { busy, error, run } = useAction();
-  if (list.loading && !list.data) return <Loading />;
-  if (list.error) return <ErrorNote message={list.error} onRetry={list.reload} />;
-  const approved = list.data!.templates.filter((t) => t.status === 'APPROVED');
-  if (approved.length === 0)
-    return (
-      <p className="small muted">
-        No approved templates. Sync them under <Link href="/templates">Templates</Link>.
-      </p>
-    );
-  const t = approved.find((x) => x.id === chosen);
-  const send = () =>
-    run(async () => {
-      await api('POST', path, {
-        template: { name: t!.name, language: t!.language, body: values.slice(0, t!.variable_count) },
-      });
-      onSent();
-    });
-  return (
-    <form className="stack template-sender" onSubmit={submitHandler(send)}>
-      <label className="field">
-        <span>Template</span>
-        <select
-          value={chosen}
-          onChange={(e) => {
-            setChosen(e.target.value);
-            setValues([]);
-          }}
-          required
-        >
-          <option value="">Choose…</option>
-          {approved.map((x) => (
-            <option key={x.id} value={x.id}>
-              {x.name} ({x.language})
-            </option>
-          ))}
-        </select>
-      </label>
-      {t && <p className="small muted pre">{t.body}</p>}
-      {t &&
-        Array.from({ length: t.variable_count }, (_, n) => n).map((i) => (
-          <label key={i} className="field">
-            <span>{`{{${i + 1}}}`}</span>
-            <input
-              required
-              value={values[i] ?? ''}
-              onChange={(e) => {
-                const v = [...values];
-                v[i] = e.target.value;
-                setValues(v);
-              }}
-            />
-          </label>
-        ))}
-      {error && <ErrorNote message={error} />}
-      <div>
-        <button type="submit" className="btn primary" disabled={busy || !t}>
-          Send template
-        </button>
-      </div>
-    </form>
   );
 }
