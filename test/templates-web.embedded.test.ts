@@ -90,7 +90,9 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
     await page.getByLabel('Variables').selectOption('NAMED');
     await page.getByLabel('Header type').selectOption('IMAGE');
     await page.getByLabel('Sample image').fill('https://cdn.example/sample.jpg');
-    await page.getByLabel('Message text').fill('Hi {{first_name}}, {{discount}} off everything until Sunday!');
+    await page
+      .getByLabel('Message text')
+      .fill('Hi {{first_name}}, {{discount}} off everything until Sunday!');
     await page.getByLabel('Sample for {{first_name}}').fill('Pablo');
     await expect.poll(() => preview.textContent()).toContain('Hi Pablo, {{discount}} off');
     await page.getByLabel('Sample for {{discount}}').fill('25%');
@@ -133,7 +135,10 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
     await sim('POST', '/templates/summer_sale/en_US/approve');
     await sim('POST', '/templates/too_pushy/en_US/reject');
     await card('summer_sale').getByText('approved').waitFor();
-    await card('too_pushy').getByTestId('rejection').getByText('the category does not fit the content').waitFor();
+    await card('too_pushy')
+      .getByTestId('rejection')
+      .getByText('the category does not fit the content')
+      .waitFor();
     await screenshot(page, 'templates-02-reviewed');
   });
 
@@ -157,7 +162,7 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
     await expect.poll(() => dialog.getByTestId('bubble').textContent()).toContain('Hi Ravi, 25% off');
     await dialog.getByRole('button', { name: 'Send template' }).click();
     // The server's 422 names template.header.link: its words show under the header's field.
-    await field('Header image link').getByText('an http(s) URL the network can fetch').waitFor();
+    await field('Header image link').getByText('An http(s) URL the network can fetch.').waitFor();
     expect(await sentTemplates()).toEqual([]);
     await screenshot(page, 'templates-03-send-dialog');
 
@@ -200,7 +205,7 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
     await page.getByLabel('Link ending for “Shop”').fill('{{event.properties.code}}');
     await page.getByRole('button', { name: 'Publish' }).click();
     const header = page.locator('.field', { has: page.getByLabel('Header image link') });
-    await header.getByText('an http(s) URL the network can fetch').waitFor();
+    await header.getByText('An http(s) URL the network can fetch.').waitFor();
     await screenshot(page, 'templates-04-flow-step');
 
     await page.getByLabel('Header image link').fill('{{event.properties.image}}');

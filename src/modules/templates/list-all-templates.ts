@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import type { StoredTemplate } from './components.js';
-import { sendNeeds } from './list-templates.js';
+import { sendNeeds } from './send-needs.js';
 
 /**
  * Every template of the workspace whatever its status (REST v1 lists approved ones), with its

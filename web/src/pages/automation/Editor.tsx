@@ -27,6 +27,10 @@ const stepProblems = (problems: { field: string; message: string }[], i: number)
       .map((p) => [p.field.slice(`steps.${i}.`.length), p.message.replace(/^step "[^"]*": /, '')]),
   );
 
+/** Every problem is one a step card shows beside its field (a send_template step's values). */
+const allInSteps = (problems: { field: string }[]) =>
+  problems.length > 0 && problems.every((p) => /^steps\.\d+\.template\./.test(p.field));
+
 const blank = (kind: Kind): Definition => ({
   name: '',
   trigger: kind === 'flow' ? { type: 'event', event: '' } : { type: 'webhook' },
@@ -174,8 +178,12 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
           </>
         }
       />
-      {action.error && <ErrorNote message={action.error} />}
-      {problems.length > 1 && (
+      {action.error && (
+        <ErrorNote
+          message={allInSteps(problems) ? 'A step needs a change: see the marked fields.' : action.error}
+        />
+      )}
+      {problems.length > 1 && !allInSteps(problems) && (
         <ul className="problems">
           {problems.map((p) => (
             <li key={`${p.field}${p.message}`}>

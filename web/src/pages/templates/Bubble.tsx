@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { BubbleModel } from './types';
 
-const MEDIA_ICON: Record<string, string> = { IMAGE: '🖼', VIDEO: '▶', DOCUMENT: '📄', LOCATION: '📍' };
+const MEDIA_ICON: Record<string, string> = { IMAGE: '▧', VIDEO: '▶', DOCUMENT: '▤', LOCATION: '⌖' };
 const BUTTON_ICON: Record<string, string> = {
   URL: '↗',
   PHONE_NUMBER: '✆',

@@ -56,13 +56,6 @@ export function ButtonsFields({ draft, errors, onChange }: Props) {
             <legend className="small">
               Button {i + 1}: {kind}
             </legend>
-            <button
-              type="button"
-              className="btn small ghost button-remove"
-              onClick={() => setButtons(draft.buttons.filter((_, j) => j !== i))}
-            >
-              Remove <span className="sr-only">button {i + 1}</span>
-            </button>
             <div className="grid-fields">
               {b.type !== 'COPY_CODE' && (
                 <InputField
@@ -110,6 +103,13 @@ export function ButtonsFields({ draft, errors, onChange }: Props) {
                 />
               )}
             </div>
+            <button
+              type="button"
+              className="btn small ghost button-remove"
+              onClick={() => setButtons(draft.buttons.filter((_, j) => j !== i))}
+            >
+              Remove <span className="sr-only">button {i + 1}</span>
+            </button>
           </fieldset>
         );
       })}

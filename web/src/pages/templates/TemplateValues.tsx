@@ -14,6 +14,12 @@ interface Props {
   hint?: ReactNode;
 }
 
+/** The server's words as a sentence: "an http(s) URL…" → "An http(s) URL….". */
+const sentence = (s: string) => {
+  const plain = s.replace(/`/g, '');
+  return `${plain.charAt(0).toUpperCase()}${plain.slice(1)}${/[.!?]$/.test(plain) ? '' : '.'}`;
+};
+
 const TAKES_LABEL = { payload: 'Reply payload', text: 'Link ending', coupon_code: 'Offer code' } as const;
 
 /**
@@ -110,17 +116,14 @@ export function TemplateValues({ template: t, value, onChange, errors = {}, hint
       )}
       {bodyFields(t).length > 0 && (
         <div className="grid-fields">
-          {bodyFields(t).map((f) => (
+          {bodyFields(t).map((f, i) => (
             <InputField
               key={f.key}
               label={f.label}
               hint={nextHint() ?? (f.example ? `e.g. ${f.example}` : undefined)}
               error={
-                Array.isArray(value.body)
-                  ? (errors[`template.body[${f.key}]`] ??
-                    (f.key === '0' ? errors['template.body'] : undefined))
-                  : (problem(`template.body.${f.key}`) ??
-                    (f === bodyFields(t)[0] ? errors['template.body'] : undefined))
+                problem(Array.isArray(value.body) ? `template.body[${f.key}]` : `template.body.${f.key}`) ??
+                (i === 0 && errors['template.body'] ? sentence(errors['template.body']) : undefined)
               }
               value={bodyValue(value, f.key)}
               onChange={(e) => setBody(f.key, e.target.value)}
