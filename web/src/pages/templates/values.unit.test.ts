@@ -112,7 +112,7 @@ describe('the template values form', () => {
     expect(valuesPreview(otp, { body: ['123456'] }).body).toMatch(/^\*123456\* is your verification code/);
   });
 
-  it('gives a location header as coordinates and a text header as its string', () => {
+  it('gives a text header its string and a location header its coordinates', () => {
     const place = listed({
       name: 'visit',
       language: 'en',
@@ -127,5 +127,18 @@ describe('the template values form', () => {
     expect(send(place, { header: 'A-2' })).toEqual([
       { type: 'header', parameters: [{ type: 'text', text: 'A-2' }] },
     ]);
+    const pin = listed({
+      name: 'pin',
+      language: 'en',
+      category: 'UTILITY',
+      components: [
+        { type: 'HEADER', format: 'LOCATION' },
+        { type: 'BODY', text: 'Meet here.' },
+      ],
+    });
+    const unset = emptyValues(pin);
+    expect(unset).toEqual({ header: { latitude: '', longitude: '' } });
+    expect(Object.keys(missingValues(pin, unset))).toEqual(['template.header']);
+    expect(send(pin, { header: { latitude: 12.97, longitude: 77.59, name: 'Shop' } })).toHaveLength(1);
   });
 });
