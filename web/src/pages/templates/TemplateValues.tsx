@@ -29,9 +29,12 @@ const TAKES_LABEL = { payload: 'Reply payload', text: 'Link ending', coupon_code
  */
 export function TemplateValues({ template: t, value, onChange, errors = {}, hint }: Props) {
   // A part's problem, or that of anything inside it (`template.header.link` for the header).
-  const problem = (key: string) =>
-    errors[key] ??
-    Object.entries(errors).find(([k]) => k.startsWith(`${key}.`) || k.startsWith(`${key}[`))?.[1];
+  const problem = (key: string) => {
+    const found =
+      errors[key] ??
+      Object.entries(errors).find(([k]) => k.startsWith(`${key}.`) || k.startsWith(`${key}[`))?.[1];
+    return found && sentence(found);
+  };
   let hinted = false;
   const nextHint = () => {
     if (hinted) return undefined;
