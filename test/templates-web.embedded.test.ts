@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, screenshot } from './support/browser.js';
-import { freePort, type RunningServer, startServer, tempDataDir } from './support/cli.js';
+import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
 import { until } from './support/until.js';
 
 const CUSTOMER = '919876543210';
@@ -11,37 +8,23 @@ const CUSTOMER = '919876543210';
 // Templates with every component, end to end: created in the app's editor, reviewed by the
 // simulator, sent with the values form from a conversation and from a flow step.
 describe.skipIf(!hasChromium)('template editor and values form in a browser', { timeout: 120_000 }, () => {
-  const data = tempDataDir();
-  let server: RunningServer;
-  let browser: Browser;
+  let app: AppInBrowser;
   let page: Page;
   let base: string;
   let apiKey: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    server = await startServer([], {
-      DATA_DIR: data.dir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
-    });
-    base = server.url;
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
+    app = await appInBrowser();
+    ({ base, page } = app);
+    await page.setViewportSize({ width: 1280, height: 900 });
   }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    data.remove();
-  });
+  afterAll(() => app?.stop());
 
   const sim = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}/_sim${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${readFileSync(join(data.dir, 'simulator.token'), 'utf8')}`,
+        authorization: `Bearer ${app.simulatorToken()}`,
         ...(body ? { 'content-type': 'application/json' } : {}),
       },
       body: body ? JSON.stringify(body) : null,
@@ -129,6 +112,23 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
     await page.getByLabel('Name', { exact: true }).fill('too_pushy');
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await card('too_pushy').getByText('pending').waitFor();
+  });
+
+  it("creates an authentication template from its options, WhatsApp's preset text previewed", async () => {
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('login_code');
+    await page.getByLabel('Category').selectOption('AUTHENTICATION');
+    expect(await page.getByLabel('Message text').count()).toBe(0);
+    await page.getByLabel('Code expires after (minutes)').fill('5');
+    const preview = page.getByTestId('bubble');
+    await expect
+      .poll(() => preview.textContent())
+      .toContain('123456 is your verification code. For your security, do not share this code.');
+    expect(await preview.textContent()).toContain('This code expires in 5 minutes.');
+    await page.locator('.template-preview').getByText('Copy code').waitFor();
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await card('login_code').getByText('pending').waitFor();
+    await card('login_code').getByText('This code expires in 5 minutes.').waitFor();
   });
 
   it("shows the simulator's approval and rejection without a reload", async () => {

@@ -1,39 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, screenshot } from './support/browser.js';
-import { freePort, type RunningServer, startServer, tempDataDir } from './support/cli.js';
+import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
 import { until } from './support/until.js';
 
 // The web app end to end: the real server (built CLI, embedded database) driven by headless Chromium.
 describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () => {
-  const data = tempDataDir();
-  let server: RunningServer;
+  let app: AppInBrowser;
   let browser: Browser;
   let page: Page;
   let base: string;
   let apiKey: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    // A real number's Graph calls go to this server's own simulator, standing in for Meta.
-    server = await startServer([], {
-      DATA_DIR: data.dir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
-    });
-    base = server.url;
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.setDefaultTimeout(15_000);
+    app = await appInBrowser();
+    ({ base, browser, page } = app);
   }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    data.remove();
-  });
+  afterAll(() => app?.stop());
 
   const rest = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}/api/v1${path}`, {
@@ -135,7 +117,7 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        authorization: `Bearer ${readFileSync(join(data.dir, 'simulator.token'), 'utf8')}`,
+        authorization: `Bearer ${app.simulatorToken()}`,
       },
       body: JSON.stringify({ from: '919876543210', text: 'Hi! Is my order on its way?' }),
     });
@@ -325,7 +307,7 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        authorization: `Bearer ${readFileSync(join(data.dir, 'simulator.token'), 'utf8')}`,
+        authorization: `Bearer ${app.simulatorToken()}`,
       },
       body: JSON.stringify({
         ...meta,

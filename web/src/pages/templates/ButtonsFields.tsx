@@ -1,5 +1,5 @@
 import { InputField } from '../../ui';
-import { type ButtonType, type Draft, type DraftButton, LIMITS } from './draft';
+import { type ButtonType, type Draft, type DraftButton, LIMITS, type SectionProps } from './draft';
 
 const KINDS: { type: ButtonType; label: string }[] = [
   { type: 'QUICK_REPLY', label: 'Quick reply' },
@@ -7,12 +7,6 @@ const KINDS: { type: ButtonType; label: string }[] = [
   { type: 'PHONE_NUMBER', label: 'Call a number' },
   { type: 'COPY_CODE', label: 'Copy offer code' },
 ];
-
-interface Props {
-  draft: Draft;
-  errors: Record<string, string>;
-  onChange: (d: Draft) => void;
-}
 
 /** Why a kind of button cannot be added, in words; null when it can. */
 function addBlocked(draft: Draft, type: ButtonType): string | null {
@@ -24,7 +18,7 @@ function addBlocked(draft: Draft, type: ButtonType): string | null {
 }
 
 /** Buttons: added by kind, quick replies kept together as WhatsApp requires. */
-export function ButtonsFields({ draft, errors, onChange }: Props) {
+export function ButtonsFields({ draft, errors, onChange }: SectionProps) {
   const setButtons = (buttons: DraftButton[]) => onChange({ ...draft, buttons });
   const add = (type: ButtonType) => {
     const key = Math.max(0, ...draft.buttons.map((b) => b.key)) + 1;

@@ -1,5 +1,5 @@
 import { Field, InputField } from '../../ui';
-import { type Draft, type HeaderFormat, LIMITS, variablesOf } from './draft';
+import { type Draft, type HeaderFormat, LIMITS, type SectionProps, variablesOf } from './draft';
 
 const FORMATS: { id: HeaderFormat; label: string }[] = [
   { id: 'NONE', label: 'None' },
@@ -10,14 +10,8 @@ const FORMATS: { id: HeaderFormat; label: string }[] = [
   { id: 'LOCATION', label: 'Location' },
 ];
 
-interface Props {
-  draft: Draft;
-  errors: Record<string, string>;
-  onChange: (d: Draft) => void;
-}
-
 /** The header: none, a line of text with at most one variable, a media sample, or a location. */
-export function HeaderFields({ draft, errors, onChange }: Props) {
+export function HeaderFields({ draft, errors, onChange }: SectionProps) {
   const { header } = draft;
   const set = (patch: Partial<Draft['header']>) => onChange({ ...draft, header: { ...header, ...patch } });
   const variable = header.format === 'TEXT' ? variablesOf(header.text)[0] : undefined;

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { ApiFailure, api } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Field, InputField, PageHeader, submitHandler } from '../../ui';
+import { AuthenticationFields } from './AuthenticationFields';
+import { BodyFields } from './BodyFields';
 import { Bubble } from './Bubble';
 import { ButtonsFields } from './ButtonsFields';
 import {
@@ -145,87 +147,5 @@ export function NewTemplatePage() {
         </aside>
       </div>
     </>
-  );
-}
-
-function BodyFields({
-  draft,
-  errors,
-  onChange,
-}: {
-  draft: Draft;
-  errors: Record<string, string>;
-  onChange: (d: Draft) => void;
-}) {
-  const named = draft.parameterFormat === 'NAMED';
-  const vars = errors.body ? [] : variablesOf(draft.body);
-  if (!named) vars.sort((a, b) => Number(a) - Number(b));
-  return (
-    <fieldset className="editor-section">
-      <legend>Body</legend>
-      <Field
-        label="Message text"
-        hint={`Up to ${LIMITS.body} characters. Mark values with ${named ? '{{first_name}}, {{order_id}}' : '{{1}}, {{2}}'}; *bold* shows bold.`}
-        error={errors.body}
-      >
-        {(id) => (
-          <textarea
-            id={id}
-            rows={5}
-            value={draft.body}
-            onChange={(e) => onChange({ ...draft, body: e.target.value })}
-          />
-        )}
-      </Field>
-      {vars.length > 0 && (
-        <div className="grid-fields">
-          {vars.map((v) => (
-            <InputField
-              key={v}
-              label={`Sample for {{${v}}}`}
-              error={errors[`examples.${v}`]}
-              value={draft.examples[v] ?? ''}
-              onChange={(e) => onChange({ ...draft, examples: { ...draft.examples, [v]: e.target.value } })}
-            />
-          ))}
-        </div>
-      )}
-    </fieldset>
-  );
-}
-
-function AuthenticationFields({
-  draft,
-  errors,
-  onChange,
-}: {
-  draft: Draft;
-  errors: Record<string, string>;
-  onChange: (d: Draft) => void;
-}) {
-  return (
-    <fieldset className="editor-section">
-      <legend>One-time code</legend>
-      <p className="small muted">
-        WhatsApp writes the text of authentication templates itself (“123456 is your verification code.”),
-        with a button that copies the code. Each send gives the code.
-      </p>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={draft.security}
-          onChange={(e) => onChange({ ...draft, security: e.target.checked })}
-        />
-        Add the security advice (“For your security, do not share this code.”)
-      </label>
-      <InputField
-        label="Code expires after (minutes)"
-        hint="1 to 90; leave empty for no expiry note."
-        error={errors.expiry ?? errors.body ?? errors.components}
-        inputMode="numeric"
-        value={draft.expiry}
-        onChange={(e) => onChange({ ...draft, expiry: e.target.value })}
-      />
-    </fieldset>
   );
 }

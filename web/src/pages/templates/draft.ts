@@ -30,6 +30,13 @@ export interface Draft {
   expiry: string;
 }
 
+/** What each section of the editor is given. */
+export interface SectionProps {
+  draft: Draft;
+  errors: Record<string, string>;
+  onChange: (d: Draft) => void;
+}
+
 export const blankDraft = (): Draft => ({
   name: '',
   language: 'en_US',

@@ -19,6 +19,9 @@ export interface TemplateComponent {
     body_text_named_params?: { param_name: string; example: string }[];
   };
   buttons?: TemplateButton[];
+  /** AUTHENTICATION: WhatsApp's options in place of text. */
+  add_security_recommendation?: boolean;
+  code_expiration_minutes?: number;
 }
 
 export interface Template {

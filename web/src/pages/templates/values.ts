@@ -23,7 +23,21 @@ export function around(text: string, key: string): string {
   return `${before}___${after}`.trim();
 }
 
-const bodyText = (t: Template) => component(t, 'BODY')?.text ?? t.body;
+// An authentication template kept as created has WhatsApp's options, not yet its preset words.
+const bodyText = (t: Template) => {
+  const body = component(t, 'BODY');
+  if (body?.text || t.body || t.category !== 'AUTHENTICATION') return body?.text ?? t.body;
+  const advice = body?.add_security_recommendation ? ' For your security, do not share this code.' : '';
+  return `*{{1}}* is your verification code.${advice}`;
+};
+
+const footerText = (t: Template) => {
+  const footer = component(t, 'FOOTER');
+  if (footer?.text || !footer?.code_expiration_minutes) return footer?.text;
+  return `This code expires in ${footer.code_expiration_minutes} minutes.`;
+};
+
+const BUTTON_TEXT: Record<string, string> = { COPY_CODE: 'Copy offer code', OTP: 'Copy code' };
 
 /** Each body value a send gives: its key ('first_name' or its position), label and sample. */
 export function bodyFields(t: Template): { key: string; label: string; example?: string }[] {
@@ -122,10 +136,10 @@ export function valuesPreview(t: Template, v: TemplateValues): BubbleModel {
         }
       : {}),
     body: text,
-    ...(component(t, 'FOOTER')?.text ? { footer: component(t, 'FOOTER')!.text } : {}),
+    ...(footerText(t) ? { footer: footerText(t) } : {}),
     buttons: (component(t, 'BUTTONS')?.buttons ?? []).map((b) => ({
       type: b.type.toUpperCase(),
-      text: b.text ?? (b.type.toUpperCase() === 'COPY_CODE' ? 'Copy offer code' : 'Button'),
+      text: b.text ?? BUTTON_TEXT[b.type.toUpperCase()] ?? 'Button',
     })),
   };
 }

@@ -110,6 +110,21 @@ describe('the template values form', () => {
       parameters: [{ type: 'text', text: '123456' }],
     });
     expect(valuesPreview(otp, { body: ['123456'] }).body).toMatch(/^\*123456\* is your verification code/);
+    // As Parley keeps it when created, before a sync brings WhatsApp's preset words.
+    const asCreated: Template = {
+      ...otp,
+      body: '',
+      components: [
+        { type: 'BODY', add_security_recommendation: false },
+        { type: 'FOOTER', code_expiration_minutes: 5 },
+        { type: 'BUTTONS', buttons: [{ type: 'OTP' }] },
+      ],
+    };
+    expect(valuesPreview(asCreated, { body: [''] })).toEqual({
+      body: '*{{1}}* is your verification code.',
+      footer: 'This code expires in 5 minutes.',
+      buttons: [{ type: 'OTP', text: 'Copy code' }],
+    });
   });
 
   it('gives a text header its string and a location header its coordinates', () => {
