@@ -32,6 +32,10 @@ export interface Config {
   simulatorToken: string | undefined;
   /** Let outbound webhooks and HTTP steps reach private and loopback addresses (refused by default). */
   allowPrivateWebhooks: boolean;
+  /** Where media bytes are kept: files under DATA_DIR/media, or the PostgreSQL database (MEDIA_STORE). */
+  mediaStore: 'filesystem' | 'postgres';
+  /** The largest inbound media file Parley downloads and keeps (MEDIA_MAX_BYTES); larger ones are refused. */
+  mediaMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -78,7 +82,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorToken:
       simulator || !databaseUrl ? loadSimulatorToken(env.SIMULATOR_TOKEN, dataDir, databaseUrl) : undefined,
     allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
+    mediaStore: parseMediaStore(env.MEDIA_STORE, databaseUrl),
+    mediaMaxBytes: parseInteger('MEDIA_MAX_BYTES', env.MEDIA_MAX_BYTES ?? '100000000', 1_000, 2_000_000_000),
   };
+}
+
+/** Files under DATA_DIR by default; PostgreSQL is for servers that share no disk, and needs DATABASE_URL. */
+function parseMediaStore(raw: string | undefined, databaseUrl: string | undefined): Config['mediaStore'] {
+  const store = raw || 'filesystem';
+  if (store !== 'filesystem' && store !== 'postgres')
+    throw new ConfigError(`MEDIA_STORE must be filesystem or postgres; got "${store}"`);
+  if (store === 'postgres' && !databaseUrl)
+    throw new ConfigError(
+      'MEDIA_STORE=postgres needs DATABASE_URL (the embedded database keeps media as files)',
+    );
+  return store;
 }
 
 function parseGraphVersion(raw: string): string {
