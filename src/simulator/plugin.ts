@@ -321,12 +321,9 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         typeof file.mime_type !== 'string' ||
         typeof file.data_base64 !== 'string'
       )
-        return reply
-          .code(400)
-          .send({
-            error:
-              'media needs an image, video, audio, document or sticker message, mime_type and data_base64',
-          });
+        return reply.code(400).send({
+          error: 'media needs an image, video, audio, document or sticker message, mime_type and data_base64',
+        });
       const kept = keepMedia(
         state,
         number.phoneNumberId,

@@ -23,6 +23,7 @@ export async function downloadMedia(
   ctx: AppContext,
   job: { workspaceId: string; mediaId: string },
   lastTry: boolean,
+  timeoutMs = DOWNLOAD_TIMEOUT_MS,
 ): Promise<void> {
   const { rows } = await ctx.db.query<PendingMedia>(
     `UPDATE media SET attempts = attempts + 1, updated_at = now()
@@ -42,7 +43,7 @@ export async function downloadMedia(
   const max = ctx.config.mediaMaxBytes;
   const key = `${job.workspaceId}/${job.mediaId}`;
   try {
-    const client = clientFor(ctx, number, DOWNLOAD_TIMEOUT_MS);
+    const client = clientFor(ctx, number, timeoutMs);
     const info = await client.mediaInfo(media.network_id);
     if (info.fileSize !== null && info.fileSize > max)
       return void (await refuse(`the file (${info.fileSize} bytes) is larger than MEDIA_MAX_BYTES (${max})`));

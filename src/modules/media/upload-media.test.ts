@@ -50,7 +50,11 @@ describe('POST /api/v1/media', () => {
     expect(body.sha256).toBe(held.sha256);
 
     await simControl(base, '/inbound', { from: CUSTOMER, text: 'hi', phone_number_id: number.phoneNumberId });
-    const sent = await t.api('POST', '/messages', a.apiKey, { to: CUSTOMER, type: 'image', image: { id: body.id } });
+    const sent = await t.api('POST', '/messages', a.apiKey, {
+      to: CUSTOMER,
+      type: 'image',
+      image: { id: body.id },
+    });
     expect(sent.statusCode, sent.body).toBe(201);
     expect(sent.json().status).toBe('accepted');
     // What was sent is shown from Parley's own copy.
@@ -62,7 +66,9 @@ describe('POST /api/v1/media', () => {
 
   it('takes the type from the bytes: a file declared as one type and holding another is refused with 415', async () => {
     const before = networkHolds();
-    const res = await upload(a.apiKey, [{ name: 'file', file: jpeg(), filename: 'x.png', type: 'image/png' }]);
+    const res = await upload(a.apiKey, [
+      { name: 'file', file: jpeg(), filename: 'x.png', type: 'image/png' },
+    ]);
     expect(res.statusCode).toBe(415);
     expect(res.json().error).toMatchObject({ code: 'unsupported_media_type' });
     expect(res.json().error.message).toContain('image/jpeg');
@@ -77,7 +83,11 @@ describe('POST /api/v1/media', () => {
 
   it.each([
     ['HTML', Buffer.from('<html><script>alert(1)</script></html>'), 'text/html'],
-    ['SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'image/svg+xml'],
+    [
+      'SVG',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      'image/svg+xml',
+    ],
     ['HTML declared as plain text', Buffer.from('<html>\u0000</html>'), 'text/plain'],
     ['an unknown binary', Buffer.from([0, 1, 2, 3, 4, 5, 6, 7]), undefined],
   ])('refuses %s with 415, keeping nothing', async (_what, file, type) => {
@@ -98,7 +108,9 @@ describe('POST /api/v1/media', () => {
     expect(sticker.json().error.message).toContain('100 KB');
     expect({ files: storedFiles(), network: networkHolds() }).toEqual(before);
     // An animated sticker may be larger; exactly at a limit is allowed.
-    const animated = await upload(a.apiKey, [{ name: 'file', file: webp(100_001, true), filename: 's.webp' }]);
+    const animated = await upload(a.apiKey, [
+      { name: 'file', file: webp(100_001, true), filename: 's.webp' },
+    ]);
     expect(animated.statusCode, animated.body).toBe(200);
     expect(animated.json().kind).toBe('sticker');
     const atLimit = await upload(a.apiKey, [{ name: 'file', file: jpeg(5_000_000), filename: 'ok.jpg' }]);
@@ -108,7 +120,12 @@ describe('POST /api/v1/media', () => {
   it('keeps a hostile file name harmless: no path, no quotes, no header breaks', async () => {
     // As a browser writes such a name into the form (quotes and line breaks percent-encoded).
     const res = await upload(a.apiKey, [
-      { name: 'file', file: pdf(), filename: '../..\\etc/<b>pa%22ss\twd%0D%0Ax.pdf', type: 'application/pdf' },
+      {
+        name: 'file',
+        file: pdf(),
+        filename: '../..\\etc/<b>pa%22ss\twd%0D%0Ax.pdf',
+        type: 'application/pdf',
+      },
     ]);
     expect(res.statusCode, res.body).toBe(200);
     const { rows } = await t.ctx.db.query<{ file_name: string; storage_key: string }>(
@@ -125,7 +142,9 @@ describe('POST /api/v1/media', () => {
     });
     const shown = await a.client.call('GET', `/messages/${sent.json().id}/media`);
     expect(shown.statusCode).toBe(200);
-    expect(shown.headers['content-disposition']).toMatch(/^attachment; filename="[\w. ()-]+"; filename\*=UTF-8''/);
+    expect(shown.headers['content-disposition']).toMatch(
+      /^attachment; filename="[\w. ()-]+"; filename\*=UTF-8''/,
+    );
   });
 
   it('takes plain text declared as such as a document', async () => {
