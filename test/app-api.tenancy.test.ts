@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../src/http/app-api.js';
 import { createTestApp } from './support/app.js';
@@ -226,7 +227,7 @@ const WALLS: Record<string, Wall> = {
        VALUES ($1, $2, 'inbound', '1', $3, 'image', 'image/png', $4, 'stored')`,
       [ws, `med_${a.tag}`, id, `${ws}/med_${a.tag}`],
     );
-    await t.ctx.media.put(`${ws}/med_${a.tag}`, [Buffer.from('png bytes')]);
+    await t.ctx.media.put(`${ws}/med_${a.tag}`, Readable.from([Buffer.from('png bytes')]));
     return { params: { id } };
   },
   'POST /conversations/:id/messages': async (a, b) => {
