@@ -96,7 +96,9 @@ describe('API_KEY_POLL_MS', () => {
 describe('MEDIA_STORE and MEDIA_MAX_BYTES', () => {
   it('keeps media as files of 100 MB at most unless told, and names the variable when wrong', () => {
     expect(load({})).toMatchObject({ mediaStore: 'filesystem', mediaMaxBytes: 100_000_000 });
-    expect(load({ DATABASE_URL: 'postgres://db.example/parley', MEDIA_STORE: 'postgres' }).mediaStore).toBe('postgres');
+    expect(load({ DATABASE_URL: 'postgres://db.example/parley', MEDIA_STORE: 'postgres' }).mediaStore).toBe(
+      'postgres',
+    );
     expect(() => load({ MEDIA_STORE: 's3' })).toThrow(/MEDIA_STORE must be filesystem or postgres/);
     expect(() => load({ MEDIA_STORE: 'postgres' })).toThrow(/MEDIA_STORE=postgres needs DATABASE_URL/);
     expect(load({ MEDIA_MAX_BYTES: '5000000' }).mediaMaxBytes).toBe(5_000_000);

@@ -6,6 +6,9 @@ import { createTestApp } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { jpeg, multipart, pdf, webp } from '../../../test/support/media-files.js';
 import { connectSimulator, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { PROMO } from '../../../test/support/rich-template.js';
+import { createTemplate } from '../templates/create-template.js';
+import { syncTemplates } from '../templates/sync-templates.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-media-'));
 const t = await createTestApp({ env: { DATA_DIR: dataDir } });
@@ -62,6 +65,34 @@ describe('POST /api/v1/media', () => {
     expect(shown.statusCode).toBe(200);
     expect(shown.rawPayload.equals(file)).toBe(true);
     expect(shown.headers['content-type']).toBe('image/jpeg');
+  });
+
+  it("works as a template's image header, and the app shows the header from Parley's copy", async () => {
+    await createTemplate(t.ctx, a.workspaceId, PROMO);
+    await simControl(
+      base,
+      `/templates/summer_sale/en_US/approve?business_account_id=${number.businessAccountId}`,
+    );
+    await syncTemplates(t.ctx, number);
+    const file = jpeg(2_500);
+    const uploaded = await upload(a.apiKey, [
+      { name: 'file', file, filename: 'sale.jpg', type: 'image/jpeg' },
+    ]);
+    const sent = await t.api('POST', '/messages', a.apiKey, {
+      to: '919812345699',
+      template: {
+        name: 'summer_sale',
+        language: 'en_US',
+        header: { id: uploaded.json().id },
+        body: { first_name: 'Asha', discount: '20%' },
+        buttons: [{ index: 0, text: 's25' }],
+      },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(sent.json().status).toBe('accepted');
+    const shown = await a.client.call('GET', `/messages/${sent.json().id}/media`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.rawPayload.equals(file)).toBe(true);
   });
 
   it('takes the type from the bytes: a file declared as one type and holding another is refused with 415', async () => {
