@@ -31,9 +31,40 @@ export function keepMedia(state: SimState, phoneNumberId: string, mimeType: stri
  * (`GET /{media-id}`, shared with the phone number read in plugin.ts), delete, and the download URL,
  * which like Meta's answers only with the owning number's access token.
  */
-export async function mediaRoutes(app: FastifyInstance, state: SimState): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: MAX_MEDIA_BYTES + 1, files: 1, fields: 4, parts: 6 } });
+export async function mediaRoutes(parent: FastifyInstance, state: SimState): Promise<void> {
+  // Multipart for the upload alone, in a scope of its own.
+  await parent.register(async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: MAX_MEDIA_BYTES + 1, files: 1, fields: 4, parts: 6 },
+    });
+    uploadRoute(app, state);
+  });
 
+  parent.delete<{
+    Params: { version: string; phoneNumberId: string };
+    Querystring: { phone_number_id?: string };
+  }>('/:version/:phoneNumberId', { config: { graph: true } }, async (request, reply) => {
+    const media = namedMedia(state, request.params.phoneNumberId, request.query.phone_number_id);
+    if (!media) return noSuchMedia(reply, request.params.phoneNumberId);
+    state.media.delete(media.id);
+    return { success: true };
+  });
+
+  parent.get<{ Params: { mediaId: string } }>(
+    '/media-download/:mediaId',
+    { config: { graph: true } },
+    async (request, reply) => {
+      const media = state.media.get(request.params.mediaId)!;
+      return reply
+        .header('content-type', media.mimeType)
+        .header('content-length', media.bytes.length)
+        .send(media.bytes);
+    },
+  );
+}
+
+/** `POST /{phone-number-id}/media`: Meta's checks and error codes, the file kept in memory. */
+function uploadRoute(app: FastifyInstance, state: SimState) {
   app.post<{
     Params: { version: string; phoneNumberId: string };
     Querystring: { messaging_product?: string };
@@ -70,28 +101,6 @@ export async function mediaRoutes(app: FastifyInstance, state: SimState): Promis
       );
     return { id: keepMedia(state, request.params.phoneNumberId, sniffed.mime, file.bytes).id };
   });
-
-  app.delete<{
-    Params: { version: string; phoneNumberId: string };
-    Querystring: { phone_number_id?: string };
-  }>('/:version/:phoneNumberId', { config: { graph: true } }, async (request, reply) => {
-    const media = namedMedia(state, request.params.phoneNumberId, request.query.phone_number_id);
-    if (!media) return noSuchMedia(reply, request.params.phoneNumberId);
-    state.media.delete(media.id);
-    return { success: true };
-  });
-
-  app.get<{ Params: { mediaId: string } }>(
-    '/media-download/:mediaId',
-    { config: { graph: true } },
-    async (request, reply) => {
-      const media = state.media.get(request.params.mediaId)!;
-      return reply
-        .header('content-type', media.mimeType)
-        .header('content-length', media.bytes.length)
-        .send(media.bytes);
-    },
-  );
 }
 
 /** The media a Graph route's id names, when it is one; `?phone_number_id` must own it, as Meta checks. */

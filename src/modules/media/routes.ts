@@ -22,12 +22,25 @@ const UploadResult = Type.Object({
 });
 
 /** POST /media: a file to send, passed to the Graph API's media endpoint of the workspace's number. */
-export async function registerMediaRoutes(app: RestApp): Promise<void> {
-  // Multipart for this route alone; the file streams through busboy, nothing else reads the body.
-  await app.register(multipart, {
-    limits: { fileSize: MAX_MEDIA_BYTES + 1, files: 1, fields: 4, fieldSize: 256, parts: 6, headerPairs: 20 },
+export async function registerMediaRoutes(parent: RestApp): Promise<void> {
+  // Multipart in a scope of this route alone (every other v1 route still answers it 415); the file
+  // streams through busboy, nothing else reads the body.
+  await parent.register(async (app: RestApp) => {
+    await app.register(multipart, {
+      limits: {
+        fileSize: MAX_MEDIA_BYTES + 1,
+        files: 1,
+        fields: 4,
+        fieldSize: 256,
+        parts: 6,
+        headerPairs: 20,
+      },
+    });
+    registerUpload(app);
   });
+}
 
+function registerUpload(app: RestApp): void {
   app.post(
     '/media',
     {

@@ -187,6 +187,17 @@ describe('POST /api/v1/media', () => {
     expect(res.json()).toMatchObject({ kind: 'document', mime_type: 'text/plain' });
   });
 
+  it('takes multipart on this route alone: the other v1 routes still answer it 415', async () => {
+    const form = multipart([{ name: 'phone', value: '919812345601' }]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { authorization: `Bearer ${a.apiKey}`, ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.statusCode).toBe(415);
+  });
+
   it('answers 415 for a body that is not multipart, 422 without a file, 409 without a number', async () => {
     const json = await t.api('POST', '/media', a.apiKey, { file: 'x' });
     expect(json.statusCode).toBe(415);
