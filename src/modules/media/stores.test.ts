@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
+import S3rver from 's3rver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/support/app.js';
 import { jpeg } from '../../../test/support/media-files.js';
@@ -10,6 +11,7 @@ import { until } from '../../../test/support/until.js';
 import { filesystemStore } from './filesystem-store.js';
 import { meter, TooLarge } from './metered.js';
 import { postgresStore } from './postgres-store.js';
+import { s3Store } from './s3-store.js';
 import type { MediaStore } from './store.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-media-'));
@@ -21,9 +23,31 @@ async function* chunks(...parts: string[]) {
   for (const p of parts) yield Buffer.from(p);
 }
 
+// A real S3-protocol server (s3rver), so the S3 store's requests, signatures and multipart uploads
+// are checked by something that speaks S3, not by our own reading of it.
+const s3 = new S3rver({
+  port: 0,
+  address: '127.0.0.1',
+  silent: true,
+  directory: mkdtempSync(join(tmpdir(), 'parley-s3-')),
+  configureBuckets: [{ name: 'parley-media', configs: [] }],
+});
+const { port: s3Port } = await s3.run();
+afterAll(() => s3.close());
+const s3Options = {
+  endpoint: `http://127.0.0.1:${s3Port}`,
+  bucket: 'parley-media',
+  region: 'us-east-1',
+  accessKeyId: 'S3RVER',
+  secretAccessKey: 'S3RVER',
+  // Small parts, so that a file of a little over 1 MiB goes up as a multipart upload.
+  partBytes: 256 * 1024,
+};
+
 const stores: [string, MediaStore][] = [
   ['filesystem', filesystemStore(join(dataDir, 'store-test'))],
   ['postgres', postgresStore(t.ctx.db)],
+  ['s3', s3Store(s3Options)],
 ];
 
 describe.each(stores)('the %s media store', (_name, store) => {
@@ -86,4 +110,10 @@ it('downloads an inbound file through the queue once the message is stored', asy
   });
   expect(Number(row.size)).toBe(1_234);
   expect((await t.ctx.media.get(row.storage_key)) !== null).toBe(true);
+});
+
+it('refuses, in the S3 store, a bucket that does not take the credentials', async () => {
+  const wrong = s3Store({ ...s3Options, accessKeyId: 'NOBODY', secretAccessKey: 'not-the-secret' });
+  await expect(wrong.put('ws_1/med_c', chunks('x'))).rejects.toThrow(/media bucket answered 403/);
+  await expect(wrong.get('ws_1/med_c')).rejects.toThrow(/403/);
 });
