@@ -45,6 +45,8 @@ describe('POST /api/v1/media', () => {
       { name: 'file', file, filename: 'photo.jpg', type: 'image/jpeg' },
     ]);
     expect(res.statusCode, res.body).toBe(200);
+    // Counted against the key's rate limit like every v1 call.
+    expect(res.headers.ratelimit).toMatch(/^"key";r=\d+;t=\d+$/);
     const body = res.json();
     expect(body).toMatchObject({ result: true, kind: 'image', mime_type: 'image/jpeg', file_size: 3_000 });
     const held = simState(t).media.get(body.id)!;
