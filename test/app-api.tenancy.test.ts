@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../src/http/app-api.js';
 import { createTestApp } from './support/app.js';
@@ -210,6 +211,24 @@ const WALLS: Record<string, Wall> = {
     const contact = await a.contact();
     const message = await a.message();
     return { params: { id: contact.id }, markers: [message.id] };
+  },
+  // A's image as received and kept: B asking for it by A's message id gets 404.
+  'GET /messages/:id/media': async (a) => {
+    const ws = await a.workspaceId();
+    const contact = await a.contact();
+    const id = `msg_media_${a.tag}`;
+    await t.ctx.db.query(
+      `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, content, status, status_rank)
+       VALUES ($1, $2, 'inbound', $3, $4, 'image', '{"id": "1"}', 'read', 4)`,
+      [ws, id, contact.id, contact.phone],
+    );
+    await t.ctx.db.query(
+      `INSERT INTO media (workspace_id, id, direction, network_id, message_id, kind, mime_type, storage_key, state)
+       VALUES ($1, $2, 'inbound', '1', $3, 'image', 'image/png', $4, 'stored')`,
+      [ws, `med_${a.tag}`, id, `${ws}/med_${a.tag}`],
+    );
+    await t.ctx.media.put(`${ws}/med_${a.tag}`, Readable.from([Buffer.from('png bytes')]));
+    return { params: { id } };
   },
   'POST /conversations/:id/messages': async (a, b) => {
     const { id } = await a.contact();

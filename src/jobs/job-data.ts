@@ -12,6 +12,8 @@ export interface JobDataByName {
   'automation.start': { workspaceId: string; eventId: string };
   'automation.step': { workspaceId: string; runId: string; stepId: string };
   'maintenance.autovacuum': Record<string, never>;
+  /** An inbound message's media, downloaded from the network into the media store. */
+  'media.download': { workspaceId: string; mediaId: string };
 }
 
 export type JobName = keyof JobDataByName;

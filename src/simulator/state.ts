@@ -50,6 +50,15 @@ export interface SimMessage {
   failsWith?: number;
 }
 
+export interface SimMedia {
+  id: string;
+  /** The number that uploaded it, or received it from a customer: its token reads it. */
+  phoneNumberId: string;
+  mimeType: string;
+  bytes: Buffer;
+  sha256: string;
+}
+
 export interface Faults {
   /** Added to every Graph request, in ms. */
   latencyMs: number;
@@ -99,6 +108,8 @@ export class SimState {
   readonly lastInbound = new Map<string, number>();
   /** Messages customers sent to each number (`${phoneNumberId}:${wamid}`), which it may mark read. */
   readonly inbound = new Set<string>();
+  /** Uploaded and received media by id. */
+  readonly media = new Map<string, SimMedia>();
   faults: Faults = {
     latencyMs: 0,
     serverErrorRate: 0,

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import { startMessageFlows } from '../automation/message-event.js';
+import { queueInboundMedia } from '../media/inbound-media.js';
 import { applyTemplateStatus } from '../templates/apply-template-status.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
@@ -143,7 +144,13 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       ],
     );
     const id = inserted.rows[0]?.id;
-    if (!id) return { flows: false, deliveries: [] };
+    if (!id) return { flows: false, media: false, deliveries: [] };
+    const media = await queueInboundMedia(tx, ctx.queue, {
+      workspaceId,
+      id,
+      type: m.type,
+      content: m.content,
+    });
     const data = {
       id,
       wamid: m.wamid,
@@ -163,9 +170,14 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       button_payload: tapped,
       reply_to: inserted.rows[0]!.reply_to,
     });
-    return { flows, deliveries: await recordEvent(tx, workspaceId, 'message.received', id, data) };
+    return {
+      flows,
+      media: media !== null,
+      deliveries: await recordEvent(tx, workspaceId, 'message.received', id, data),
+    };
   });
   if (outcome.flows) ctx.queue?.wake('automation.start');
+  if (outcome.media) ctx.queue?.wake('media.download');
   await queueDeliveries(ctx, workspaceId, outcome.deliveries);
 }
 
