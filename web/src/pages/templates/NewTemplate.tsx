@@ -15,7 +15,6 @@ import {
   placeProblem,
   previewOf,
   toRequest,
-  variablesOf,
 } from './draft';
 import { HeaderFields } from './HeaderFields';
 
