@@ -37,7 +37,7 @@ export async function conversationMessages(db: Queryable, workspaceId: string, c
     `SELECT * FROM (SELECT ${MESSAGE_COLUMNS}, m.wamid, m.content, m.context_wamid, m.reply_to, m.context, m.referral, m.team_read_at,
          m.template_components, t.body AS template_body, t.components AS template_definition,
          CASE WHEN q.id IS NOT NULL THEN jsonb_build_object('id', q.id, 'direction', q.direction, 'type', q.type,
-           'text', q.text, 'template_name', q.template_name) END AS quoted
+           'text', q.text, 'template_name', q.template_name, 'content', q.content) END AS quoted
        FROM messages m
        LEFT JOIN templates t ON t.workspace_id = m.workspace_id AND t.name = m.template_name
          AND t.language = m.template_language

@@ -17,7 +17,7 @@ export function MessageBubble({ m, reactions }: { m: ConversationMessage; reacti
         {m.type !== 'reaction' && m.context_wamid && <Quote m={m} />}
         {(ctx.frequently_forwarded === true || ctx.forwarded === true) && (
           <div className="small muted forwarded">
-            ↪ {ctx.frequently_forwarded === true ? 'Forwarded many times' : 'Forwarded'}
+            {ctx.frequently_forwarded === true ? 'Forwarded many times' : 'Forwarded'}
           </div>
         )}
         {m.referral && <Referral referral={m.referral} />}
@@ -52,8 +52,14 @@ export function MessageBubble({ m, reactions }: { m: ConversationMessage; reacti
 /** "Replying to" and a quote of the original, as WhatsApp shows a reply. */
 function Quote({ m }: { m: ConversationMessage }) {
   const q = m.quoted;
+  const c = q?.content ?? {};
   const said = q
-    ? (q.text ?? (q.template_name ? `Template ${q.template_name}` : `(${q.type})`))
+    ? (q.text ??
+      (q.template_name ? `Template ${q.template_name}` : undefined) ??
+      str(isObject(c.body) ? c.body.text : undefined) ??
+      str(c.caption) ??
+      str(c.name) ??
+      `(${q.type})`)
     : 'a message Parley does not have';
   return (
     <blockquote className="quote small">

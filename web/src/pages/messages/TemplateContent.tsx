@@ -21,7 +21,10 @@ function fill(text: string, params: Json[], fallback: string[] = []) {
  * button's suffix, a coupon code).
  */
 export function TemplateContent({ m }: { m: ConversationMessage }) {
-  const definition = list(m.template_definition);
+  // Meta answers in capitals; a template created elsewhere may not be.
+  const definition = list(m.template_definition).map(
+    (c): Json => ({ ...c, type: String(c.type).toUpperCase() }),
+  );
   const sent = list(m.template_components);
   const paramsOf = (type: string) => list(sent.find((c) => c.type === type)?.parameters);
   const header = definition.find((c) => c.type === 'HEADER');
@@ -66,7 +69,7 @@ function buttonLabel(button: Json, sent: Json[], index: number) {
     list(sent.find((c) => c.type === 'button' && String(c.index) === String(index))?.parameters)[0],
   );
   const text = str(button.text) ?? str(button.type);
-  switch (button.type) {
+  switch (String(button.type).toUpperCase()) {
     case 'URL': {
       const url = str(button.url);
       return url ? `${text} → ${value ? url.replace(/\{\{1\}\}/, value) : url}` : text;

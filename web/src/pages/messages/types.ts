@@ -26,6 +26,7 @@ export interface ConversationMessage {
     type: string;
     text: string | null;
     template_name: string | null;
+    content: Json | null;
   } | null;
   template_name: string | null;
   template_values: string[] | null;
