@@ -169,10 +169,10 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
       );
     }
     read.readMarks++;
-    // As Meta: the message and every earlier one the same customer sent to the number.
+    // As Meta: the message and every earlier one the same customer sent to the number (kept in order).
     for (const m of state.inbound.values()) {
-      if (m.phoneNumberId === read.phoneNumberId && m.from === read.from && m.receivedAt <= read.receivedAt)
-        m.readAt ??= state.now();
+      if (m.phoneNumberId === read.phoneNumberId && m.from === read.from) m.readAt ??= state.now();
+      if (m === read) break;
     }
     return { success: true };
   }
