@@ -43,7 +43,8 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     expect(res.status).toBe(200);
-    return res.json();
+    // biome-ignore lint/suspicious/noExplicitAny: the simulator's JSON, read field by field below
+    return (await res.json()) as any;
   };
   const write = async (key: string, message: Record<string, unknown>) => {
     inbound[key] = (await sim('/inbound', { from: CUSTOMER, name: 'Asha', message })).wamid;
@@ -54,7 +55,7 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ to: `+${CUSTOMER}`, ...body }),
     });
-    const answer = await res.json();
+    const answer = (await res.json()) as { wamid: string };
     expect(res.status, JSON.stringify(answer)).toBe(201);
     sent[key] = answer.wamid;
   };
