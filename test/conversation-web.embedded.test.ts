@@ -43,8 +43,10 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     expect(res.status).toBe(200);
-    // biome-ignore lint/suspicious/noExplicitAny: the simulator's JSON, read field by field below
-    return (await res.json()) as any;
+    return (await res.json()) as {
+      wamid: string;
+      messages: { wamid: string; readAt: number | null; readMarks: number }[];
+    };
   };
   const write = async (key: string, message: Record<string, unknown>) => {
     inbound[key] = (await sim('/inbound', { from: CUSTOMER, name: 'Asha', message })).wamid;
