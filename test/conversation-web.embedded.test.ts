@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, screenshot } from './support/browser.js';
-import { freePort, type RunningServer, startServer, tempDataDir } from './support/cli.js';
+import { hasChromium, launchBrowser, screenshot, serveWithSimulator } from './support/browser.js';
+import { type RunningServer, tempDataDir } from './support/cli.js';
 import { PROMO } from './support/rich-template.js';
 import { until } from './support/until.js';
 
@@ -65,13 +65,7 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
   const bubble = (text: string | RegExp): Locator => page.locator('.bubble', { hasText: text }).first();
 
   beforeAll(async () => {
-    const port = await freePort();
-    server = await startServer([], {
-      DATA_DIR: data.dir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
-    });
+    server = await serveWithSimulator(data.dir);
     base = server.url;
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, screenshot } from './support/browser.js';
-import { freePort, type RunningServer, startServer, tempDataDir } from './support/cli.js';
+import { hasChromium, launchBrowser, screenshot, serveWithSimulator } from './support/browser.js';
+import { type RunningServer, tempDataDir } from './support/cli.js';
 import { until } from './support/until.js';
 
 // The web app end to end: the real server (built CLI, embedded database) driven by headless Chromium.
@@ -16,14 +16,7 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
   let apiKey: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    // A real number's Graph calls go to this server's own simulator, standing in for Meta.
-    server = await startServer([], {
-      DATA_DIR: data.dir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
-    });
+    server = await serveWithSimulator(data.dir);
     base = server.url;
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { freePort, type RunningServer, startServer } from './cli.js';
 
 /** Debian's Chromium (`apt-get install chromium`); the browser tests are skipped, saying so, without it. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,4 +37,15 @@ export function launchBrowser(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The built server on embedded storage, a real number's Graph calls going to its own simulator (standing in for Meta). */
+export async function serveWithSimulator(dataDir: string): Promise<RunningServer> {
+  const port = await freePort();
+  return startServer([], {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
+  });
 }
