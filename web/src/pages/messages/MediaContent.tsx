@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
 import { type Json, str } from './types';
 
+const RECHECKS = 6;
+const RECHECK_MS = 10_000;
+
 const KIND: Record<string, string> = {
   image: 'Image',
   video: 'Video',
@@ -16,6 +19,8 @@ const KIND: Record<string, string> = {
 export function MediaContent({ messageId, kind, media }: { messageId: string; kind: string; media: Json }) {
   const src = `/api/app/messages/${encodeURIComponent(messageId)}/media`;
   const [state, setState] = useState<'checking' | 'ready' | 'missing'>('checking');
+  const [tries, setTries] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new try asks again
   useEffect(() => {
     let live = true;
     fetch(src, { method: 'HEAD', credentials: 'same-origin' })
@@ -24,7 +29,13 @@ export function MediaContent({ messageId, kind, media }: { messageId: string; ki
     return () => {
       live = false;
     };
-  }, [src]);
+  }, [src, tries]);
+  // A file still being fetched from the network is looked for again, a few times, while the page is open.
+  useEffect(() => {
+    if (state !== 'missing' || tries >= RECHECKS) return;
+    const timer = setTimeout(() => setTries((n) => n + 1), RECHECK_MS);
+    return () => clearTimeout(timer);
+  }, [state, tries]);
   const caption = str(media.caption);
   const filename = str(media.filename);
   const label = KIND[kind] ?? 'Attachment';
