@@ -77,6 +77,9 @@ describe('GET /api/app/conversations/:id', () => {
         content: { body: { text: 'Pick a slot' } },
       },
     });
+    // Customers' messages of one second (the network's precision) keep the order they came in.
+    const inbound = messages.filter((m: { direction: string }) => m.direction === 'inbound');
+    expect(inbound.map((m: { type: string }) => m.type)).toEqual(['text', 'interactive', 'reaction']);
     expect(byType('reaction')).toMatchObject({ context_wamid: welcome.wamid, content: { emoji: '👍' } });
     expect(byType('template')).toMatchObject({
       template_name: 'welcome',

@@ -30,7 +30,9 @@ export async function conversationContact(
 /**
  * The last 200 messages with a contact, oldest first, each with what the page draws it from: its
  * content, a template's components (as created, and the values it was sent with), and the message it
- * replies to (`quoted`, found by the network's id even when it is not among the 200).
+ * replies to (`quoted`, found by the network's id even when it is not among the 200). The network
+ * dates customers' messages in whole seconds: those of one second come in the order they were
+ * stored (updated_at, as an inbound message is never updated).
  */
 export async function conversationMessages(db: Queryable, workspaceId: string, contactId: string) {
   const { rows } = await db.query(
@@ -43,7 +45,7 @@ export async function conversationMessages(db: Queryable, workspaceId: string, c
          AND t.language = m.template_language
        LEFT JOIN messages q ON q.workspace_id = m.workspace_id AND q.wamid = m.context_wamid
        WHERE m.workspace_id = $1 AND m.contact_id = $2
-       ORDER BY m.created_at DESC LIMIT 200) AS recent ORDER BY created_at, id`,
+       ORDER BY m.created_at DESC, m.updated_at DESC LIMIT 200) AS recent ORDER BY created_at, updated_at, id`,
     [workspaceId, contactId],
   );
   return rows;
