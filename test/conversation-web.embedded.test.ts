@@ -61,8 +61,9 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
     expect(res.status, JSON.stringify(answer)).toBe(201);
     sent[key] = answer.wamid;
   };
-  /** The first bubble holding this text (a reply quoting it comes later). */
-  const bubble = (text: string | RegExp): Locator => page.locator('.bubble', { hasText: text }).first();
+  /** The message holding this text, received or sent (a reply quoting it is the other side's). */
+  const bubble = (text: string | RegExp, side: 'inbound' | 'outbound' = 'inbound'): Locator =>
+    page.locator(`.bubble.${side}`, { hasText: text }).first();
 
   beforeAll(async () => {
     server = await serveWithSimulator(data.dir);
@@ -261,18 +262,18 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
     expect(await cafe.getByRole('link', { name: 'Open in a map' }).getAttribute('href')).toContain(
       'mlat=19.076&mlon=72.8777',
     );
-    await bubble('Our kitchen').getByText('Colaba, Mumbai').waitFor();
+    await bubble('Our kitchen', 'outbound').getByText('Colaba, Mumbai').waitFor();
     const card = thread.getByRole('list', { name: 'Shared contacts' });
     await card.getByText('Meera Shah').waitFor();
     await card.getByText('+91 98200 00000').waitFor();
 
     // Interactive messages sent, and the customer's taps answering them.
-    const slots = bubble('Pick a delivery slot');
+    const slots = bubble('Pick a delivery slot', 'outbound');
     expect(
       await slots.getByRole('list', { name: 'Buttons' }).getByRole('listitem').allTextContents(),
     ).toEqual(['Morning', 'Evening']);
     await slots.getByText('Slots fill fast').waitFor();
-    const menu = bubble('Choose your lunch');
+    const menu = bubble('Choose your lunch', 'outbound');
     await menu.getByText('Lunch menu').waitFor();
     await menu.getByText('See dishes').waitFor();
     await menu.getByRole('region', { name: 'Mains' }).getByText('Rice, dal, two curries').waitFor();
@@ -287,7 +288,7 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
     await stop.getByText('Template summer_sale').waitFor();
 
     // Reactions on the message they react to, or as a line when it is not here.
-    await bubble('Yes we do').getByRole('list', { name: 'Reactions' }).getByText('❤️').waitFor();
+    await bubble('Yes we do', 'outbound').getByRole('list', { name: 'Reactions' }).getByText('❤️').waitFor();
     await bubble('Hello, do you deliver?')
       .getByRole('list', { name: 'Reactions' })
       .getByText('👍 (you)')
@@ -309,14 +310,16 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
       .waitFor();
 
     // Templates: header, filled body, footer and buttons.
-    await bubble('Template welcome').getByText('Hi Asha, welcome to Acme Foods!').waitFor();
-    const promo = bubble('Hi Pablo, 25% off everything until Sunday!');
+    await bubble('Template welcome', 'outbound').getByText('Hi Asha, welcome to Acme Foods!').waitFor();
+    const promo = bubble('Hi Pablo, 25% off everything until Sunday!', 'outbound');
     await promo.getByRole('img', { name: 'Image not available yet' }).waitFor();
     await promo.getByText('Reply STOP to opt out').waitFor();
     expect(
       await promo.getByRole('list', { name: 'Buttons' }).getByRole('listitem').allTextContents(),
     ).toEqual(['Shop → https://shop.example/sale/s25', 'Not interested']);
-    await bubble('Today’s special').getByRole('img', { name: 'Image not available yet' }).waitFor();
+    await bubble('Today’s special', 'outbound')
+      .getByRole('img', { name: 'Image not available yet' })
+      .waitFor();
   });
 
   it('marks the newest customer message read on the network once opened, when the setting is on', async () => {
