@@ -2,7 +2,7 @@ import { QuickReply, ReceivedInteractive, SentInteractive } from './InteractiveC
 import { MediaContent } from './MediaContent';
 import { ContactsContent, LocationContent } from './PlaceContent';
 import { TemplateContent } from './TemplateContent';
-import { type ConversationMessage, list, str } from './types';
+import { type ConversationMessage, isObject, type Json, list, str } from './types';
 
 const MEDIA = new Set(['image', 'video', 'audio', 'document', 'sticker']);
 
@@ -49,19 +49,14 @@ function ReactionLine({ m }: { m: ConversationMessage }) {
 }
 
 /** A message WhatsApp could not hand over (a type the Cloud API does not support, such as a poll). */
-function Unsupported({ errors }: { errors: { [k: string]: unknown }[] }) {
+function Unsupported({ errors }: { errors: Json[] }) {
   const first = errors[0];
-  const details =
-    first && typeof first.error_data === 'object' && first.error_data
-      ? str((first.error_data as { details?: unknown }).details)
-      : undefined;
+  const reason = str(isObject(first?.error_data) ? first.error_data.details : undefined) ?? str(first?.title);
   return (
     <div className="muted">
       The customer sent something WhatsApp does not pass on to business apps (such as a poll, or a message
       type that is new); they can see it in their chat, but Parley cannot.
-      {(details ?? str(first?.title)) && (
-        <div className="small">WhatsApp says: {details ?? str(first?.title)}</div>
-      )}
+      {reason && <div className="small">WhatsApp says: {reason}</div>}
     </div>
   );
 }

@@ -14,7 +14,8 @@ export function MessageBubble({ m, reactions }: { m: ConversationMessage; reacti
   return (
     <div className={`bubble-row ${m.direction}`}>
       <div className={`bubble ${m.direction}`}>
-        {m.type !== 'reaction' && m.context_wamid && <Quote m={m} />}
+        {/* A catalog question names the product, not the catalog message Parley never had. */}
+        {m.type !== 'reaction' && m.context_wamid && !(product && !m.quoted) && <Quote m={m} />}
         {(ctx.frequently_forwarded === true || ctx.forwarded === true) && (
           <div className="small muted forwarded">
             {ctx.frequently_forwarded === true ? 'Forwarded many times' : 'Forwarded'}
