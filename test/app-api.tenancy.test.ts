@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../src/http/app-api.js';
 import { createTestApp } from './support/app.js';
 import { expectRestError } from './support/endpoint-security.js';
-import { listen } from './support/messaging.js';
+import { listen, simControl } from './support/messaging.js';
 import {
   fillPath,
   pathParams,
@@ -13,6 +13,7 @@ import {
 } from './support/route-table.js';
 import { SEQUENCE, Tenant } from './support/tenant.js';
 import { expectTenantWall, type WallCase } from './support/tenant-wall.js';
+import { until } from './support/until.js';
 
 // The routes come from the server itself, so a route added to the web app's API gets these tests or fails them.
 const { value: t, routes } = await withRouteTable(() => createTestApp({ queue: true, role: 'api' }));
@@ -229,6 +230,16 @@ const WALLS: Record<string, Wall> = {
     );
     await t.ctx.media.put(`${ws}/med_${a.tag}`, Readable.from([Buffer.from('png bytes')]));
     return { params: { id } };
+  },
+  // A has an unread customer message and reads them on the network: B's call must not mark it.
+  'POST /conversations/:id/read': async (a) => {
+    const { id, phone } = await a.contact();
+    const { phoneNumberId } = await a.number();
+    await a.app('PATCH', '/workspace', { mark_read: true });
+    await simControl(base, '/inbound', { from: phone, text: 'unread', phone_number_id: phoneNumberId });
+    const conversation = read(a, `/conversations/${id}`);
+    await until(async () => (await conversation()).messages.length > 0);
+    return { params: { id }, snapshot: conversation };
   },
   'POST /conversations/:id/messages': async (a, b) => {
     const { id } = await a.contact();

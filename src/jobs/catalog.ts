@@ -7,6 +7,7 @@ import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/replay-guard.js';
 import { downloadMedia } from '../modules/media/download-media.js';
 import { allNumbers, numberById } from '../modules/messaging/connected-numbers.js';
+import { sendReadMark } from '../modules/messaging/mark-read.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
 import { sweepAbandonedSends } from '../modules/messaging/sweep-sends.js';
 import { syncTemplates } from '../modules/templates/sync-templates.js';
@@ -70,6 +71,12 @@ export const jobCatalog = {
       const found = await sweepAbandonedSends(ctx);
       if (found > 0) ctx.log.warn({ found }, 'queued messages whose sender died were handed to the send job');
     },
+  }),
+  'messages.mark_read': defineJob<{ workspaceId: string; messageId: string }>({
+    retryLimit: 3,
+    retryDelaySeconds: 10,
+    expireInSeconds: 120,
+    handler: (ctx, data, attempt) => sendReadMark(ctx, data, attempt.lastTry),
   }),
   'webhooks.deliver': defineJob<{ workspaceId: string; deliveryId: string }>({
     retryLimit: 10,

@@ -244,6 +244,33 @@ describe('the Graph calls Parley makes, through the library', () => {
     expect(isError(unknown)).toBe(true);
   });
 
+  it('a read mark covers the message and every earlier one from that customer, as Meta says; the state shows it', async () => {
+    const from = '919800011122';
+    const wamids: string[] = [];
+    for (const text of ['one', 'two', 'three']) {
+      wamids.push((await control('/inbound', { from, text, phone_number_id: PHONE_ID })).wamid as string);
+    }
+    // Parley's own client sends Meta's body: {messaging_product, status: "read", message_id}.
+    const parley = new CloudApiClient({
+      baseUrl: `${simUrl}/_sim`,
+      version: 'v21.0',
+      accessToken: TOKEN,
+      timeoutMs: 5000,
+    });
+    await parley.markRead(PHONE_ID, wamids[1]!);
+    const res = await fetch(`${simUrl}/_sim/inbound?from=${from}`, {
+      headers: { authorization: `Bearer ${OPERATOR}` },
+    });
+    const { messages: received } = (await res.json()) as {
+      messages: { wamid: string; readAt: number | null; readMarks: number }[];
+    };
+    expect(received.map((m) => [m.wamid, m.readAt !== null, m.readMarks])).toEqual([
+      [wamids[2], false, 0],
+      [wamids[1], true, 1],
+      [wamids[0], true, 0],
+    ]);
+  });
+
   it('lists templates a page at a time, by Meta’s cursors, to the last page', async () => {
     const pages: TemplateListResponse[] = [];
     let url: string | undefined =

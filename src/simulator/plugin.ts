@@ -162,13 +162,20 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     if (body.messaging_product !== 'whatsapp' || typeof body.message_id !== 'string') {
       return graphError(reply, 400, 100, 'message_id is required');
     }
-    if (!state.inbound.has(`${number.phoneNumberId}:${body.message_id}`)) {
+    const read = state.inbound.get(`${number.phoneNumberId}:${body.message_id}`);
+    if (!read) {
       return graphError(
         reply,
         400,
         100,
         `message_id ${body.message_id} is not a message this number received`,
       );
+    }
+    read.readMarks++;
+    // As Meta: the message and every earlier one the same customer sent to the number (kept in order).
+    for (const m of state.inbound.values()) {
+      if (m.phoneNumberId === read.phoneNumberId && m.from === read.from) m.readAt ??= state.now();
+      if (m === read) break;
     }
     return { success: true };
   }
@@ -340,7 +347,15 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
       });
     }
     state.lastInbound.set(`${number.phoneNumberId}:${waIdOf(from)}`, state.now());
-    state.inbound.add(`${number.phoneNumberId}:${message.id}`);
+    state.inbound.set(`${number.phoneNumberId}:${message.id}`, {
+      wamid: message.id,
+      phoneNumberId: number.phoneNumberId,
+      from,
+      type: message.type,
+      receivedAt: state.now(),
+      readAt: null,
+      readMarks: 0,
+    });
     const status = await deliver(number, inboundPayload(number, message, request.body.name));
     return { wamid: message.id, delivered_status: status };
   });
@@ -364,6 +379,16 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     return {
       messages: state.messages
         .filter((m) => (!to || m.to === to || m.waId === to) && (!from || m.phoneNumberId === from))
+        .reverse(),
+    };
+  });
+
+  app.get<{ Querystring: { from?: string; phone_number_id?: string } }>('/inbound', async (request) => {
+    const from = request.query.from?.replace(/\D/g, '');
+    const to = request.query.phone_number_id;
+    return {
+      messages: [...state.inbound.values()]
+        .filter((m) => (!from || m.from === from) && (!to || m.phoneNumberId === to))
         .reverse(),
     };
   });

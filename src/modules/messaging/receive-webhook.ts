@@ -125,9 +125,9 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
     );
     const inserted = await tx.query<{ id: string; reply_to: string | null }>(
       `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, content, context_wamid,
-         reply_to, status, status_rank, wamid, created_at)
+         reply_to, status, status_rank, wamid, created_at, context, referral)
        VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7::jsonb, $8,
-         (SELECT id FROM messages WHERE workspace_id = $1 AND wamid = $8), 'read', 4, $9, $10)
+         (SELECT id FROM messages WHERE workspace_id = $1 AND wamid = $8), 'read', 4, $9, $10, $11::jsonb, $12::jsonb)
        ON CONFLICT (workspace_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
        RETURNING id, reply_to`,
       [
@@ -141,6 +141,8 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
         m.contextWamid,
         m.wamid,
         m.at,
+        m.context === null ? null : JSON.stringify(m.context),
+        m.referral === null ? null : JSON.stringify(m.referral),
       ],
     );
     const id = inserted.rows[0]?.id;
@@ -159,7 +161,11 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       type: m.type,
       text: m.text,
       content: m.content,
-      context: m.contextWamid ? { wamid: m.contextWamid, message_id: inserted.rows[0]!.reply_to } : null,
+      context:
+        m.contextWamid || m.context
+          ? { ...forwarding(m.context), wamid: m.contextWamid, message_id: inserted.rows[0]!.reply_to }
+          : null,
+      referral: m.referral,
       received_at: m.at.toISOString(),
     };
     const tapped = buttonPayload(m.content);
@@ -179,6 +185,13 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
   if (outcome.flows) ctx.queue?.wake('automation.start');
   if (outcome.media) ctx.queue?.wake('media.download');
   await queueDeliveries(ctx, workspaceId, outcome.deliveries);
+}
+
+/** What the event's `context` carries besides the replied-to message: whether it was forwarded, the product asked about. */
+function forwarding(context: Record<string, unknown> | null) {
+  if (!context) return {};
+  const { forwarded, frequently_forwarded, referred_product } = context;
+  return { forwarded, frequently_forwarded, referred_product };
 }
 
 async function applyStatus(ctx: AppContext, workspaceId: string, s: StatusUpdate) {

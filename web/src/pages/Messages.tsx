@@ -4,6 +4,9 @@ import { ListTable, PAGE } from '../list';
 import { Link, navigate, useLocation } from '../router';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, submitHandler, useAction } from '../ui';
 import { SendTemplate } from './messages/SendTemplate';
+import { Thread } from './messages/Thread';
+import type { ConversationMessage } from './messages/types';
+import { useMarkRead } from './messages/useMarkRead';
 
 interface Message {
   id: string;
@@ -14,7 +17,6 @@ interface Message {
   type: string;
   template_name: string | null;
   template_values: string[] | null;
-  template_body?: string | null;
   text: string | null;
   status: string;
   error_code: number | null;
@@ -23,12 +25,6 @@ interface Message {
 }
 
 const STATUSES = ['queued', 'accepted', 'sent', 'delivered', 'read', 'failed'];
-
-/** The template's body with the message's values in place of {{1}}, {{2}}, ... */
-const fillTemplate = (m: Message) =>
-  m.template_body
-    ? m.template_body.replace(/\{\{(\d+)\}\}/g, (all, n) => m.template_values?.[Number(n) - 1] ?? all)
-    : (m.template_values ?? []).join(' · ');
 
 const summary = (m: Message) =>
   m.type === 'template' ? `Template ${m.template_name}` : (m.text ?? `(${m.type})`);
@@ -113,7 +109,7 @@ export function MessagesPage() {
 
 interface Conversation {
   contact: { id: string; phone: string; name: string | null; email: string | null };
-  messages: Message[];
+  messages: ConversationMessage[];
   number_connected: boolean;
   window: { open: boolean; closes_at: string | null };
 }
@@ -126,6 +122,7 @@ export function ConversationPage({ contactId }: { contactId: string }) {
     const t = setInterval(conv.reload, 5000);
     return () => clearInterval(t);
   }, [conv.reload]);
+  useMarkRead(contactId, conv.data?.messages);
   const count = conv.data?.messages.length ?? 0;
   useEffect(() => {
     if (count) end.current?.scrollIntoView?.({ block: 'end' });
@@ -151,32 +148,7 @@ export function ConversationPage({ contactId }: { contactId: string }) {
       <Card>
         <div className="thread" aria-live="polite">
           {c.messages.length === 0 && <p className="muted center">No messages with this contact yet.</p>}
-          {c.messages.map((m) => (
-            <div key={m.id} className={`bubble-row ${m.direction}`}>
-              <div className={`bubble ${m.direction}`}>
-                {m.type === 'template' ? (
-                  <>
-                    <div className="small muted">
-                      Template <code>{m.template_name}</code>
-                    </div>
-                    <div className="pre">{fillTemplate(m)}</div>
-                  </>
-                ) : (
-                  <div className="pre">{m.text}</div>
-                )}
-                <div className="bubble-meta">
-                  {formatDate(m.created_at)}
-                  {m.direction === 'outbound' && (
-                    <>
-                      {' '}
-                      · <span className={`status-${m.status}`}>{m.status}</span>
-                    </>
-                  )}
-                </div>
-                {m.error_reason && <div className="small field-error">{m.error_reason}</div>}
-              </div>
-            </div>
-          ))}
+          <Thread messages={c.messages} />
           <div ref={end} />
         </div>
         <Composer conv={c} onSent={conv.reload} />

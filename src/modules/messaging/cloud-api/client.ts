@@ -88,6 +88,15 @@ export class CloudApiClient {
     };
   }
 
+  /** Marks an inbound message, and every earlier one from its sender, read (the customer's blue ticks). */
+  async markRead(phoneNumberId: string, wamid: string): Promise<void> {
+    await this.request<unknown>('POST', `/${phoneNumberId}/messages`, {
+      messaging_product: 'whatsapp',
+      status: 'read',
+      message_id: wamid,
+    });
+  }
+
   async listTemplates(businessAccountId: string): Promise<GraphTemplate[]> {
     const all: GraphTemplate[] = [];
     let after: string | undefined;
