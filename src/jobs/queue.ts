@@ -125,6 +125,14 @@ export class Queue implements JobQueue {
     return this.boss.send(name, data, options);
   }
 
+  async insert<N extends JobName>(
+    name: N,
+    jobs: { data: JobData<N>; id?: string; startAfter?: Date }[],
+    options: Pick<SendOptions, 'db'> = {},
+  ): Promise<void> {
+    if (jobs.length > 0) await this.boss.insert(name, jobs, options);
+  }
+
   /** Wakes this process's worker for a queue now instead of at its next poll (after a commit that queued work). */
   wake(name: JobName): void {
     const workerId = this.#workers.get(name);

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { inTransaction } from '../../jobs/enqueue.js';
 import { newId } from '../../lib/ids.js';
-import type { Definition } from './definition.js';
+import { publishedDefinition } from './published-definition.js';
 
 export interface RunStart {
   automationId: string;
@@ -63,11 +63,8 @@ export async function startRun(
 
 async function tryStartRun(ctx: AppContext, workspaceId: string, start: RunStart) {
   return ctx.db.transaction(async (tx) => {
-    const { rows: defs } = await tx.query<{ definition: Definition }>(
-      'SELECT definition FROM automation_versions WHERE workspace_id = $1 AND automation_id = $2 AND version = $3',
-      [workspaceId, start.automationId, start.version],
-    );
-    const first = defs[0]?.definition.steps[0]?.id;
+    const first = (await publishedDefinition(tx, workspaceId, start.automationId, start.version))?.steps[0]
+      ?.id;
     if (!first) throw new Error(`no version ${start.version} of ${start.automationId}`);
     const conflict = start.eventId
       ? '(workspace_id, automation_id, event_id) WHERE event_id IS NOT NULL'
@@ -109,29 +106,60 @@ async function tryStartRun(ctx: AppContext, workspaceId: string, start: RunStart
   });
 }
 
-/** The `automation.start` job: a run of each flow the event matched when it arrived (once each). */
+/**
+ * The `automation.start` job: a run of each flow the event matched when it arrived (once each), and
+ * their first steps' jobs, in one transaction of a few statements however many flows matched.
+ */
 export async function startEventRuns(
   ctx: AppContext,
   data: { workspaceId: string; eventId: string },
 ): Promise<void> {
-  const { rows } = await ctx.db.query<{
-    contact_id: string;
-    name: string;
-    properties: Record<string, string>;
-    flows: { id: string; version: number }[];
-  }>('SELECT contact_id, name, properties, flows FROM events WHERE workspace_id = $1 AND id = $2', [
-    data.workspaceId,
-    data.eventId,
-  ]);
-  const event = rows[0];
-  if (!event) return;
-  for (const flow of event.flows) {
-    await startRun(ctx, data.workspaceId, {
-      automationId: flow.id,
-      version: flow.version,
-      contactId: event.contact_id,
-      eventId: data.eventId,
-      triggerData: { event: { id: data.eventId, name: event.name, properties: event.properties } },
-    });
-  }
+  const { workspaceId, eventId } = data;
+  const started = await ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{
+      contact_id: string;
+      name: string;
+      properties: Record<string, string>;
+      flows: { id: string; version: number }[];
+    }>('SELECT contact_id, name, properties, flows FROM events WHERE workspace_id = $1 AND id = $2', [
+      workspaceId,
+      eventId,
+    ]);
+    const event = rows[0];
+    if (!event) return 0;
+    const runs = [];
+    for (const flow of event.flows) {
+      const first = (await publishedDefinition(tx, workspaceId, flow.id, flow.version))?.steps[0]?.id;
+      if (!first) throw new Error(`no version ${flow.version} of ${flow.id}`);
+      runs.push({ id: newId('run'), automation_id: flow.id, version: flow.version, first });
+    }
+    if (runs.length === 0) return 0;
+    // A job delivered again finds its runs (and their first steps' jobs) there and adds nothing.
+    const { rows: created } = await tx.query<{ id: string; current_step: string }>(
+      `INSERT INTO runs (workspace_id, id, automation_id, version, contact_id, event_id, trigger_data, status,
+         current_step)
+       SELECT $1, r.id, r.automation_id, r.version, $2, $3, $4::jsonb, 'running', r.first
+       FROM jsonb_to_recordset($5::jsonb) AS r (id text, automation_id text, version integer, first text)
+       ON CONFLICT (workspace_id, automation_id, event_id) WHERE event_id IS NOT NULL DO NOTHING
+       RETURNING id, current_step`,
+      [
+        workspaceId,
+        event.contact_id,
+        eventId,
+        JSON.stringify({ event: { id: eventId, name: event.name, properties: event.properties } }),
+        JSON.stringify(runs),
+      ],
+    );
+    if (!ctx.queue) throw new Error('the job queue is not running in this process');
+    await ctx.queue.insert(
+      'automation.step',
+      created.map((run) => ({
+        id: stepJobId(run.id, run.current_step),
+        data: { workspaceId, runId: run.id, stepId: run.current_step },
+      })),
+      inTransaction(tx),
+    );
+    return created.length;
+  });
+  if (started > 0) ctx.queue?.wake('automation.step');
 }
