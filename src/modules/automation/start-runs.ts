@@ -106,60 +106,76 @@ async function tryStartRun(ctx: AppContext, workspaceId: string, start: RunStart
   });
 }
 
+export interface StoredEvent {
+  workspace_id: string;
+  id: string;
+  contact_id: string;
+  name: string;
+  properties: Record<string, string>;
+  flows: { id: string; version: number }[];
+}
+
 /**
- * The `automation.start` job: a run of each flow the event matched when it arrived (once each), and
- * their first steps' jobs, in one transaction of a few statements however many flows matched.
+ * A run of each flow each event matched when it arrived (once each: an event's runs already there are
+ * left alone), and their first steps' jobs, in `tx`: a few statements however many events and flows.
+ * Returns how many runs started.
  */
+export async function startRunsOfEvents(ctx: AppContext, tx: Queryable, events: StoredEvent[]): Promise<number> {
+  const runs = [];
+  for (const event of events) {
+    const triggerData = { event: { id: event.id, name: event.name, properties: event.properties } };
+    for (const flow of event.flows) {
+      const definition = await publishedDefinition(tx, event.workspace_id, flow.id, flow.version);
+      const first = definition?.steps[0]?.id;
+      if (!first) throw new Error(`no version ${flow.version} of ${flow.id}`);
+      runs.push({
+        workspace_id: event.workspace_id,
+        id: newId('run'),
+        automation_id: flow.id,
+        version: flow.version,
+        contact_id: event.contact_id,
+        event_id: event.id,
+        trigger_data: triggerData,
+        first,
+      });
+    }
+  }
+  if (runs.length === 0) return 0;
+  const { rows } = await tx.query<{ workspace_id: string; id: string; current_step: string }>(
+    `INSERT INTO runs (workspace_id, id, automation_id, version, contact_id, event_id, trigger_data, status,
+       current_step)
+     SELECT r.workspace_id, r.id, r.automation_id, r.version, r.contact_id, r.event_id, r.trigger_data,
+       'running', r.first
+     FROM jsonb_to_recordset($1::jsonb) AS r (workspace_id text, id text, automation_id text, version integer,
+       contact_id text, event_id text, trigger_data jsonb, first text)
+     ON CONFLICT (workspace_id, automation_id, event_id) WHERE event_id IS NOT NULL DO NOTHING
+     RETURNING workspace_id, id, current_step`,
+    [JSON.stringify(runs)],
+  );
+  if (!ctx.queue) throw new Error('the job queue is not running in this process');
+  await ctx.queue.insert(
+    'automation.step',
+    rows.map((run) => ({
+      id: stepJobId(run.id, run.current_step),
+      data: { workspaceId: run.workspace_id, runId: run.id, stepId: run.current_step },
+    })),
+    inTransaction(tx),
+  );
+  return rows.length;
+}
+
+/** The `automation.start` job, queued per event before the outbox (event-outbox.ts): its event's runs. */
 export async function startEventRuns(
   ctx: AppContext,
   data: { workspaceId: string; eventId: string },
 ): Promise<void> {
-  const { workspaceId, eventId } = data;
   const started = await ctx.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{
-      contact_id: string;
-      name: string;
-      properties: Record<string, string>;
-      flows: { id: string; version: number }[];
-    }>('SELECT contact_id, name, properties, flows FROM events WHERE workspace_id = $1 AND id = $2', [
-      workspaceId,
-      eventId,
-    ]);
-    const event = rows[0];
-    if (!event) return 0;
-    const runs = [];
-    for (const flow of event.flows) {
-      const first = (await publishedDefinition(tx, workspaceId, flow.id, flow.version))?.steps[0]?.id;
-      if (!first) throw new Error(`no version ${flow.version} of ${flow.id}`);
-      runs.push({ id: newId('run'), automation_id: flow.id, version: flow.version, first });
-    }
-    if (runs.length === 0) return 0;
-    // A job delivered again finds its runs (and their first steps' jobs) there and adds nothing.
-    const { rows: created } = await tx.query<{ id: string; current_step: string }>(
-      `INSERT INTO runs (workspace_id, id, automation_id, version, contact_id, event_id, trigger_data, status,
-         current_step)
-       SELECT $1, r.id, r.automation_id, r.version, $2, $3, $4::jsonb, 'running', r.first
-       FROM jsonb_to_recordset($5::jsonb) AS r (id text, automation_id text, version integer, first text)
-       ON CONFLICT (workspace_id, automation_id, event_id) WHERE event_id IS NOT NULL DO NOTHING
-       RETURNING id, current_step`,
-      [
-        workspaceId,
-        event.contact_id,
-        eventId,
-        JSON.stringify({ event: { id: eventId, name: event.name, properties: event.properties } }),
-        JSON.stringify(runs),
-      ],
+    const { rows } = await tx.query<StoredEvent>(
+      `SELECT workspace_id, id, contact_id, name, properties, flows FROM events
+       WHERE workspace_id = $1 AND id = $2`,
+      [data.workspaceId, data.eventId],
     );
-    if (!ctx.queue) throw new Error('the job queue is not running in this process');
-    await ctx.queue.insert(
-      'automation.step',
-      created.map((run) => ({
-        id: stepJobId(run.id, run.current_step),
-        data: { workspaceId, runId: run.id, stepId: run.current_step },
-      })),
-      inTransaction(tx),
-    );
-    return created.length;
+    return startRunsOfEvents(ctx, tx, rows);
   });
   if (started > 0) ctx.queue?.wake('automation.step');
 }
