@@ -115,53 +115,85 @@ export interface StoredEvent {
   flows: { id: string; version: number }[];
 }
 
+interface NewRun {
+  workspace_id: string;
+  automation_id: string;
+  version: number;
+  contact_id: string | null;
+  lead_id?: string;
+  event_id?: string;
+  trigger_data: Record<string, unknown>;
+}
+
+const ONCE = {
+  event: '(workspace_id, automation_id, event_id) WHERE event_id IS NOT NULL',
+  lead: "(workspace_id, automation_id, lead_id) WHERE lead_id IS NOT NULL AND status IN ('running', 'waiting')",
+};
+
 /**
- * A run of each flow each event matched when it arrived (once each: an event's runs already there are
- * left alone), and their first steps' jobs, in `tx`: a few statements however many events and flows.
- * Returns how many runs started.
+ * Creates runs and queues their first steps, in `tx`, in two statements however many: a run that one
+ * of its event's (or its lead's unfinished) runs already holds the place of is not created. Returns
+ * the runs created, by automation id.
  */
-export async function startRunsOfEvents(ctx: AppContext, tx: Queryable, events: StoredEvent[]): Promise<number> {
-  const runs = [];
-  for (const event of events) {
-    const triggerData = { event: { id: event.id, name: event.name, properties: event.properties } };
-    for (const flow of event.flows) {
-      const definition = await publishedDefinition(tx, event.workspace_id, flow.id, flow.version);
-      const first = definition?.steps[0]?.id;
-      if (!first) throw new Error(`no version ${flow.version} of ${flow.id}`);
-      runs.push({
-        workspace_id: event.workspace_id,
-        id: newId('run'),
-        automation_id: flow.id,
-        version: flow.version,
-        contact_id: event.contact_id,
-        event_id: event.id,
-        trigger_data: triggerData,
-        first,
-      });
-    }
+export async function insertRuns(
+  ctx: AppContext,
+  tx: Queryable,
+  runs: NewRun[],
+  once: keyof typeof ONCE,
+): Promise<{ workspace_id: string; id: string; automation_id: string }[]> {
+  if (runs.length === 0) return [];
+  const rows = [];
+  for (const run of runs) {
+    const definition = await publishedDefinition(tx, run.workspace_id, run.automation_id, run.version);
+    const first = definition?.steps[0]?.id;
+    if (!first) throw new Error(`no version ${run.version} of ${run.automation_id}`);
+    rows.push({ ...run, id: newId('run'), first });
   }
-  if (runs.length === 0) return 0;
-  const { rows } = await tx.query<{ workspace_id: string; id: string; current_step: string }>(
-    `INSERT INTO runs (workspace_id, id, automation_id, version, contact_id, event_id, trigger_data, status,
-       current_step)
-     SELECT r.workspace_id, r.id, r.automation_id, r.version, r.contact_id, r.event_id, r.trigger_data,
+  const { rows: created } = await tx.query<{
+    workspace_id: string;
+    id: string;
+    automation_id: string;
+    current_step: string;
+  }>(
+    `INSERT INTO runs (workspace_id, id, automation_id, version, contact_id, lead_id, event_id, trigger_data,
+       status, current_step)
+     SELECT r.workspace_id, r.id, r.automation_id, r.version, r.contact_id, r.lead_id, r.event_id, r.trigger_data,
        'running', r.first
      FROM jsonb_to_recordset($1::jsonb) AS r (workspace_id text, id text, automation_id text, version integer,
-       contact_id text, event_id text, trigger_data jsonb, first text)
-     ON CONFLICT (workspace_id, automation_id, event_id) WHERE event_id IS NOT NULL DO NOTHING
-     RETURNING workspace_id, id, current_step`,
-    [JSON.stringify(runs)],
+       contact_id text, lead_id text, event_id text, trigger_data jsonb, first text)
+     ON CONFLICT ${ONCE[once]} DO NOTHING
+     RETURNING workspace_id, id, automation_id, current_step`,
+    [JSON.stringify(rows)],
   );
   if (!ctx.queue) throw new Error('the job queue is not running in this process');
   await ctx.queue.insert(
     'automation.step',
-    rows.map((run) => ({
+    created.map((run) => ({
       id: stepJobId(run.id, run.current_step),
       data: { workspaceId: run.workspace_id, runId: run.id, stepId: run.current_step },
     })),
     inTransaction(tx),
   );
-  return rows.length;
+  return created;
+}
+
+/**
+ * A run of each flow each event matched when it arrived (once each: an event's runs already there are
+ * left alone), and their first steps' jobs, in `tx`. Returns how many runs started.
+ */
+export async function startRunsOfEvents(ctx: AppContext, tx: Queryable, events: StoredEvent[]): Promise<number> {
+  const runs = events.flatMap((event) => {
+    const triggerData = { event: { id: event.id, name: event.name, properties: event.properties } };
+    return event.flows.map((flow) => ({
+      workspace_id: event.workspace_id,
+      automation_id: flow.id,
+      version: flow.version,
+      contact_id: event.contact_id,
+      event_id: event.id,
+      trigger_data: triggerData,
+    }));
+  });
+  return (await insertRuns(ctx, tx, runs, 'event')).length;
 }
 
 /** The `automation.start` job, queued per event before the outbox (event-outbox.ts): its event's runs. */
