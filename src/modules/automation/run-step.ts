@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import type { JobData } from '../../jobs/job-data.js';
-import { emitEvent } from '../webhooks/emit.js';
+import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import { evaluate } from './conditions.js';
 import { type Definition, following, type Step } from './definition.js';
 import type { Scope } from './interpolate.js';
@@ -177,7 +177,7 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
       return advance(ctx, job, run, done.prior.next_step, done.prior.wait_until ?? undefined);
     }
     if (done.then && !done.waiting) ctx.queue?.wake('automation.step');
-    if (!done.then) await runFinished(ctx, job, run, 'completed');
+    await queueDeliveries(ctx, workspaceId, done.deliveries);
   } catch (err) {
     if (err instanceof PermanentStepError || (err instanceof TransientStepError && lastTry)) {
       return failStep(ctx, job, run, at.step, err.message);
@@ -189,7 +189,7 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
 }
 
 /** How a chain ended: the job queued next (none: the run completed), or the first step's earlier claim. */
-type Settled = { then: string | null; waiting?: Date } | { prior: Claim };
+type Settled = { then: string | null; waiting?: Date; deliveries: string[] } | { prior: Claim };
 
 /**
  * In one transaction: records the outcome of the step at `index` (run first when `result` is null:
@@ -219,7 +219,7 @@ async function settle(
           if (i === index) return { prior };
           // Ran before in an earlier chain: its own job takes it from here.
           await queueStep(ctx, tx, job.workspaceId, job.runId, step.id);
-          return { then: step.id };
+          return { then: step.id, deliveries: [] };
         }
         if (afterWait) await endWait(tx, job);
         outcome = await performOn(tx, ctx, job, run, step);
@@ -239,7 +239,9 @@ async function settle(
       // A wait as the last step still holds the run (a lead stays enrolled) until it ends.
       const then = next ?? (waiting ? END : null);
       if (then) await queueStep(ctx, tx, job.workspaceId, job.runId, then, waiting);
-      return { then, waiting };
+      // A run that completes records its `flow.run.finished` with the completion.
+      const deliveries = then ? [] : await recordEvent(tx, ...finished(job, run, 'completed'));
+      return { then, waiting, deliveries };
     }
   });
 }
@@ -314,13 +316,22 @@ async function failRun(ctx: AppContext, job: StepJob, run: RunRow, error: string
   if (rows[0]) await runFinished(ctx, job, run, 'failed', error);
 }
 
+function finished(job: StepJob, run: RunRow, status: string, error?: string) {
+  return [
+    job.workspaceId,
+    'flow.run.finished',
+    `run/${job.runId}`,
+    {
+      run_id: job.runId,
+      automation_id: run.automation_id,
+      status,
+      error: error ?? null,
+      contact_id: run.contact_id,
+      lead_id: run.lead_id,
+    },
+  ] as const;
+}
+
 async function runFinished(ctx: AppContext, job: StepJob, run: RunRow, status: string, error?: string) {
-  await emitEvent(ctx, job.workspaceId, 'flow.run.finished', `run/${job.runId}`, {
-    run_id: job.runId,
-    automation_id: run.automation_id,
-    status,
-    error: error ?? null,
-    contact_id: run.contact_id,
-    lead_id: run.lead_id,
-  });
+  await emitEvent(ctx, ...finished(job, run, status, error));
 }
