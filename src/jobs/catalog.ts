@@ -1,8 +1,8 @@
 import type { AppContext } from '../context.js';
 import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { forgetQuietLoginAttempts } from '../modules/accounts/login-throttle.js';
-import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { drainEventOutbox, OUTBOX_BATCH } from '../modules/automation/event-outbox.js';
+import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/replay-guard.js';

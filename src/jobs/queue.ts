@@ -137,7 +137,10 @@ export class Queue implements JobQueue {
         try {
           more = await drain();
         } catch (err) {
-          this.options.log[isDatabaseUnreachable(err) ? 'debug' : 'error']({ err, queue: name }, 'drain failed');
+          this.options.log[isDatabaseUnreachable(err) ? 'debug' : 'error'](
+            { err, queue: name },
+            'drain failed',
+          );
         }
         if (more || poked || this.#stopping) continue;
         await new Promise<void>((resolve) => {

@@ -91,7 +91,12 @@ describe('the event outbox', () => {
     const flows = [];
     for (const name of ['one', 'two']) {
       flows.push(
-        await createAutomation(t.ctx, ws.id, { name, trigger: { type: 'event', event: 'go' }, steps }, { publish: true }),
+        await createAutomation(
+          t.ctx,
+          ws.id,
+          { name, trigger: { type: 'event', event: 'go' }, steps },
+          { publish: true },
+        ),
       );
     }
     for (const phone of ['+14155550102', '+14155550103', '+14155550104']) {

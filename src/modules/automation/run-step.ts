@@ -176,7 +176,7 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
       if (done.prior.status === 'failed') return;
       return advance(ctx, job, run, done.prior.next_step, done.prior.wait_until ?? undefined);
     }
-    if (done.then && !done.waiting) ctx.queue?.wake('automation.step');
+    if (done.queued && !done.waiting) ctx.queue?.wake('automation.step');
     await queueDeliveries(ctx, workspaceId, done.deliveries);
   } catch (err) {
     if (err instanceof PermanentStepError || (err instanceof TransientStepError && lastTry)) {
@@ -189,7 +189,7 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
 }
 
 /** How a chain ended: the job queued next (none: the run completed), or the first step's earlier claim. */
-type Settled = { then: string | null; waiting?: Date; deliveries: string[] } | { prior: Claim };
+type Settled = { queued: string | null; waiting?: Date; deliveries: string[] } | { prior: Claim };
 
 /**
  * In one transaction: records the outcome of the step at `index` (run first when `result` is null:
@@ -219,7 +219,7 @@ async function settle(
           if (i === index) return { prior };
           // Ran before in an earlier chain: its own job takes it from here.
           await queueStep(ctx, tx, job.workspaceId, job.runId, step.id);
-          return { then: step.id, deliveries: [] };
+          return { queued: step.id, deliveries: [] };
         }
         if (afterWait) await endWait(tx, job);
         outcome = await performOn(tx, ctx, job, run, step);
@@ -241,7 +241,7 @@ async function settle(
       if (then) await queueStep(ctx, tx, job.workspaceId, job.runId, then, waiting);
       // A run that completes records its `flow.run.finished` with the completion.
       const deliveries = then ? [] : await recordEvent(tx, ...finished(job, run, 'completed'));
-      return { then, waiting, deliveries };
+      return { queued: then, waiting, deliveries };
     }
   });
 }

@@ -181,7 +181,11 @@ export async function insertRuns(
  * A run of each flow each event matched when it arrived (once each: an event's runs already there are
  * left alone), and their first steps' jobs, in `tx`. Returns how many runs started.
  */
-export async function startRunsOfEvents(ctx: AppContext, tx: Queryable, events: StoredEvent[]): Promise<number> {
+export async function startRunsOfEvents(
+  ctx: AppContext,
+  tx: Queryable,
+  events: StoredEvent[],
+): Promise<number> {
   const runs = events.flatMap((event) => {
     const triggerData = { event: { id: event.id, name: event.name, properties: event.properties } };
     return event.flows.map((flow) => ({
