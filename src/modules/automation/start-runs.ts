@@ -146,7 +146,12 @@ export async function insertRuns(
   for (const run of runs) {
     const definition = await publishedDefinition(tx, run.workspace_id, run.automation_id, run.version);
     const first = definition?.steps[0]?.id;
-    if (!first) throw new Error(`no version ${run.version} of ${run.automation_id}`);
+    // Versions are never deleted; were one missing, its run is skipped so that it cannot hold back
+    // the other events of an outbox batch for good.
+    if (!first) {
+      ctx.log.error({ run }, 'a run of a version that does not exist was not started');
+      continue;
+    }
     rows.push({ ...run, id: newId('run'), first });
   }
   const { rows: created } = await tx.query<{
