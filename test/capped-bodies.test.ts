@@ -93,6 +93,7 @@ describe('an endless answer is cut off at a cap', () => {
       httpRequest(
         {
           ctx: t.ctx,
+          db: t.ctx.db,
           workspaceId: ws.id,
           runId: 'run_x',
           contactId: null,

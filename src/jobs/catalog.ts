@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { forgetQuietLoginAttempts } from '../modules/accounts/login-throttle.js';
+import { drainEventOutbox, OUTBOX_BATCH } from '../modules/automation/event-outbox.js';
 import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
@@ -29,6 +30,11 @@ export interface JobDefinition<Data extends object = object> {
   /** Fetch loops per process, so one fetches while another's batch is still running; 1 when not set. */
   workers?: number;
   handler: (ctx: AppContext, data: Data, attempt: { lastTry: boolean }) => Promise<void>;
+  /**
+   * Work a worker process also does in a loop of its own, not from jobs: again at once while it says
+   * more may be waiting, else on `wake` for this queue or after a second.
+   */
+  drain?: (ctx: AppContext) => Promise<boolean>;
 }
 
 function defineJob<Data extends object>(definition: JobDefinition<Data>): JobDefinition<Data> {
@@ -107,7 +113,9 @@ export const jobCatalog = {
     retryDelaySeconds: 1,
     expireInSeconds: 300,
     batchSize: 20,
+    // Events stored by an earlier version each queued this job; events now wait in the outbox.
     handler: (ctx, data) => startEventRuns(ctx, data),
+    drain: async (ctx) => (await drainEventOutbox(ctx)) === OUTBOX_BATCH,
   }),
   'automation.step': defineJob<StepJob>({
     retryLimit: 6,

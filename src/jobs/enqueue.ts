@@ -12,6 +12,12 @@ export interface SendOptions {
 /** What domain code does with the job queue (queue.ts's Queue, given in the context). */
 export interface JobQueue {
   send<N extends JobName>(name: N, data: JobData<N>, options?: SendOptions): Promise<string | null>;
+  /** Many jobs of one queue in one statement (each with its own id and start), written with `options.db`. */
+  insert<N extends JobName>(
+    name: N,
+    jobs: { data: JobData<N>; id?: string; startAfter?: Date }[],
+    options?: Pick<SendOptions, 'db'>,
+  ): Promise<void>;
   /** Wakes this process's worker for a queue now instead of at its next poll (after a commit that queued work). */
   wake(name: JobName): void;
 }

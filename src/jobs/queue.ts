@@ -29,6 +29,10 @@ export interface QueueOptions {
 export class Queue implements JobQueue {
   /** This process's worker per queue, to wake on send instead of waiting for its next poll. */
   readonly #workers = new Map<string, string>();
+  /** Each drain loop's wake-up, and the loops themselves, to wait for on stop. */
+  readonly #drains = new Map<string, () => void>();
+  readonly #loops: Promise<void>[] = [];
+  #stopping = false;
 
   private constructor(
     private readonly boss: PgBoss,
@@ -114,7 +118,42 @@ export class Queue implements JobQueue {
         this.#workers.set(name, workerId);
       }
       if (job.cron) await this.boss.schedule(name, job.cron);
+      const drain = (job as { drain?: (ctx: AppContext) => Promise<boolean> }).drain;
+      if (drain) this.#startDrain(name, () => drain(ctx));
     }
+  }
+
+  #startDrain(name: string, drain: () => Promise<boolean>): void {
+    let poked = false;
+    let wakeUp: (() => void) | undefined;
+    this.#drains.set(name, () => {
+      poked = true;
+      wakeUp?.();
+    });
+    const loop = async () => {
+      while (!this.#stopping) {
+        poked = false;
+        let more = false;
+        try {
+          more = await drain();
+        } catch (err) {
+          this.options.log[isDatabaseUnreachable(err) ? 'debug' : 'error'](
+            { err, queue: name },
+            'drain failed',
+          );
+        }
+        if (more || poked || this.#stopping) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 1000);
+          wakeUp = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wakeUp = undefined;
+      }
+    };
+    this.#loops.push(loop());
   }
 
   async send<N extends JobName>(
@@ -125,13 +164,25 @@ export class Queue implements JobQueue {
     return this.boss.send(name, data, options);
   }
 
+  async insert<N extends JobName>(
+    name: N,
+    jobs: { data: JobData<N>; id?: string; startAfter?: Date }[],
+    options: Pick<SendOptions, 'db'> = {},
+  ): Promise<void> {
+    if (jobs.length > 0) await this.boss.insert(name, jobs, options);
+  }
+
   /** Wakes this process's worker for a queue now instead of at its next poll (after a commit that queued work). */
   wake(name: JobName): void {
     const workerId = this.#workers.get(name);
     if (workerId) this.boss.notifyWorker(workerId);
+    this.#drains.get(name)?.();
   }
 
   async stop(): Promise<void> {
+    this.#stopping = true;
+    for (const wake of this.#drains.values()) wake();
+    await Promise.all(this.#loops);
     await this.boss.stop({ graceful: true, timeout: 10_000 });
   }
 }

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { newSecret } from '../../lib/ids.js';
-import { startRun } from './start-runs.js';
+import { insertRuns, startRun } from './start-runs.js';
 
 /** What the lead-intake endpoints need to know of a sequence. */
 export interface SequenceForIntake {
@@ -11,6 +12,7 @@ export interface SequenceForIntake {
   /** In clear, for webhook sequences: the HMAC check needs it. */
   secret: string | null;
   publishedVersion: number | null;
+  defaultCountryCode: string | null;
 }
 
 export async function findSequence(ctx: AppContext, sequenceId: string): Promise<SequenceForIntake | null> {
@@ -19,9 +21,11 @@ export async function findSequence(ctx: AppContext, sequenceId: string): Promise
     trigger_type: SequenceForIntake['triggerType'];
     secret_enc: string | null;
     published_version: number | null;
+    default_country_code: string | null;
   }>(
-    `SELECT workspace_id, trigger_type, secret_enc, published_version FROM automations
-     WHERE id = $1 AND kind = 'sequence'`,
+    `SELECT a.workspace_id, a.trigger_type, a.secret_enc, a.published_version, w.default_country_code
+     FROM automations a JOIN workspaces w ON w.id = a.workspace_id
+     WHERE a.id = $1 AND a.kind = 'sequence'`,
     [sequenceId],
   );
   const row = rows[0];
@@ -32,6 +36,7 @@ export async function findSequence(ctx: AppContext, sequenceId: string): Promise
     triggerType: row.trigger_type,
     secret: row.secret_enc ? ctx.secrets.open(row.secret_enc) : null,
     publishedVersion: row.published_version,
+    defaultCountryCode: row.default_country_code,
   };
 }
 
@@ -71,38 +76,42 @@ export async function enrollLead(
 }
 
 /**
- * Starts every published sequence of the workspace with this trigger ("form submitted" ones for any
- * form or for this form). Returns how many runs started.
+ * The workspace's published "lead created" sequences, and the "form submitted" ones of any form or of
+ * form `$form` (NULL for a lead not from a form), as a JSON list of {id, version}: a subquery, so the
+ * statement that stores the lead also says which runs it starts.
  */
-export async function startLeadSequences(
+export function newLeadSequencesSql(workspace: string, form: string): string {
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'version', a.published_version)), '[]')
+     FROM automations a
+     WHERE a.workspace_id = ${workspace} AND a.published_version IS NOT NULL
+       AND (a.trigger_type = 'lead_created' OR (a.trigger_type = 'form_submitted' AND ${form}::text IS NOT NULL
+         AND (a.trigger_form_id IS NULL OR a.trigger_form_id = ${form}::text))))`;
+}
+
+/**
+ * Starts a new lead's runs of these sequences in the transaction that stores it, so the lead and its
+ * runs commit together; each step job runs later, never in the request. Returns the run ids by sequence.
+ */
+export async function startNewLeadRuns(
   ctx: AppContext,
-  input: {
-    workspaceId: string;
-    trigger: 'form_submitted' | 'lead_created';
-    formId?: string;
-    leadId: string;
-    contactId: string | null;
-    payload: Record<string, unknown>;
-  },
-): Promise<number> {
-  const { rows } = await ctx.db.query<{ id: string; published_version: number }>(
-    `SELECT id, published_version FROM automations
-     WHERE workspace_id = $1 AND trigger_type = $2 AND published_version IS NOT NULL
-       AND (trigger_form_id IS NULL OR trigger_form_id = $3)`,
-    [input.workspaceId, input.trigger, input.formId ?? null],
+  tx: Queryable,
+  lead: { workspaceId: string; id: string; contactId: string | null; payload: Record<string, unknown> },
+  sequences: { id: string; version: number }[],
+): Promise<Map<string, string>> {
+  const created = await insertRuns(
+    ctx,
+    tx,
+    sequences.map((sequence) => ({
+      workspace_id: lead.workspaceId,
+      automation_id: sequence.id,
+      version: sequence.version,
+      contact_id: lead.contactId,
+      lead_id: lead.id,
+      trigger_data: { payload: lead.payload },
+    })),
+    'lead',
   );
-  let started = 0;
-  for (const sequence of rows) {
-    const run = await startRun(ctx, input.workspaceId, {
-      automationId: sequence.id,
-      version: sequence.published_version,
-      contactId: input.contactId,
-      leadId: input.leadId,
-      triggerData: { payload: input.payload },
-    });
-    if (run.created) started++;
-  }
-  return started;
+  return new Map(created.map((run) => [run.automation_id, run.id]));
 }
 
 /** A new secret for a webhook sequence; the old one stops working at once. Null when there is no such sequence. */

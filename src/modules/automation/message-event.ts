@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { inTransaction } from '../../jobs/enqueue.js';
 import { newId } from '../../lib/ids.js';
 
 /** What a flow triggered by `message.received` reads as `event.properties`. */
@@ -17,8 +16,8 @@ export interface ReceivedMessage {
 /**
  * An inbound message starts the published flows whose trigger event is `message.received`, so that
  * a condition can branch on `event.properties.button_payload` or `event.properties.text`. Recorded
- * in the transaction that stores the message (with its automation.start job); nothing is recorded
- * when no flow listens.
+ * in the transaction that stores the message, marked for the workers to start its runs (the outbox,
+ * event-outbox.ts); nothing is recorded when no flow listens.
  */
 export async function startMessageFlows(
   ctx: AppContext,
@@ -35,12 +34,10 @@ export async function startMessageFlows(
        FROM automations a
        WHERE a.workspace_id = $1 AND a.trigger_type = 'event' AND a.trigger_event = 'message.received'
          AND a.published_version IS NOT NULL)
-     INSERT INTO events (workspace_id, id, contact_id, name, properties, flows)
-     SELECT $1, $2, $3, 'message.received', $4::jsonb, flows.list FROM flows WHERE flows.list IS NOT NULL
+     INSERT INTO events (workspace_id, id, contact_id, name, properties, flows, runs_pending)
+     SELECT $1, $2, $3, 'message.received', $4::jsonb, flows.list, true FROM flows WHERE flows.list IS NOT NULL
      RETURNING id`,
     [workspaceId, id, contactId, JSON.stringify(message)],
   );
-  if (rows.length === 0) return false;
-  await ctx.queue.send('automation.start', { workspaceId, eventId: id }, inTransaction(tx));
-  return true;
+  return rows.length > 0;
 }

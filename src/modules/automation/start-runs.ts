@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { inTransaction } from '../../jobs/enqueue.js';
 import { newId } from '../../lib/ids.js';
-import type { Definition } from './definition.js';
+import { publishedDefinition } from './published-definition.js';
 
 export interface RunStart {
   automationId: string;
@@ -63,11 +63,8 @@ export async function startRun(
 
 async function tryStartRun(ctx: AppContext, workspaceId: string, start: RunStart) {
   return ctx.db.transaction(async (tx) => {
-    const { rows: defs } = await tx.query<{ definition: Definition }>(
-      'SELECT definition FROM automation_versions WHERE workspace_id = $1 AND automation_id = $2 AND version = $3',
-      [workspaceId, start.automationId, start.version],
-    );
-    const first = defs[0]?.definition.steps[0]?.id;
+    const first = (await publishedDefinition(tx, workspaceId, start.automationId, start.version))?.steps[0]
+      ?.id;
     if (!first) throw new Error(`no version ${start.version} of ${start.automationId}`);
     const conflict = start.eventId
       ? '(workspace_id, automation_id, event_id) WHERE event_id IS NOT NULL'
@@ -109,29 +106,117 @@ async function tryStartRun(ctx: AppContext, workspaceId: string, start: RunStart
   });
 }
 
-/** The `automation.start` job: a run of each flow the event matched when it arrived (once each). */
+export interface StoredEvent {
+  workspace_id: string;
+  id: string;
+  contact_id: string;
+  name: string;
+  properties: Record<string, string>;
+  flows: { id: string; version: number }[];
+}
+
+interface NewRun {
+  workspace_id: string;
+  automation_id: string;
+  version: number;
+  contact_id: string | null;
+  lead_id?: string;
+  event_id?: string;
+  trigger_data: Record<string, unknown>;
+}
+
+const ONCE = {
+  event: '(workspace_id, automation_id, event_id) WHERE event_id IS NOT NULL',
+  lead: "(workspace_id, automation_id, lead_id) WHERE lead_id IS NOT NULL AND status IN ('running', 'waiting')",
+};
+
+/**
+ * Creates runs and queues their first steps, in `tx`, in two statements however many: a run that one
+ * of its event's (or its lead's unfinished) runs already holds the place of is not created. Returns
+ * the runs created, by automation id.
+ */
+export async function insertRuns(
+  ctx: AppContext,
+  tx: Queryable,
+  runs: NewRun[],
+  once: keyof typeof ONCE,
+): Promise<{ workspace_id: string; id: string; automation_id: string }[]> {
+  if (runs.length === 0) return [];
+  const rows = [];
+  for (const run of runs) {
+    const definition = await publishedDefinition(tx, run.workspace_id, run.automation_id, run.version);
+    const first = definition?.steps[0]?.id;
+    // Versions are never deleted; were one missing, its run is skipped so that it cannot hold back
+    // the other events of an outbox batch for good.
+    if (!first) {
+      ctx.log.error({ run }, 'a run of a version that does not exist was not started');
+      continue;
+    }
+    rows.push({ ...run, id: newId('run'), first });
+  }
+  const { rows: created } = await tx.query<{
+    workspace_id: string;
+    id: string;
+    automation_id: string;
+    current_step: string;
+  }>(
+    `INSERT INTO runs (workspace_id, id, automation_id, version, contact_id, lead_id, event_id, trigger_data,
+       status, current_step)
+     SELECT r.workspace_id, r.id, r.automation_id, r.version, r.contact_id, r.lead_id, r.event_id, r.trigger_data,
+       'running', r.first
+     FROM jsonb_to_recordset($1::jsonb) AS r (workspace_id text, id text, automation_id text, version integer,
+       contact_id text, lead_id text, event_id text, trigger_data jsonb, first text)
+     ON CONFLICT ${ONCE[once]} DO NOTHING
+     RETURNING workspace_id, id, automation_id, current_step`,
+    [JSON.stringify(rows)],
+  );
+  if (!ctx.queue) throw new Error('the job queue is not running in this process');
+  await ctx.queue.insert(
+    'automation.step',
+    created.map((run) => ({
+      id: stepJobId(run.id, run.current_step),
+      data: { workspaceId: run.workspace_id, runId: run.id, stepId: run.current_step },
+    })),
+    inTransaction(tx),
+  );
+  return created;
+}
+
+/**
+ * A run of each flow each event matched when it arrived (once each: an event's runs already there are
+ * left alone), and their first steps' jobs, in `tx`. Returns how many runs started.
+ */
+export async function startRunsOfEvents(
+  ctx: AppContext,
+  tx: Queryable,
+  events: StoredEvent[],
+): Promise<number> {
+  const runs = events.flatMap((event) => {
+    const triggerData = { event: { id: event.id, name: event.name, properties: event.properties } };
+    return event.flows.map((flow) => ({
+      workspace_id: event.workspace_id,
+      automation_id: flow.id,
+      version: flow.version,
+      contact_id: event.contact_id,
+      event_id: event.id,
+      trigger_data: triggerData,
+    }));
+  });
+  return (await insertRuns(ctx, tx, runs, 'event')).length;
+}
+
+/** The `automation.start` job, queued per event before the outbox (event-outbox.ts): its event's runs. */
 export async function startEventRuns(
   ctx: AppContext,
   data: { workspaceId: string; eventId: string },
 ): Promise<void> {
-  const { rows } = await ctx.db.query<{
-    contact_id: string;
-    name: string;
-    properties: Record<string, string>;
-    flows: { id: string; version: number }[];
-  }>('SELECT contact_id, name, properties, flows FROM events WHERE workspace_id = $1 AND id = $2', [
-    data.workspaceId,
-    data.eventId,
-  ]);
-  const event = rows[0];
-  if (!event) return;
-  for (const flow of event.flows) {
-    await startRun(ctx, data.workspaceId, {
-      automationId: flow.id,
-      version: flow.version,
-      contactId: event.contact_id,
-      eventId: data.eventId,
-      triggerData: { event: { id: data.eventId, name: event.name, properties: event.properties } },
-    });
-  }
+  const started = await ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.query<StoredEvent>(
+      `SELECT workspace_id, id, contact_id, name, properties, flows FROM events
+       WHERE workspace_id = $1 AND id = $2`,
+      [data.workspaceId, data.eventId],
+    );
+    return startRunsOfEvents(ctx, tx, rows);
+  });
+  if (started > 0) ctx.queue?.wake('automation.step');
 }

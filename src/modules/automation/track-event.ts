@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import { inTransaction } from '../../jobs/enqueue.js';
 import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';
@@ -14,10 +13,10 @@ export interface TrackedEvent {
 }
 
 /**
- * POST /events: finds or creates the contact (402 at the plan's contact limit), stores the event with
- * the published flows it matches now, and queues one job that starts their runs, all in one
- * transaction (with the request's idempotent answer, `record`); so the request costs the same whether
- * it starts one flow or fifty.
+ * POST /events: finds or creates the contact (402 at the plan's contact limit) and stores the event
+ * with the published flows it matches now, marked for the workers to start their runs (the outbox,
+ * event-outbox.ts), in one statement (one transaction with the request's idempotent answer,
+ * `record`); so the request costs the same whether it starts one flow or fifty, or none.
  */
 export async function trackEvent(
   ctx: AppContext,
@@ -41,8 +40,9 @@ export async function trackEvent(
            FROM automations a
            WHERE a.workspace_id = $1 AND a.trigger_type = 'event' AND a.trigger_event = $5
              AND a.published_version IS NOT NULL)
-         INSERT INTO events (workspace_id, id, contact_id, name, properties, flows)
-         SELECT $1, $4, contact.id, $5, $6::jsonb, flows.list FROM contact, flows
+         INSERT INTO events (workspace_id, id, contact_id, name, properties, flows, runs_pending)
+         SELECT $1, $4, contact.id, $5, $6::jsonb, flows.list, jsonb_array_length(flows.list) > 0
+         FROM contact, flows
          RETURNING jsonb_array_length(flows) AS flows`,
         [
           principal.workspaceId,
@@ -54,18 +54,10 @@ export async function trackEvent(
         ],
       );
       const flows = rows[0]!.flows;
-      if (flows > 0) {
-        if (!ctx.queue) throw new Error('the job queue is not running in this process');
-        await ctx.queue.send(
-          'automation.start',
-          { workspaceId: principal.workspaceId, eventId: id },
-          inTransaction(tx),
-        );
-      }
       await record?.(tx, { id, flows_started: flows });
       return flows;
     },
-    { transaction: true },
+    { transaction: record !== undefined },
   );
   if (started > 0) ctx.queue?.wake('automation.start');
   return { id, flows_started: started };

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
+import { newLeadSequencesSql, startNewLeadRuns } from '../automation/intake.js';
 import { withContactLimit } from '../contacts/contact-limit.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 
@@ -16,28 +17,40 @@ export interface NewLead {
   fields: Record<string, unknown>;
 }
 
+/** The runs a new lead starts: of `sequence` (the webhook's own), and of the "lead created" and "form submitted" ones. */
+export interface LeadStarts {
+  /** The lead's form: its "form submitted" sequences start too. */
+  formId?: string;
+  sequence?: { id: string; version: number };
+  /** What was submitted, for the runs' trigger data. */
+  payload: Record<string, unknown>;
+}
+
 export interface CreatedLead {
   id: string;
   contactId: string | null;
+  /** The run of `starts.sequence`. */
+  runId: string | null;
 }
 
 /**
  * Stores a lead in one transaction: counts it against the plan's month (402 over it, nothing stored),
- * links it to the contact with its phone (created if absent), and records `lead.created` for the
- * customer's webhooks, queued once the transaction has committed.
+ * links it to the contact with its phone (created if absent), starts its sequences' runs (`starts`)
+ * and records `lead.created` for the customer's webhooks, queued once the transaction has committed.
  *
  * At the plan's contact limit the lead is still stored, without a contact: refusing it would lose a
  * person who asked to be contacted, and keeping the contact limit keeps the plan's meaning.
  */
-export async function createLead(ctx: AppContext, lead: NewLead): Promise<CreatedLead> {
+export async function createLead(ctx: AppContext, lead: NewLead, starts: LeadStarts): Promise<CreatedLead> {
   const id = newId('ld');
   // The lead limit's 402 ends the request; the contact limit's 402 only drops the contact.
   let overLeadLimit = false;
   const write = (linkContact: boolean) => async (q: Queryable) => {
     const contactId = linkContact && lead.phone ? await contactFor(q, lead) : null;
-    await q.query(
+    const { rows } = await q.query<{ sequences: { id: string; version: number }[] }>(
       `INSERT INTO leads (workspace_id, id, contact_id, name, email, phone, source, source_id, fields)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+       RETURNING ${newLeadSequencesSql('$1', '$10')} AS sequences`,
       [
         lead.workspaceId,
         id,
@@ -48,7 +61,14 @@ export async function createLead(ctx: AppContext, lead: NewLead): Promise<Create
         lead.source,
         lead.sourceId,
         JSON.stringify(lead.fields),
+        starts.formId ?? null,
       ],
+    );
+    const runs = await startNewLeadRuns(
+      ctx,
+      q,
+      { workspaceId: lead.workspaceId, id, contactId, payload: starts.payload },
+      [...(starts.sequence ? [starts.sequence] : []), ...rows[0]!.sequences],
     );
     const deliveries = await recordEvent(q, lead.workspaceId, 'lead.created', id, {
       id,
@@ -70,9 +90,14 @@ export async function createLead(ctx: AppContext, lead: NewLead): Promise<Create
         "The plan's monthly lead limit is reached; no more leads can be taken this month",
       );
     }
-    return { contactId, deliveries };
+    return {
+      contactId,
+      deliveries,
+      runs: runs.size,
+      runId: starts.sequence ? (runs.get(starts.sequence.id) ?? null) : null,
+    };
   };
-  let stored: { contactId: string | null; deliveries: string[] };
+  let stored: { contactId: string | null; deliveries: string[]; runs: number; runId: string | null };
   try {
     stored = await withContactLimit(ctx.db, write(true), { transaction: true });
   } catch (err) {
@@ -83,8 +108,9 @@ export async function createLead(ctx: AppContext, lead: NewLead): Promise<Create
     );
     stored = await ctx.db.transaction(write(false));
   }
+  if (stored.runs > 0) ctx.queue?.wake('automation.step');
   await queueDeliveries(ctx, lead.workspaceId, stored.deliveries);
-  return { id, contactId: stored.contactId };
+  return { id, contactId: stored.contactId, runId: stored.runId };
 }
 
 /**

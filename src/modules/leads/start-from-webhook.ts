@@ -5,7 +5,6 @@ import { enrollLead, findSequence, type SequenceForIntake } from '../automation/
 import { createLead } from './create-lead.js';
 import { NO_CONTACT_DETAILS, readEmail, readName, readPhone } from './lead-identity.js';
 import { type FirstAnswer, oncePer24Hours } from './replay-guard.js';
-import { startSequencesForNewLead } from './start-sequences.js';
 import { storableJson } from './storable-json.js';
 import { validSignature } from './webhook-signature.js';
 
@@ -83,15 +82,6 @@ async function start(
   sequence: SequenceForIntake,
   body: Record<string, unknown>,
 ): Promise<WebhookStarted> {
-  const enroll = (leadId: string, contactId: string | null) =>
-    enrollLead(ctx, {
-      workspaceId: sequence.workspaceId,
-      sequenceId: sequence.id,
-      leadId,
-      contactId,
-      payload: body,
-    });
-
   if (body.leadId !== undefined) {
     const leadId = typeof body.leadId === 'string' ? body.leadId : '';
     const { leadId: _given, ...fields } = body;
@@ -102,18 +92,20 @@ async function start(
       [sequence.workspaceId, leadId, JSON.stringify(fields)],
     );
     if (!rows[0]) throw invalid(`No lead with id "${leadId.slice(0, 64)}" in this workspace`);
-    const run = await enroll(leadId, rows[0].contact_id);
+    const run = await enrollLead(ctx, {
+      workspaceId: sequence.workspaceId,
+      sequenceId: sequence.id,
+      leadId,
+      contactId: rows[0].contact_id,
+      payload: body,
+    });
     return { leadId, runId: run.runId };
   }
 
-  const workspace = await ctx.db.query<{ default_country_code: string | null }>(
-    'SELECT default_country_code FROM workspaces WHERE id = $1',
-    [sequence.workspaceId],
-  );
   // A value the sender got wrong is dropped rather than losing the lead, as long as one way to
   // reach the person is left; the whole body is kept in the lead's fields either way.
   const email = readEmail(body.email);
-  const phone = readPhone(body.phone ?? body.mobile, workspace.rows[0]?.default_country_code ?? null);
+  const phone = readPhone(body.phone ?? body.mobile, sequence.defaultCountryCode);
   const emailValue = email.ok ? email.value : null;
   const phoneValue = phone.ok ? phone.value : null;
   if (!emailValue && !phoneValue) {
@@ -129,15 +121,12 @@ async function start(
     phone: phoneValue,
     fields: body,
   };
-  const created = await createLead(ctx, lead);
-  const run = await enroll(created.id, created.contactId);
-  await startSequencesForNewLead(ctx, {
-    workspaceId: sequence.workspaceId,
-    id: created.id,
-    contactId: created.contactId,
+  // Started on the version published when the request was read, as an event's flows are.
+  const created = await createLead(ctx, lead, {
+    sequence: { id: sequence.id, version: sequence.publishedVersion! },
     payload: body,
   });
-  return { leadId: created.id, runId: run.runId };
+  return { leadId: created.id, runId: created.runId! };
 }
 
 function invalid(message: string): ApiError {

@@ -6,7 +6,6 @@ import { HONEYPOT_FIELD } from '../forms/form-fields.js';
 import { createLead } from './create-lead.js';
 import { NO_CONTACT_DETAILS, readEmail, readName, readPhone } from './lead-identity.js';
 import type { FormSubmitBody } from './schemas.js';
-import { startSequencesForNewLead } from './start-sequences.js';
 import { storableJson } from './storable-json.js';
 
 export interface Submitted {
@@ -53,14 +52,7 @@ export async function submitForm(ctx: AppContext, body: FormSubmitBody): Promise
     phone: phone.value,
     fields,
   };
-  const created = await createLead(ctx, lead);
-  await startSequencesForNewLead(ctx, {
-    workspaceId: form.workspaceId,
-    id: created.id,
-    contactId: created.contactId,
-    payload: { ...values, form_id: form.id },
-    formId: form.id,
-  });
+  const created = await createLead(ctx, lead, { formId: form.id, payload: { ...values, form_id: form.id } });
   return { leadId: created.id, form };
 }
 

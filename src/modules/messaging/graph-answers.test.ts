@@ -80,6 +80,7 @@ beforeAll(async () => {
       jobs.push((data as { messageId: string }).messageId);
       return null;
     },
+    insert: async () => {},
     wake() {},
   };
 });

@@ -6,7 +6,7 @@ const noContact: StepOutcome = { status: 'skipped', outcome: { reason: 'the run 
 // Tags and traits are set, not counted: doing one again changes nothing, so a retried step is harmless.
 export async function addTag(input: StepInput, tag: string): Promise<StepOutcome> {
   if (!input.contactId) return noContact;
-  await input.ctx.db.query(
+  await input.db.query(
     `UPDATE contacts SET tags = array_append(tags, $3), updated_at = now()
      WHERE workspace_id = $1 AND id = $2 AND NOT ($3 = ANY (tags))`,
     [input.workspaceId, input.contactId, tag],
@@ -16,7 +16,7 @@ export async function addTag(input: StepInput, tag: string): Promise<StepOutcome
 
 export async function removeTag(input: StepInput, tag: string): Promise<StepOutcome> {
   if (!input.contactId) return noContact;
-  await input.ctx.db.query(
+  await input.db.query(
     `UPDATE contacts SET tags = array_remove(tags, $3), updated_at = now()
      WHERE workspace_id = $1 AND id = $2 AND $3 = ANY (tags)`,
     [input.workspaceId, input.contactId, tag],
@@ -27,7 +27,7 @@ export async function removeTag(input: StepInput, tag: string): Promise<StepOutc
 export async function setTrait(input: StepInput, key: string, template: string): Promise<StepOutcome> {
   if (!input.contactId) return noContact;
   const value = interpolate(template, input.scope);
-  await input.ctx.db.query(
+  await input.db.query(
     `UPDATE contacts SET traits = traits || jsonb_build_object($3::text, $4::text), updated_at = now()
      WHERE workspace_id = $1 AND id = $2`,
     [input.workspaceId, input.contactId, key, value],
@@ -37,7 +37,7 @@ export async function setTrait(input: StepInput, key: string, template: string):
 
 export async function updateLeadStatus(input: StepInput, status: string): Promise<StepOutcome> {
   if (!input.leadId) return { status: 'skipped', outcome: { reason: 'the run has no lead' } };
-  await input.ctx.db.query(
+  await input.db.query(
     'UPDATE leads SET status = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2',
     [input.workspaceId, input.leadId, status],
   );

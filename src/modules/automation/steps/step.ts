@@ -1,9 +1,12 @@
 import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/db.js';
 import type { Scope } from '../interpolate.js';
 
 /** What a step is given: the run it belongs to, what it can read, and the key that names its side effect. */
 export interface StepInput {
   ctx: AppContext;
+  /** The connection a database-only step writes with: the transaction its run's chain of such steps shares. */
+  db: Queryable;
   workspaceId: string;
   runId: string;
   contactId: string | null;
