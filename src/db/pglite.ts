@@ -17,15 +17,9 @@ const START_PARAMS = [
  * other queries back while a transaction runs, so no pool or socket is put in front of it.
  */
 export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<Db> {
-  return pgliteDb(await createPglite(dataDir, from));
-}
-
-/**
- * `from`: a data directory PGlite dumped (dumpDataDir), loaded instead of running initdb: the tests
- * start each file from one migrated copy, and a new embedded data directory from the build's seed.
- */
-export function createPglite(dataDir: string | undefined, from?: Blob): Promise<PGlite> {
-  return PGlite.create({ dataDir, loadDataDir: from, startParams: START_PARAMS });
+  // `from`: a data directory PGlite dumped (dumpDataDir), loaded instead of running initdb: the tests
+  // start each file from one migrated copy instead of initialising and migrating a database per file.
+  return pgliteDb(await PGlite.create({ dataDir, loadDataDir: from, startParams: START_PARAMS }));
 }
 
 export function pgliteDb(pg: PGlite): Db {
