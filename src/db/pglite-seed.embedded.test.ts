@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
 import { tempDataDir } from '../../test/support/cli.js';
 import { openPglite } from './pglite.js';
 import { openPgliteDir } from './pglite-seed.js';
@@ -40,7 +39,7 @@ it('opens a directory that already holds a database as it is: its data stay', as
   expect((await db.query("SELECT to_regclass('mine')::text AS t")).rows).toEqual([{ t: 'mine' }]);
   expect((await migrations(db)).rows).toEqual([{ n: 0 }]);
   await db.close();
-});
+}, 120_000);
 
 it('falls back to creating the database when the seed does not open, and says so', async () => {
   const broken = join(tmp.dir, 'broken');
@@ -54,4 +53,4 @@ it('falls back to creating the database when the seed does not open, and says so
   expect((await migrations(db)).rows).toEqual([{ n: 0 }]);
   await db.close();
   expect(warn).toHaveBeenCalledWith(expect.anything(), expect.stringMatching(/did not open/));
-});
+}, 120_000);

@@ -52,7 +52,9 @@ it('schedules the cleanup periodically', async () => {
 
 it('gives a queue left from an earlier catalog this version’s policy at start, and creates a missing one', async () => {
   const db = t.ctx.db;
-  await db.query("UPDATE pgboss.queue SET retry_limit = 99, heartbeat_seconds = NULL WHERE name = 'webhooks.deliver'");
+  await db.query(
+    "UPDATE pgboss.queue SET retry_limit = 99, heartbeat_seconds = NULL WHERE name = 'webhooks.deliver'",
+  );
   await db.query("DELETE FROM pgboss.job WHERE name = 'templates.sync'");
   await db.query("DELETE FROM pgboss.queue WHERE name = 'templates.sync'");
   const again = await Queue.start(db, { work: false, log: t.ctx.log });
@@ -62,6 +64,10 @@ it('gives a queue left from an earlier catalog this version’s policy at start,
   );
   expect(rows).toEqual([
     { name: 'templates.sync', retry_limit: jobCatalog['templates.sync'].retryLimit, heartbeat_seconds: 10 },
-    { name: 'webhooks.deliver', retry_limit: jobCatalog['webhooks.deliver'].retryLimit, heartbeat_seconds: 10 },
+    {
+      name: 'webhooks.deliver',
+      retry_limit: jobCatalog['webhooks.deliver'].retryLimit,
+      heartbeat_seconds: 10,
+    },
   ]);
 });
