@@ -2,8 +2,9 @@
 // `npm run build`: the server (tsc into dist/), the embedded database a new data directory starts
 // from (dist/pglite-seed/) and the web app (Vite into dist/web), then a stamp in dist/ holding a hash
 // of everything the build reads. `--if-changed` (the test suite's global setup) skips the build when
-// the stamp matches the sources, so `npm ci` followed by `npm test`, or a second `npm test`, builds once. The stamp is removed before building and written last, so a build that
-// stopped half way is never taken for a finished one.
+// the stamp matches the sources, so `npm ci` followed by `npm test`, or a second `npm test`, builds
+// once. The stamp is removed before building and written last, so a build that stopped half way is
+// never taken for a finished one.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
