@@ -32,9 +32,9 @@ export function buildValidator(
   const strict = ajv(false, externalSchemas);
   const coercing = ajv(true, externalSchemas);
   return ({ schema, httpPart }) => {
-    // Compiled at the route's first request, not at start: compiling every route's schemas was a
-    // fifth of the embedded server's start-up CPU, for routes a process may never serve. Fastify
-    // reads a refusal's errors from the function it was given.
+    // Compiled at the route's first request, not at start: compiling every route's schemas cost the
+    // embedded server about 100 ms of its start, for routes a process may never serve. Fastify reads
+    // a refusal's errors from the function it was given.
     let compiled: ValidateFunction | undefined;
     const validate = (data: unknown) => {
       compiled ??= (httpPart === 'body' ? strict : coercing).compile(schema as object);
