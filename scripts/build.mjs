@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run build`: the server (tsc into dist/) and the web app (Vite into dist/web), then a stamp in
-// dist/ holding a hash of everything the build reads. `--if-changed` (the test suite's global setup)
-// skips both when the stamp matches the sources, so `npm ci` followed by `npm test`, or a second
-// `npm test`, builds once. The stamp is removed before building and written last, so a build that
-// stopped half way is never taken for a finished one.
+// `npm run build`: the server (tsc into dist/), the embedded database a new data directory starts
+// from (dist/pglite-seed/) and the web app (Vite into dist/web), then a stamp in dist/ holding a hash
+// of everything the build reads. `--if-changed` (the test suite's global setup) skips the build when
+// the stamp matches the sources, so `npm ci` followed by `npm test`, or a second `npm test`, builds
+// once. The stamp is removed before building and written last, so a build that stopped half way is
+// never taken for a finished one.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,8 +14,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stampPath = join(root, 'dist/.build-stamp');
-// What tsc -p tsconfig.build.json and web/vite.config.ts read, besides node_modules (pinned by the lock).
-const folders = ['src', 'web'];
+// What tsc -p tsconfig.build.json, web/vite.config.ts and the database seed read, besides node_modules
+// (pinned by the lock).
+const folders = ['src', 'web', 'migrations'];
 const files = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 
 function sourceHash() {
@@ -42,6 +44,12 @@ function build() {
   // The `parley` bin: npm marks it executable only when it links it, and tsc writes files 0644, so a
   // rebuild (npm start's prestart) after that link would leave `npx parley` "Permission denied".
   chmodSync(join(root, 'dist/cli/main.js'), 0o755);
+  // The migrated embedded database a new data directory starts from (src/db/pglite-seed.ts).
+  execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', "await (await import('./dist/db/write-pglite-seed.js')).writePgliteSeed()"],
+    { cwd: root, stdio: 'inherit' },
+  );
   execFileSync(
     process.execPath,
     ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],

@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/env.js';
 import type { Db } from './db.js';
 import type { OutageLog } from './outage.js';
-import { openPglite } from './pglite.js';
+import { openPgliteDir } from './pglite-seed.js';
 import { openPostgres } from './postgres.js';
 
 /** The one place that picks the database: a server when DATABASE_URL is set, else embedded PGlite. */
@@ -12,7 +11,5 @@ export async function openDatabase(
   options: { log?: OutageLog; statementTimeouts?: boolean } = {},
 ): Promise<Db> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, undefined, options);
-  const dir = join(config.dataDir, 'pg');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return openPglite(dir);
+  return openPgliteDir(join(config.dataDir, 'pg'), options.log);
 }

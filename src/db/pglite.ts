@@ -2,13 +2,24 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Db } from './db.js';
 
 /**
+ * PGlite sizes its shared memory for a server of 100 connections with 128 MB of buffers, all of it
+ * inside one WebAssembly memory that never shrinks (RSS). It runs one session here, and the pages
+ * it does not hold are a read from the OS's file cache away: a small buffer pool and
+ * maintenance_work_mem keep the memory near PGlite's least (128 MiB, fixed by its module).
+ */
+const START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...['shared_buffers=16MB', 'max_connections=8', 'maintenance_work_mem=16MB'].flatMap((s) => ['-c', s]),
+];
+
+/**
  * PGlite is a single connection owned by this process. Its own mutexes serialise queries and hold
  * other queries back while a transaction runs, so no pool or socket is put in front of it.
  */
 export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<Db> {
   // `from`: a data directory PGlite dumped (dumpDataDir), loaded instead of running initdb: the tests
   // start each file from one migrated copy instead of initialising and migrating a database per file.
-  return pgliteDb(await PGlite.create({ dataDir, loadDataDir: from }));
+  return pgliteDb(await PGlite.create({ dataDir, loadDataDir: from, startParams: START_PARAMS }));
 }
 
 export function pgliteDb(pg: PGlite): Db {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { until } from '../../test/support/until.js';
+import { jobCatalog } from './catalog.js';
+import { Queue } from './queue.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,4 +48,26 @@ it('schedules the cleanup periodically', async () => {
     'SELECT name, cron FROM pgboss.schedule',
   );
   expect(rows).toContainEqual({ name: 'maintenance.cleanup', cron: '*/10 * * * *' });
+});
+
+it('gives a queue left from an earlier catalog this version’s policy at start, and creates a missing one', async () => {
+  const db = t.ctx.db;
+  await db.query(
+    "UPDATE pgboss.queue SET retry_limit = 99, heartbeat_seconds = NULL WHERE name = 'webhooks.deliver'",
+  );
+  await db.query("DELETE FROM pgboss.job WHERE name = 'templates.sync'");
+  await db.query("DELETE FROM pgboss.queue WHERE name = 'templates.sync'");
+  const again = await Queue.start(db, { work: false, log: t.ctx.log });
+  await again.stop();
+  const { rows } = await db.query<{ name: string; retry_limit: number; heartbeat_seconds: number }>(
+    "SELECT name, retry_limit, heartbeat_seconds FROM pgboss.queue WHERE name IN ('webhooks.deliver', 'templates.sync') ORDER BY name",
+  );
+  expect(rows).toEqual([
+    { name: 'templates.sync', retry_limit: jobCatalog['templates.sync'].retryLimit, heartbeat_seconds: 10 },
+    {
+      name: 'webhooks.deliver',
+      retry_limit: jobCatalog['webhooks.deliver'].retryLimit,
+      heartbeat_seconds: 10,
+    },
+  ]);
 });

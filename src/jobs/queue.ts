@@ -65,6 +65,9 @@ export class Queue implements JobQueue {
       options.log.warn({ data: warning.data }, `job queue: ${warning.message}`),
     );
     await boss.start();
+    // One read instead of a create and an update per queue (a locked transaction each): at every start
+    // of an existing database the queues are already there as this catalog wants them.
+    const existing = new Map((await boss.getQueues()).map((q) => [q.name, q]));
     for (const [name, job] of Object.entries(jobCatalog)) {
       const policy = {
         retryLimit: job.retryLimit,
@@ -73,10 +76,13 @@ export class Queue implements JobQueue {
         expireInSeconds: job.expireInSeconds,
         heartbeatSeconds: HEARTBEAT_SECONDS,
       };
-      await createQueueRetrying(boss, name, { name, ...policy });
-      // createQueue leaves an existing queue as it was: a database from an earlier version (or an
-      // earlier catalog) gets this version's policy for the jobs it queues from now on.
-      await boss.updateQueue(name, policy);
+      const current = existing.get(name);
+      if (!current) await createQueueRetrying(boss, name, { name, ...policy });
+      // A database from an earlier version (or an earlier catalog) gets this version's policy for the
+      // jobs it queues from now on.
+      else if (Object.entries(policy).some(([key, value]) => current[key as keyof typeof policy] !== value)) {
+        await boss.updateQueue(name, policy);
+      }
     }
     const { moved, dropped } = await moveV10Jobs(db, boss, Object.keys(jobCatalog));
     if (moved > 0) options.log.info({ moved }, 'unfinished jobs moved from the pg-boss 10 schema');
