@@ -6,10 +6,13 @@ import type { Principal } from '../api-keys/key-verifier.js';
 import type { OutcomeWriter } from '../idempotency/outcome.js';
 import { withContactLimit } from './contact-limit.js';
 import type { ContactUpsertBody } from './schemas.js';
+import { setConsent } from './set-consent.js';
 
 export interface UpsertResult {
   id: string;
   created: boolean;
+  /** Outbound webhook deliveries of a consent change, to queue once committed. */
+  deliveries?: string[];
 }
 
 // Tags are appended in the order given, skipping those the contact has; traits merge one level deep;
@@ -45,13 +48,18 @@ export async function upsertContact(
     [...new Set(input.tags ?? [])],
     JSON.stringify(input.traits ?? {}),
   ];
+  const consent = input.opted_out;
   return withContactLimit(
     db,
     async (q) => {
       const result = (await q.query<UpsertResult>(UPSERT_CONTACT_SQL, params)).rows[0]!;
-      await record?.(q, result);
+      if (consent !== undefined) {
+        const change = await setConsent(q, principal.workspaceId, result.id, consent, { source: 'api' });
+        if (change) result.deliveries = change.deliveries;
+      }
+      await record?.(q, { id: result.id, created: result.created });
       return result;
     },
-    { transaction: record !== undefined },
+    { transaction: record !== undefined || consent !== undefined },
   );
 }
