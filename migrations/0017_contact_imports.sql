@@ -1,10 +1,11 @@
--- A CSV import: the upload is read and checked in the request, its rows staged here, and the
--- contacts.import job applies them in batches, moving `processed_rows` with each batch it commits (a
--- retried job resumes there). Refused rows are kept with their spreadsheet row number and why.
+-- A CSV import: the upload is read and checked in the request, its rows staged here (the import is
+-- 'receiving' meanwhile, outside a transaction so that a slow upload holds no connection), and the
+-- contacts.import job applies them in batches: each batch's contacts, counts and removal from the
+-- staged rows commit together, so a retried job resumes with the rows left. Refused rows are kept with their spreadsheet row number and why.
 CREATE TABLE contact_imports (
   workspace_id text NOT NULL REFERENCES workspaces (id),
   id text NOT NULL,
-  status text NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'stopped')),
+  status text NOT NULL CHECK (status IN ('receiving', 'queued', 'running', 'completed', 'stopped')),
   file_name text,
   total_rows integer NOT NULL,
   processed_rows integer NOT NULL DEFAULT 0,

@@ -3,6 +3,7 @@ import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { forgetQuietLoginAttempts } from '../modules/accounts/login-throttle.js';
 import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
+import { runImport } from '../modules/contacts/csv/run-import.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/replay-guard.js';
 import { allNumbers, numberById } from '../modules/messaging/connected-numbers.js';
@@ -119,5 +120,12 @@ export const jobCatalog = {
       const done = await pgliteAutovacuum(ctx.db);
       if (done.analyzed.length + done.vacuumed.length > 0) ctx.log.debug(done, 'embedded autovacuum');
     },
+  }),
+  'contacts.import': defineJob<{ workspaceId: string; importId: string }>({
+    retryLimit: 5,
+    retryDelaySeconds: 5,
+    // Each batch commits on its own: a job that outlives this (a very large file) resumes where it was.
+    expireInSeconds: 1800,
+    handler: (ctx, data) => runImport(ctx, data),
   }),
 } satisfies { [N in JobName]: JobDefinition<JobData<N>> };

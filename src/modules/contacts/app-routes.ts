@@ -3,6 +3,7 @@ import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { queueDeliveries } from '../webhooks/emit.js';
+import { appContactCsvRoutes } from './csv/app-routes.js';
 import { getContact } from './get-contact.js';
 import { listContacts } from './list-contacts.js';
 import { setConsent } from './set-consent.js';
@@ -18,6 +19,7 @@ const ListQuery = Type.Object({
 /** Contacts: search by phone, name or e-mail, filter by tag, and one contact with its timeline. */
 export function registerAppContactRoutes(app: RestApp): void {
   const { ctx } = app;
+  app.register(appContactCsvRoutes);
 
   app.get('/contacts', { schema: { querystring: ListQuery } }, async (request) => {
     const { q, tag, limit, offset } = request.query;

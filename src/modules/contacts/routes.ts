@@ -2,6 +2,7 @@ import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { queueDeliveries } from '../webhooks/emit.js';
+import { contactCsvRoutes } from './csv/routes.js';
 import { listContacts } from './list-contacts.js';
 import { ContactListQuery, ContactListResult, ContactUpsertBody, ContactUpsertResult } from './schemas.js';
 import { type UpsertResult, upsertContact } from './upsert-contact.js';
@@ -12,6 +13,8 @@ const upsertAnswer = ({ id, created }: UpsertResult) => ({
 });
 
 export function registerContactRoutes(app: RestApp): void {
+  // Its own scope: only these routes read CSV bodies.
+  app.register(contactCsvRoutes);
   app.post(
     '/contacts',
     {

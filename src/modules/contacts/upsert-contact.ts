@@ -17,10 +17,8 @@ export interface UpsertResult {
 
 // Tags are appended in the order given, skipping those the contact has; traits merge one level deep;
 // name and email change only when given. xmax = 0 tells a fresh insert from an update.
-/** @public The bench runs this same statement as its baseline. */
-export const UPSERT_CONTACT_SQL = `
-INSERT INTO contacts (workspace_id, id, phone, name, email, tags, traits)
-VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb)
+/** What an upsert does to the contact with the phone it names (an import's batches too). */
+export const ON_PHONE_CONFLICT = `
 ON CONFLICT (workspace_id, phone) DO UPDATE SET
   name = COALESCE(EXCLUDED.name, contacts.name),
   email = COALESCE(EXCLUDED.email, contacts.email),
@@ -29,6 +27,11 @@ ON CONFLICT (workspace_id, phone) DO UPDATE SET
   traits = contacts.traits || EXCLUDED.traits,
   updated_at = now()
 RETURNING id, (xmax = 0) AS created`;
+
+/** @public The bench runs this same statement as its baseline. */
+export const UPSERT_CONTACT_SQL = `
+INSERT INTO contacts (workspace_id, id, phone, name, email, tags, traits)
+VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb)${ON_PHONE_CONFLICT}`;
 
 /** `record` writes the request's idempotent answer in the upsert's transaction. */
 export async function upsertContact(
