@@ -46,9 +46,10 @@ async function importsLeft(workspaceId: string) {
     ['contact_imports', 'contact_import_rows', 'contact_import_refusals'].map(
       async (table) =>
         (
-          await t.ctx.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`, [
-            workspaceId,
-          ])
+          await t.ctx.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`,
+            [workspaceId],
+          )
         ).rows[0]!.n,
     ),
   );
