@@ -7,7 +7,8 @@ import { getWorkspace } from './get-workspace.js';
 import { updateWorkspace } from './update-workspace.js';
 import { usageOf } from './usage.js';
 
-const Keywords = Type.Array(Text({ maxLength: 50 }), { maxItems: 20 });
+// A bound on what is read; update-workspace.ts says in words what is too long or too many.
+const Keywords = Type.Array(Text({ maxLength: 1000 }), { maxItems: 200 });
 const Confirmation = Type.Union([Text({ maxLength: 1024 }), Type.Null()]);
 
 const WorkspaceBody = Type.Object(

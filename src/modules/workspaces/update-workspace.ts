@@ -13,11 +13,18 @@ export interface WorkspaceChanges {
   opt_in_confirmation?: string | null;
 }
 
+const MAX_KEYWORD = 50;
+const MAX_KEYWORDS = 20;
+
 /** The words as they are matched (one case, no surrounding punctuation), each once; a blank one is refused. */
 function keywords(field: string, words: string[] | undefined): string[] | null {
   if (words === undefined) return null;
   const kept = [...new Set(words.map(keywordForm))];
   if (kept.includes('')) throw ApiError.validation(field, 'a keyword needs at least one letter or digit');
+  const long = kept.find((w) => w.length > MAX_KEYWORD);
+  if (long)
+    throw ApiError.validation(field, `"${long.slice(0, 20)}…" is longer than ${MAX_KEYWORD} characters`);
+  if (kept.length > MAX_KEYWORDS) throw ApiError.validation(field, `at most ${MAX_KEYWORDS} words`);
   return kept;
 }
 
