@@ -18,7 +18,9 @@ const PORT = 4310;
 function writeCsv(path) {
   const lines = ['phone,name,email,tags,trait:city'];
   for (let i = 0; i < ROWS; i++)
-    lines.push(`98${String(i).padStart(8, '0')},Customer ${i},c${i}@example.com,"imported, batch${i % 10}",City ${i % 100}`);
+    lines.push(
+      `98${String(i).padStart(8, '0')},Customer ${i},c${i}@example.com,"imported, batch${i % 10}",City ${i % 100}`,
+    );
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
@@ -30,7 +32,13 @@ const memoryOf = (pid) => {
 
 async function rowFor(kind, csvPath) {
   process.stderr.write(`import (${kind}): seeding...\n`);
-  const seeded = await seedDatabase(kind, { adminUrl: ADMIN_URL, secret: SECRET, keys: 1, preload: 0, phonePrefix: '9199' });
+  const seeded = await seedDatabase(kind, {
+    adminUrl: ADMIN_URL,
+    secret: SECRET,
+    keys: 1,
+    preload: 0,
+    phonePrefix: '9199',
+  });
   const env = await seeded.clone('import');
   const server = await start(
     ['dist/cli/main.js', 'serve'],
@@ -54,7 +62,9 @@ async function rowFor(kind, csvPath) {
     if (res.status !== 202) throw new Error(`import answered ${res.status}: ${JSON.stringify(body)}`);
     let state;
     for (;;) {
-      state = await (await fetch(`${base}/contacts/imports/${body.import.id}?limit=0`, { headers: auth })).json();
+      state = await (
+        await fetch(`${base}/contacts/imports/${body.import.id}?limit=0`, { headers: auth })
+      ).json();
       if (state.import.status === 'completed' || state.import.status === 'stopped') break;
       await sleep(200);
     }
@@ -90,12 +100,14 @@ try {
   const csvPath = join(dir, 'contacts.csv');
   writeCsv(csvPath);
   const mb = (statSync(csvPath).size / 1024 / 1024).toFixed(1);
+  const loadBefore = os.loadavg()[0].toFixed(1);
   const rows = [];
-  for (const kind of (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',')) rows.push(await rowFor(kind, csvPath));
+  for (const kind of (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(','))
+    rows.push(await rowFor(kind, csvPath));
   const section = [
     '## Contact import and export',
     '',
-    `A ${ROWS.toLocaleString('en')}-row CSV (${mb} MB: national phones read with the default country code 91, a name, an e-mail, two tags and a trait) posted as text/csv to \`POST /api/v1/contacts/import\` on one \`serve\` process (API and worker), into a workspace with no contacts on the scale plan. *Accepted* is the upload read, checked and staged (the 202); *done* is until the import reads \`completed\`, its rows applied by the contacts.import job in batches of 500. Memory is the server's resident set before the upload and its peak (VmHWM) by the end. The export is \`GET /api/v1/contacts/export\` of the same contacts, streamed.`,
+    `A ${ROWS.toLocaleString('en')}-row CSV (${mb} MB: national phones read with the default country code 91, a name, an e-mail, two tags and a trait) posted as text/csv to \`POST /api/v1/contacts/import\` on one \`serve\` process (API and worker), into a workspace with no contacts on the scale plan. *Accepted* is the upload read, checked and staged (the 202); *done* is until the import reads \`completed\`, its rows applied by the contacts.import job in batches of 500. Memory is the server's resident set before the upload and its peak (VmHWM) by the end. The export is \`GET /api/v1/contacts/export\` of the same contacts, streamed. Written by \`npm run bench\` (bench/import.mjs) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores; load average ${loadBefore} when it started and ${os.loadavg()[0].toFixed(1)} when it ended (above the core count, other work shared the machine and the figures are slower than on a quiet one).`,
     '',
     '| database | accepted s | done s | rows/s | created | refused | RSS before MB | peak RSS MB | export s | export MB |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',

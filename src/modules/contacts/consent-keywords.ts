@@ -2,6 +2,9 @@
 export const BUILT_IN_OPT_OUT = ['STOP', 'UNSUBSCRIBE'];
 export const BUILT_IN_OPT_IN = ['START'];
 
+/** The longest word a workspace may add, as compared. */
+export const MAX_KEYWORD = 50;
+
 export interface ConsentWords {
   optOut: readonly string[];
   optIn: readonly string[];
@@ -23,7 +26,7 @@ export function consentKeyword(
   text: string | null,
   words: ConsentWords,
 ): { optedOut: boolean; keyword: string } | null {
-  if (!text || text.length > 200) return null;
+  if (!text || text.length > 4 * MAX_KEYWORD) return null;
   const said = keywordForm(text);
   if (!said) return null;
   const has = (list: readonly string[]) => list.some((w) => keywordForm(w) === said);

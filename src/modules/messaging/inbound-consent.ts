@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/db.js';
-import { consentKeyword } from '../contacts/consent-keywords.js';
+import { consentKeyword, keywordForm, MAX_KEYWORD } from '../contacts/consent-keywords.js';
 import { type ConsentChange, setConsent } from '../contacts/set-consent.js';
 import { buttonPayload } from './inbound-content.js';
 import type { InboundMessage } from './webhook-items.js';
@@ -11,12 +11,19 @@ interface ConsentSettings {
   opt_in_confirmation: string | null;
 }
 
+// Only what could be a keyword costs a read of the workspace's words: a conversation does not.
+const couldBeKeyword = (t: unknown): t is string =>
+  typeof t === 'string' &&
+  t.length <= 4 * MAX_KEYWORD &&
+  keywordForm(t).length > 0 &&
+  keywordForm(t).length <= MAX_KEYWORD;
+
 /** What an inbound message could be read as: its text, or a tapped button's payload and title. */
 function candidates(m: InboundMessage): { text: string; source: 'keyword' | 'payload' }[] {
-  if (m.type === 'text') return m.text ? [{ text: m.text, source: 'keyword' }] : [];
+  if (m.type === 'text') return couldBeKeyword(m.text) ? [{ text: m.text, source: 'keyword' }] : [];
   if (m.type !== 'button' && m.type !== 'interactive') return [];
   return [buttonPayload(m.content), m.text]
-    .filter((t): t is string => typeof t === 'string' && t !== '')
+    .filter(couldBeKeyword)
     .map((text) => ({ text, source: 'payload' as const }));
 }
 

@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { isCallingCode } from '../../lib/phone.js';
 import { KEY_NOTICES } from '../api-keys/key-notices.js';
-import { keywordForm } from '../contacts/consent-keywords.js';
+import { keywordForm, MAX_KEYWORD } from '../contacts/consent-keywords.js';
 
 export interface WorkspaceChanges {
   name?: string;
@@ -13,7 +13,6 @@ export interface WorkspaceChanges {
   opt_in_confirmation?: string | null;
 }
 
-const MAX_KEYWORD = 50;
 const MAX_KEYWORDS = 20;
 
 /** The words as they are matched (one case, no surrounding punctuation), each once; a blank one is refused. */

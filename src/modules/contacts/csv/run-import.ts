@@ -5,6 +5,7 @@ import { newId } from '../../../lib/ids.js';
 import { withContactLimit } from '../contact-limit.js';
 import { ON_PHONE_CONFLICT } from '../upsert-contact.js';
 import { type ContactRow, contactOfRow, type StagedRow } from './import-row.js';
+import { recordRefusals } from './record-refusals.js';
 
 const BATCH = 500;
 
@@ -46,14 +47,7 @@ async function applyRows(q: Queryable, workspaceId: string, importId: string, ro
     for (const d of done) d.created ? created++ : updated++;
   }
   const refusals = rows.flatMap((r) => ('reason' in r ? [{ n: r.n, reason: r.reason }] : []));
-  if (refusals.length) {
-    await q.query(
-      `INSERT INTO contact_import_refusals (workspace_id, import_id, row_number, reason)
-       SELECT $1, $2, (x->>'n')::int, x->>'reason' FROM jsonb_array_elements($3::jsonb) AS x
-       ON CONFLICT DO NOTHING`,
-      [workspaceId, importId, JSON.stringify(refusals)],
-    );
-  }
+  await recordRefusals(q, workspaceId, importId, refusals);
   await q.query(
     'DELETE FROM contact_import_rows WHERE workspace_id = $1 AND import_id = $2 AND row_number = ANY ($3::int[])',
     [workspaceId, importId, rows.map((r) => r.n)],

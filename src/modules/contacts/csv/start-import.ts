@@ -6,6 +6,7 @@ import { type ImportQuery, type Mapping, mapColumns } from './column-mapping.js'
 import { getImport } from './get-import.js';
 import { type StagedRow, stageRow } from './import-row.js';
 import { readCsv } from './read-csv.js';
+import { recordRefusals } from './record-refusals.js';
 
 const STAGE_BATCH = 1000;
 
@@ -18,19 +19,6 @@ async function stage(
   await db.query(
     `INSERT INTO contact_import_rows (workspace_id, import_id, row_number, fields)
      SELECT $1, $2, (x->>'n')::int, x->'f' FROM jsonb_array_elements($3::jsonb) AS x`,
-    [workspaceId, importId, JSON.stringify(rows)],
-  );
-}
-
-async function refuse(
-  db: Queryable,
-  workspaceId: string,
-  importId: string,
-  rows: { n: number; reason: string }[],
-) {
-  await db.query(
-    `INSERT INTO contact_import_refusals (workspace_id, import_id, row_number, reason)
-     SELECT $1, $2, (x->>'n')::int, x->>'reason' FROM jsonb_array_elements($3::jsonb) AS x`,
     [workspaceId, importId, JSON.stringify(rows)],
   );
 }
@@ -83,13 +71,13 @@ export async function startImport(
         }
         if (refused.length >= STAGE_BATCH) {
           refusedCount += refused.length;
-          await refuse(ctx.db, workspaceId, id, refused);
+          await recordRefusals(ctx.db, workspaceId, id, refused);
           refused = [];
         }
       },
     );
     if (staged.length) await stage(ctx.db, workspaceId, id, staged);
-    if (refused.length) await refuse(ctx.db, workspaceId, id, refused);
+    if (refused.length) await recordRefusals(ctx.db, workspaceId, id, refused);
     refusedCount += refused.length;
     await ctx.db.transaction(async (tx) => {
       await tx.query(
