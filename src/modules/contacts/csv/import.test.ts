@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../../test/support/app-session.js';
+import { listen } from '../../../../test/support/messaging.js';
 import { until } from '../../../../test/support/until.js';
 import { CSV_LIMITS } from './read-csv.js';
 
@@ -191,6 +192,33 @@ describe('POST /contacts/import', () => {
       expect(rows.json().error.message).toMatch(/more than 3 rows/);
     } finally {
       Object.assign(CSV_LIMITS, saved);
+    }
+    expect(await importsLeft(ws.id)).toBe(0);
+  });
+
+  it('answers a real client 413 over HTTP while it is still sending, rather than cutting the connection', async () => {
+    const ws = await t.workspace({ defaultCountryCode: '1' });
+    const base = await listen(t);
+    const saved = CSV_LIMITS.bytes;
+    CSV_LIMITS.bytes = 64 * 1024;
+    try {
+      const chunk = Buffer.from('+14155550100,Someone\n'.repeat(1000));
+      const body = Readable.from(
+        (function* () {
+          yield Buffer.from('phone,name\n');
+          for (let i = 0; i < 50; i++) yield chunk;
+        })(),
+      );
+      const res = await fetch(`${base}/api/v1/contacts/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'text/csv' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    } finally {
+      CSV_LIMITS.bytes = saved;
     }
     expect(await importsLeft(ws.id)).toBe(0);
   });

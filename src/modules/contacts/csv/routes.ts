@@ -4,9 +4,9 @@ import { sendCsv } from '../../../http/send-csv.js';
 import { ImportQuery } from './column-mapping.js';
 import { contactColumns, contactRecords } from './export-contacts.js';
 import { getImport } from './get-import.js';
-import { acceptCsvUploads, uploadOf } from './read-upload.js';
+import { acceptCsvUploads } from './read-upload.js';
 import { ImportParams, ImportResult, RefusalPage } from './schemas.js';
-import { startImport } from './start-import.js';
+import { answerImport } from './start-import.js';
 
 /** REST v1: CSV import of contacts (a job whose progress is read back) and CSV export. */
 export async function contactCsvRoutes(app: RestApp): Promise<void> {
@@ -30,11 +30,8 @@ export async function contactCsvRoutes(app: RestApp): Promise<void> {
         response: { 202: ImportResult, ...errorResponses(400, 401, 413, 415, 422, 429) },
       },
     },
-    async (request, reply) => {
-      const upload = await uploadOf(request);
-      const started = await startImport(app.ctx, request.principal().workspaceId, upload, request.query);
-      return reply.code(202).send({ result: true, ...started });
-    },
+    async (request, reply) =>
+      answerImport(app.ctx, request.principal().workspaceId, request, request.query, reply),
   );
 
   app.get(

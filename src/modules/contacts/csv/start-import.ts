@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/db.js';
 import { inTransaction } from '../../../jobs/enqueue.js';
@@ -6,6 +7,7 @@ import { type ImportQuery, type Mapping, mapColumns } from './column-mapping.js'
 import { getImport } from './get-import.js';
 import { type StagedRow, stageRow } from './import-row.js';
 import { readCsv } from './read-csv.js';
+import { uploadOf } from './read-upload.js';
 import { recordRefusals } from './record-refusals.js';
 
 const STAGE_BATCH = 1000;
@@ -95,4 +97,24 @@ export async function startImport(
   }
   ctx.queue?.wake('contacts.import');
   return getImport(ctx.db, workspaceId, id, { limit: 0, offset: 0 });
+}
+
+/**
+ * POST /contacts/import (REST v1 and the web app): 202 with the import. A refused upload is answered
+ * while the client may still be sending it; the connection then closes, so the rest is not read.
+ */
+export async function answerImport(
+  ctx: AppContext,
+  workspaceId: string,
+  request: FastifyRequest,
+  query: ImportQuery,
+  reply: FastifyReply,
+) {
+  try {
+    const started = await startImport(ctx, workspaceId, await uploadOf(request), query);
+    return reply.code(202).send({ result: true as const, ...started });
+  } catch (err) {
+    reply.header('connection', 'close');
+    throw err;
+  }
 }
