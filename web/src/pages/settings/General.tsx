@@ -187,7 +187,7 @@ function OptOutSettings({
             />
           )}
         </Field>
-        {error && <ErrorNote message={error} />}
+        {error && Object.keys(fieldErrors).length === 0 && <ErrorNote message={error} />}
         {!readOnly && (
           <div className="row">
             <SaveButton busy={busy} saved={saved}>
