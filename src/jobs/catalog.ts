@@ -3,6 +3,7 @@ import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { forgetQuietLoginAttempts } from '../modules/accounts/login-throttle.js';
 import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
+import { forgetAbandonedUploads } from '../modules/contacts/csv/abandoned-uploads.js';
 import { runImport } from '../modules/contacts/csv/run-import.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/replay-guard.js';
@@ -49,6 +50,8 @@ export const jobCatalog = {
       if (forgotten > 0) ctx.log.info({ forgotten }, 'signed webhook bodies older than 24 hours forgotten');
       const quiet = await forgetQuietLoginAttempts(ctx.db);
       if (quiet > 0) ctx.log.info({ quiet }, 'sign-in attempt counts quiet for a day forgotten');
+      const abandoned = await forgetAbandonedUploads(ctx.db);
+      if (abandoned > 0) ctx.log.info({ abandoned }, 'contact imports whose upload was cut off removed');
     },
   }),
   'messages.send': defineJob<{ workspaceId: string; messageId: string }>({

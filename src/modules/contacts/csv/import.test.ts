@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../../test/support/app-session.js';
 import { listen } from '../../../../test/support/messaging.js';
 import { until } from '../../../../test/support/until.js';
+import { forgetAbandonedUploads } from './abandoned-uploads.js';
 import { CSV_LIMITS } from './read-csv.js';
 
 let t: TestApp;
@@ -244,6 +245,27 @@ describe('POST /contacts/import', () => {
     expect(await contacts(a.key)).toEqual([expect.objectContaining({ name: 'A’s', tags: ['a'] })]);
     expect((await t.api('GET', `/contacts/imports/${res.json().import.id}`, a.key)).statusCode).toBe(404);
     expect((await t.api('GET', '/contacts/export', a.key)).body).not.toContain('B’s');
+  });
+});
+
+describe('an upload cut off with its process', () => {
+  it('is removed with its staged rows by the cleanup an hour on, and never shown meanwhile', async () => {
+    const ws = await t.workspace();
+    const stale = (age: string, id: string) =>
+      t.ctx.db.query(
+        `INSERT INTO contact_imports (workspace_id, id, status, total_rows, created_at)
+         VALUES ($1, $2, 'receiving', 0, now() - $3::interval)`,
+        [ws.id, id, age],
+      );
+    await stale('2 hours', 'imp_old');
+    await stale('1 minute', 'imp_new');
+    await t.ctx.db.query(
+      `INSERT INTO contact_import_rows (workspace_id, import_id, row_number, fields) VALUES ($1, 'imp_old', 2, '{"p": "1"}')`,
+      [ws.id],
+    );
+    expect((await t.api('GET', '/contacts/imports/imp_new', ws.key)).statusCode).toBe(404);
+    expect(await forgetAbandonedUploads(t.ctx.db)).toBe(1);
+    expect(await importsLeft(ws.id)).toBe(1);
   });
 });
 
