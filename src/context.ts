@@ -4,6 +4,7 @@ import type { Db } from './db/db.js';
 import type { JobQueue } from './jobs/enqueue.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { KeyVerifier } from './modules/api-keys/key-verifier.js';
+import type { MediaStore } from './modules/media/store.js';
 import type { RateLimiter } from './modules/rate-limit/limiter.js';
 
 /** What routes, jobs and CLI commands are given: built once in compose.ts, passed in, never imported. */
@@ -15,4 +16,5 @@ export interface AppContext {
   keys: KeyVerifier;
   queue: JobQueue | null;
   secrets: SecretBox;
+  media: MediaStore;
 }

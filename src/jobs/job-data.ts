@@ -6,6 +6,8 @@ export interface JobDataByName {
   'maintenance.cleanup': Record<string, never>;
   'messages.send': { workspaceId: string; messageId: string };
   'messages.sweep': Record<string, never>;
+  /** Tells the network a teammate read an inbound message (messaging/mark-read.ts). */
+  'messages.mark_read': { workspaceId: string; messageId: string };
   'webhooks.deliver': { workspaceId: string; deliveryId: string };
   /** Every number's templates (the schedule), or one number's (a send found its copy out of date). */
   'templates.sync': { numberId?: string };
@@ -14,6 +16,8 @@ export interface JobDataByName {
   'maintenance.autovacuum': Record<string, never>;
   /** A CSV import's staged rows, applied in batches. */
   'contacts.import': { workspaceId: string; importId: string };
+  /** An inbound message's media, downloaded from the network into the media store. */
+  'media.download': { workspaceId: string; mediaId: string };
 }
 
 export type JobName = keyof JobDataByName;

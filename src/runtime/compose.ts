@@ -8,6 +8,7 @@ import { hasV10Schema } from '../jobs/pgboss-v10-upgrade.js';
 import { Queue } from '../jobs/queue.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { KeyVerifier } from '../modules/api-keys/key-verifier.js';
+import { openMediaStore } from '../modules/media/open-store.js';
 import { createApiRateLimiter } from '../modules/rate-limit/create-limiter.js';
 import type { RateLimiter } from '../modules/rate-limit/limiter.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -80,6 +81,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       keys,
       queue,
       secrets: new SecretBox(config.secretKey),
+      media: openMediaStore(config, db),
     };
     if (queue) {
       // Stop the queue before the database closes under it.

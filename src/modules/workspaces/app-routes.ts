@@ -19,6 +19,9 @@ const WorkspaceBody = Type.Object(
     opt_in_keywords: Type.Optional(Keywords),
     opt_out_confirmation: Type.Optional(Confirmation),
     opt_in_confirmation: Type.Optional(Confirmation),
+    mark_read: Type.Optional(
+      Type.Boolean({ description: 'Opening a conversation marks its customer messages read on WhatsApp' }),
+    ),
   },
   { additionalProperties: false },
 );

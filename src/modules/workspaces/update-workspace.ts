@@ -7,6 +7,7 @@ import { keywordForm, MAX_KEYWORD } from '../contacts/consent-keywords.js';
 export interface WorkspaceChanges {
   name?: string;
   default_country_code?: string | null;
+  mark_read?: boolean;
   opt_out_keywords?: string[];
   opt_in_keywords?: string[];
   opt_out_confirmation?: string | null;
@@ -33,7 +34,7 @@ export async function updateWorkspace(
   workspaceId: string,
   changes: WorkspaceChanges,
 ): Promise<void> {
-  const { name, default_country_code } = changes;
+  const { name, default_country_code, mark_read } = changes;
   const cc =
     default_country_code === undefined ? undefined : default_country_code?.replace(/^\+/, '') || null;
   if (cc && !isCallingCode(cc)) {
@@ -74,9 +75,10 @@ export async function updateWorkspace(
   await db.query(
     `WITH changed AS (
        UPDATE workspaces SET name = COALESCE($2, name),
-         default_country_code = CASE WHEN $3 THEN $4 ELSE default_country_code END, updated_at = now()
+         default_country_code = CASE WHEN $3 THEN $4 ELSE default_country_code END,
+         mark_read = COALESCE($6, mark_read), updated_at = now()
        WHERE id = $1 RETURNING id)
      SELECT pg_notify($5, 'workspace:' || id) FROM changed WHERE $3`,
-    [workspaceId, name?.trim() ?? null, cc !== undefined, cc ?? null, KEY_NOTICES],
+    [workspaceId, name?.trim() ?? null, cc !== undefined, cc ?? null, KEY_NOTICES, mark_read ?? null],
   );
 }
