@@ -11,7 +11,7 @@ import {
   routeName,
   withRouteTable,
 } from './support/route-table.js';
-import { SEQUENCE, Tenant } from './support/tenant.js';
+import { csvForm, SEQUENCE, Tenant } from './support/tenant.js';
 import { expectTenantWall, type WallCase } from './support/tenant-wall.js';
 import { until } from './support/until.js';
 
@@ -207,6 +207,28 @@ const WALLS: Record<string, Wall> = {
     const contact = await a.contact();
     return { params: { id: contact.id }, markers: [contact.name] };
   },
+  'PUT /contacts/:id/opt-out': async (a) => {
+    const contact = await a.contact();
+    return {
+      params: { id: contact.id },
+      body: { opted_out: true },
+      snapshot: read(a, `/contacts/${contact.id}`),
+    };
+  },
+  'POST /contacts/import': async (a) => {
+    await a.contact();
+    return {
+      body: csvForm(`phone,name\n${a.phone()},Of B\n`),
+      status: 202,
+      snapshot: read(a, '/contacts'),
+    };
+  },
+  'GET /contacts/imports/:id': async (a) => {
+    const { id } = await a.contactImport();
+    return { params: { id }, markers: [id] };
+  },
+  'GET /contacts/export': async (a) => ({ markers: [(await a.contact()).id] }),
+  'GET /leads/export': async (a) => ({ markers: [(await a.lead()).id] }),
   'GET /messages': async (a) => ({ markers: [(await a.message()).id] }),
   'GET /conversations/:id': async (a) => {
     const contact = await a.contact();

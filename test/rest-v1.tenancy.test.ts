@@ -3,7 +3,7 @@ import { createTestApp } from './support/app.js';
 import { describeAuthentication } from './support/endpoint-security.js';
 import { listen, simState } from './support/messaging.js';
 import { openApiRoutes, routeName, withRouteTable } from './support/route-table.js';
-import { Tenant } from './support/tenant.js';
+import { csvForm, Tenant } from './support/tenant.js';
 import { expectTenantWall, type WallCase } from './support/tenant-wall.js';
 
 // The routes come from the server itself, so a route added to REST v1 gets these tests or fails them.
@@ -48,6 +48,22 @@ const WALLS: Record<string, Wall> = {
       snapshot: contactsOf(a),
     };
   },
+
+  // B's import of A's phone makes B's own contact; A's is untouched.
+  'POST /contacts/import': async (a) => {
+    const contact = await a.contact();
+    return {
+      body: csvForm(`phone,name,tags\n${a.phone()},Of B,b\n`),
+      status: 202,
+      markers: [contact.id],
+      snapshot: contactsOf(a),
+    };
+  },
+  'GET /contacts/imports/:id': async (a) => {
+    const { id } = await a.contactImport();
+    return { params: { id }, markers: [id] };
+  },
+  'GET /contacts/export': async (a) => ({ markers: [(await a.contact()).id] }),
 
   'GET /templates': async (a) => ({ markers: [(await a.template()).name] }),
 

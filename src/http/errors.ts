@@ -20,6 +20,7 @@ const ERROR_STATUS = {
   conflict: 409,
   no_connected_number: 409,
   outside_window: 409,
+  contact_opted_out: 409,
   idempotency_key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -17,6 +17,9 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
   expect(doc.servers).toEqual([{ url: 'http://parley.test/api/v1' }]);
   expect(Object.keys(doc.paths).sort()).toEqual([
     '/contacts',
+    '/contacts/export',
+    '/contacts/import',
+    '/contacts/imports/{id}',
     '/events',
     '/media',
     '/messages',

@@ -4,6 +4,8 @@ import { forgetQuietLoginAttempts } from '../modules/accounts/login-throttle.js'
 import { drainEventOutbox, OUTBOX_BATCH } from '../modules/automation/event-outbox.js';
 import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
+import { forgetAbandonedUploads } from '../modules/contacts/csv/abandoned-uploads.js';
+import { runImport } from '../modules/contacts/csv/run-import.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/replay-guard.js';
 import { downloadMedia } from '../modules/media/download-media.js';
@@ -56,6 +58,8 @@ export const jobCatalog = {
       if (forgotten > 0) ctx.log.info({ forgotten }, 'signed webhook bodies older than 24 hours forgotten');
       const quiet = await forgetQuietLoginAttempts(ctx.db);
       if (quiet > 0) ctx.log.info({ quiet }, 'sign-in attempt counts quiet for a day forgotten');
+      const abandoned = await forgetAbandonedUploads(ctx.db);
+      if (abandoned > 0) ctx.log.info({ abandoned }, 'contact imports whose upload was cut off removed');
     },
   }),
   'messages.send': defineJob<{ workspaceId: string; messageId: string }>({
@@ -135,6 +139,13 @@ export const jobCatalog = {
       const done = await pgliteAutovacuum(ctx.db);
       if (done.analyzed.length + done.vacuumed.length > 0) ctx.log.debug(done, 'embedded autovacuum');
     },
+  }),
+  'contacts.import': defineJob<{ workspaceId: string; importId: string }>({
+    retryLimit: 5,
+    retryDelaySeconds: 5,
+    // Each batch commits on its own: a job that outlives this (a very large file) resumes where it was.
+    expireInSeconds: 1800,
+    handler: (ctx, data) => runImport(ctx, data),
   }),
   'media.download': defineJob<{ workspaceId: string; mediaId: string }>({
     // 30 s, 1 min, 2 min... about half an hour in all: a media id from a webhook stays good for days.

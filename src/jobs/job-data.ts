@@ -14,6 +14,8 @@ export interface JobDataByName {
   'automation.start': { workspaceId: string; eventId: string };
   'automation.step': { workspaceId: string; runId: string; stepId: string };
   'maintenance.autovacuum': Record<string, never>;
+  /** A CSV import's staged rows, applied in batches. */
+  'contacts.import': { workspaceId: string; importId: string };
   /** An inbound message's media, downloaded from the network into the media store. */
   'media.download': { workspaceId: string; mediaId: string };
 }

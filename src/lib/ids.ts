@@ -22,7 +22,9 @@ export type IdPrefix =
   | 'fl'
   | 'sq'
   | 'ev'
-  | 'run';
+  | 'run'
+  | 'cc'
+  | 'imp';
 
 /** Resource ids: a prefix that says what they name, then 119 random bits. */
 export function newId(prefix: IdPrefix): string {

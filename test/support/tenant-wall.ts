@@ -28,6 +28,10 @@ export interface WallCase {
   after?: (res: LightMyRequestResponse) => Promise<void>;
 }
 
+/** A JSON answer as its value; any other (a CSV download) as its text. */
+const answerOf = (res: LightMyRequestResponse): unknown =>
+  String(res.headers['content-type'] ?? '').startsWith('application/json') ? res.json() : res.body;
+
 /**
  * The tenant wall for one route: B asking for A's ids gets 404, B's answers never show A's rows, and
  * nothing B sends changes them. A's own call then reaches the same row (the witness), so a 404 is
@@ -62,7 +66,7 @@ export async function expectTenantWall(
   else expect(res.statusCode, `${name} from B: ${brief(res.body)}`).toBeLessThan(500);
   // A refusal may echo the id B sent; an answer must show nothing of A's.
   if (res.statusCode < 400)
-    expect(shows(res.json()), `${name} showed A's rows to B: ${brief(res.body)}`).toBe(false);
+    expect(shows(answerOf(res)), `${name} showed A's rows to B: ${brief(res.body)}`).toBe(false);
   await c.after?.(res);
   if (c.snapshot) expect(await c.snapshot(), `${name} from B changed A's rows`).toEqual(before);
 
@@ -70,7 +74,7 @@ export async function expectTenantWall(
   const own = await c.a(route.method, url, c.body);
   if (reads) {
     expect(own.statusCode, `${name} from A: ${brief(own.body)}`).toBe(200);
-    if (c.markers || c.shows) expect(shows(own.json()), `${name} from A lacks A's rows`).toBe(true);
+    if (c.markers || c.shows) expect(shows(answerOf(own)), `${name} from A lacks A's rows`).toBe(true);
   } else {
     expect(own.statusCode, `${name} from A: ${brief(own.body)}`).not.toBe(404);
   }

@@ -15,6 +15,13 @@ export const SEQUENCE = (name: string) => ({
   steps: [{ id: 's', type: 'update_lead_status', status: 'contacted' }],
 });
 
+/** A CSV file as a multipart form's `file` part, as a browser or curl -F sends it. */
+export function csvForm(csv: string): FormData {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
+  return form;
+}
+
 /**
  * A workspace with a signed-in owner and an API key, whose rows are made on first ask, through the
  * APIs where they can be (each builder runs once per tenant). Every name and phone carries the
@@ -71,6 +78,15 @@ export class Tenant {
       const name = `Contact ${this.tag}`;
       const { id } = await this.succeed(this.rest, 'POST', '/contacts', { phone: this.phone(), name });
       return { id, phone: this.phone().slice(1), name };
+    });
+  }
+
+  /** A CSV import of one contact named with the tenant's tag. */
+  contactImport() {
+    return this.once('import', async (): Promise<Row> => {
+      const csv = `phone,name\n${this.phone()},Imported ${this.tag}\n`;
+      const started = await this.succeed(this.rest, 'POST', '/contacts/import', csvForm(csv));
+      return { id: started.import.id };
     });
   }
 

@@ -59,6 +59,31 @@ export async function api<T = Record<string, unknown>>(
   return json as T;
 }
 
+/** Sends a file as the body of a POST to the web app's API, as it is (no JSON); throws ApiFailure as api() does. */
+export async function upload<T>(path: string, file: Blob, contentType: string): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`/api/app${path}`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': contentType, 'x-parley-csrf': csrfToken || '1' },
+      credentials: 'same-origin',
+      body: file,
+    });
+  } catch {
+    throw new ApiFailure(0, {
+      code: 'network',
+      message: 'The server cannot be reached; check your connection',
+    });
+  }
+  const json = (await res.json().catch(() => null)) as { error?: ApiErrorBody } | null;
+  if (!res.ok)
+    throw new ApiFailure(
+      res.status,
+      json?.error ?? { code: 'http_error', message: `The server answered ${res.status}` },
+    );
+  return json as T;
+}
+
 export interface Loaded<T> {
   data: T | null;
   error: string | null;

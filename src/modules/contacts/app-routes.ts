@@ -2,8 +2,11 @@ import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
+import { queueDeliveries } from '../webhooks/emit.js';
+import { appContactCsvRoutes } from './csv/app-routes.js';
 import { getContact } from './get-contact.js';
 import { listContacts } from './list-contacts.js';
+import { setConsent } from './set-consent.js';
 import { timelineOf } from './timeline.js';
 
 const ListQuery = Type.Object({
@@ -16,6 +19,7 @@ const ListQuery = Type.Object({
 /** Contacts: search by phone, name or e-mail, filter by tag, and one contact with its timeline. */
 export function registerAppContactRoutes(app: RestApp): void {
   const { ctx } = app;
+  app.register(appContactCsvRoutes);
 
   app.get('/contacts', { schema: { querystring: ListQuery } }, async (request) => {
     const { q, tag, limit, offset } = request.query;
@@ -32,4 +36,27 @@ export function registerAppContactRoutes(app: RestApp): void {
       timeline: await timelineOf(ctx.db, s.workspaceId, request.params.id),
     };
   });
+
+  // Any teammate may record that a customer asked to stop (or to start again), say on a call.
+  app.put(
+    '/contacts/:id/opt-out',
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Object({ opted_out: Type.Boolean() }, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      const s = request.session();
+      await getContact(ctx.db, s.workspaceId, request.params.id);
+      const change = await ctx.db.transaction((tx) =>
+        setConsent(tx, s.workspaceId, request.params.id, request.body.opted_out, {
+          source: 'app',
+          userId: s.userId,
+        }),
+      );
+      await queueDeliveries(ctx, s.workspaceId, change?.deliveries ?? []);
+      return { result: true, contact: await getContact(ctx.db, s.workspaceId, request.params.id) };
+    },
+  );
 }

@@ -161,6 +161,8 @@ describe('GET /contacts', () => {
           email: null,
           tags: ['a'],
           traits: { n: 1 },
+          opted_out: false,
+          opted_out_at: null,
           created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
           updated_at: expect.stringMatching(/Z$/),
         },

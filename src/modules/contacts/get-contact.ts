@@ -3,7 +3,7 @@ import { ApiError } from '../../http/errors.js';
 
 export async function getContact(db: Queryable, workspaceId: string, id: string) {
   const { rows } = await db.query(
-    `SELECT id, phone, name, email, tags, traits, created_at, updated_at, last_inbound_at FROM contacts
+    `SELECT id, phone, name, email, tags, traits, opted_out, opted_out_at, created_at, updated_at, last_inbound_at FROM contacts
      WHERE workspace_id = $1 AND id = $2`,
     [workspaceId, id],
   );

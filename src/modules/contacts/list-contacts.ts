@@ -18,7 +18,7 @@ export interface ContactPage {
   hasNextPage: boolean;
 }
 
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+export const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 /** One page of the workspace's contacts: REST v1's GET /contacts and the web app's search alike. */
 export async function listContacts(
   db: Queryable,
@@ -31,7 +31,8 @@ export async function listContacts(
   const digits = q?.replace(/\D/g, '') ? likePattern(q.replace(/\D/g, '')) : null;
   const order = options.newestFirst ? 'DESC' : 'ASC';
   const { rows } = await db.query<ContactPage['contacts'][number]>(
-    `SELECT id, phone, name, email, tags, traits,
+    `SELECT id, phone, name, email, tags, traits, opted_out,
+       to_char(opted_out_at AT TIME ZONE 'UTC', ${ISO}) AS opted_out_at,
        to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
        to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
        to_char(last_inbound_at AT TIME ZONE 'UTC', ${ISO}) AS last_inbound_at

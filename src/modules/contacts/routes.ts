@@ -1,6 +1,8 @@
 import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
 import { answerWriter } from '../idempotency/outcome.js';
+import { queueDeliveries } from '../webhooks/emit.js';
+import { contactCsvRoutes } from './csv/routes.js';
 import { listContacts } from './list-contacts.js';
 import { ContactListQuery, ContactListResult, ContactUpsertBody, ContactUpsertResult } from './schemas.js';
 import { type UpsertResult, upsertContact } from './upsert-contact.js';
@@ -11,13 +13,17 @@ const upsertAnswer = ({ id, created }: UpsertResult) => ({
 });
 
 export function registerContactRoutes(app: RestApp): void {
+  // Its own scope: only these routes read CSV bodies.
+  app.register(contactCsvRoutes);
   app.post(
     '/contacts',
     {
       config: { idempotent: true },
       schema: {
         summary: 'Create or update a contact by phone',
-        description: 'Tags are only added; traits are shallow-merged; name and email change only when given.',
+        description:
+          'Tags are only added; traits are shallow-merged; name and email change only when given. ' +
+          'Extension: `opted_out` opts the contact out of marketing templates (true) or back in (false).',
         tags: ['contacts'],
         body: ContactUpsertBody,
         response: {
@@ -28,14 +34,15 @@ export function registerContactRoutes(app: RestApp): void {
       },
     },
     async (request, reply) => {
-      const answer = upsertAnswer(
-        await upsertContact(
-          app.ctx.db,
-          request.principal(),
-          request.body,
-          answerWriter(request, upsertAnswer),
-        ),
+      const principal = request.principal();
+      const upserted = await upsertContact(
+        app.ctx.db,
+        principal,
+        request.body,
+        answerWriter(request, upsertAnswer),
       );
+      await queueDeliveries(app.ctx, principal.workspaceId, upserted.deliveries ?? []);
+      const answer = upsertAnswer(upserted);
       return reply.code(answer.status).send(answer.body);
     },
   );

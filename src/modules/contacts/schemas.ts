@@ -23,6 +23,12 @@ export const ContactUpsertBody = Type.Object(
         description: 'Shallow-merged into the contact traits; values are strings, numbers, booleans or null',
       }),
     ),
+    opted_out: Type.Optional(
+      Type.Boolean({
+        description:
+          'Extension: true opts the contact out of marketing templates, false opts them back in; left as it is when not given',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -41,6 +47,13 @@ export const Contact = Type.Object({
   email: Type.Union([Type.String(), Type.Null()]),
   tags: Type.Array(Type.String()),
   traits: Type.Object({}, { additionalProperties: true }),
+  opted_out: Type.Boolean({
+    description:
+      'Extension: the contact asked to stop marketing messages (a keyword, a button, the API or the app)',
+  }),
+  opted_out_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Extension: when the contact opted out; null while opted in',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

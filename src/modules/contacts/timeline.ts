@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/db.js';
 
 export interface TimelineItem {
-  kind: 'message' | 'event' | 'flow_run' | 'lead';
+  kind: 'message' | 'event' | 'flow_run' | 'lead' | 'consent';
   id: string;
   at: string;
   title: string;
@@ -34,6 +34,12 @@ export async function timelineOf(
      SELECT 'lead', id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
        'Became a lead (' || source || ')', COALESCE(email, phone), status
      FROM leads WHERE workspace_id = $1 AND contact_id = $2
+     UNION ALL
+     SELECT 'consent', id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+       CASE WHEN opted_out THEN 'Opted out' ELSE 'Opted back in' END,
+       CASE source WHEN 'keyword' THEN 'wrote ' || keyword WHEN 'payload' THEN 'tapped ' || keyword
+         WHEN 'api' THEN 'through the REST API' ELSE 'set by a teammate' END, NULL
+     FROM consent_changes WHERE workspace_id = $1 AND contact_id = $2
      ORDER BY at DESC LIMIT 200`,
     [workspaceId, contactId],
   );

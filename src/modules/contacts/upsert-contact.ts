@@ -6,18 +6,19 @@ import type { Principal } from '../api-keys/key-verifier.js';
 import type { OutcomeWriter } from '../idempotency/outcome.js';
 import { withContactLimit } from './contact-limit.js';
 import type { ContactUpsertBody } from './schemas.js';
+import { setConsent } from './set-consent.js';
 
 export interface UpsertResult {
   id: string;
   created: boolean;
+  /** Outbound webhook deliveries of a consent change, to queue once committed. */
+  deliveries?: string[];
 }
 
 // Tags are appended in the order given, skipping those the contact has; traits merge one level deep;
 // name and email change only when given. xmax = 0 tells a fresh insert from an update.
-/** @public The bench runs this same statement as its baseline. */
-export const UPSERT_CONTACT_SQL = `
-INSERT INTO contacts (workspace_id, id, phone, name, email, tags, traits)
-VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb)
+/** What an upsert does to the contact with the phone it names (an import's batches too). */
+export const ON_PHONE_CONFLICT = `
 ON CONFLICT (workspace_id, phone) DO UPDATE SET
   name = COALESCE(EXCLUDED.name, contacts.name),
   email = COALESCE(EXCLUDED.email, contacts.email),
@@ -26,6 +27,11 @@ ON CONFLICT (workspace_id, phone) DO UPDATE SET
   traits = contacts.traits || EXCLUDED.traits,
   updated_at = now()
 RETURNING id, (xmax = 0) AS created`;
+
+/** @public The bench runs this same statement as its baseline. */
+export const UPSERT_CONTACT_SQL = `
+INSERT INTO contacts (workspace_id, id, phone, name, email, tags, traits)
+VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb)${ON_PHONE_CONFLICT}`;
 
 /** `record` writes the request's idempotent answer in the upsert's transaction. */
 export async function upsertContact(
@@ -45,13 +51,18 @@ export async function upsertContact(
     [...new Set(input.tags ?? [])],
     JSON.stringify(input.traits ?? {}),
   ];
+  const consent = input.opted_out;
   return withContactLimit(
     db,
     async (q) => {
       const result = (await q.query<UpsertResult>(UPSERT_CONTACT_SQL, params)).rows[0]!;
-      await record?.(q, result);
+      if (consent !== undefined) {
+        const change = await setConsent(q, principal.workspaceId, result.id, consent, { source: 'api' });
+        if (change) result.deliveries = change.deliveries;
+      }
+      await record?.(q, { id: result.id, created: result.created });
       return result;
     },
-    { transaction: record !== undefined },
+    { transaction: record !== undefined || consent !== undefined },
   );
 }

@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { sendCsv } from '../../http/send-csv.js';
 import { IdParams } from '../accounts/schemas.js';
 import { listRuns } from '../automation/list-runs.js';
+import { LEAD_COLUMNS, leadRecords } from './export-leads.js';
 import { getLead } from './get-lead.js';
 import { listLeads } from './list-leads.js';
 import { setLeadStatus } from './set-lead-status.js';
@@ -28,6 +30,10 @@ export function registerAppLeadRoutes(app: RestApp): void {
     const page = await listLeads(ctx.db, request.session().workspaceId, options);
     return { result: true, leads: page.leads, has_next_page: page.hasNextPage, limit, offset };
   });
+
+  app.get('/leads/export', async (request, reply) =>
+    sendCsv(reply, 'leads', LEAD_COLUMNS, leadRecords(ctx.db, request.session().workspaceId)),
+  );
 
   app.get('/leads/:id', { schema: { params: IdParams } }, async (request) => {
     const s = request.session();

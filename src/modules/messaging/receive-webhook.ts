@@ -6,7 +6,9 @@ import { queueInboundMedia } from '../media/inbound-media.js';
 import { applyTemplateStatus } from '../templates/apply-template-status.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
+import { applyInboundConsent } from './inbound-consent.js';
 import { buttonPayload } from './inbound-content.js';
+import { sendMessage } from './send-message.js';
 import { advanceStatus, changeStatus, confirmByCallback } from './status.js';
 import {
   type InboundMessage,
@@ -146,7 +148,7 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       ],
     );
     const id = inserted.rows[0]?.id;
-    if (!id) return { flows: false, media: false, deliveries: [] };
+    if (!id) return { flows: false, media: false, deliveries: [], consent: null };
     const media = await queueInboundMedia(tx, ctx.queue, {
       workspaceId,
       id,
@@ -176,15 +178,43 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       button_payload: tapped,
       reply_to: inserted.rows[0]!.reply_to,
     });
+    const deliveries = await recordEvent(tx, workspaceId, 'message.received', id, data);
+    const consent = await applyInboundConsent(tx, workspaceId, contactId, id, m);
     return {
       flows,
       media: media !== null,
-      deliveries: await recordEvent(tx, workspaceId, 'message.received', id, data),
+      deliveries: [...deliveries, ...(consent?.change.deliveries ?? [])],
+      consent,
+      id,
     };
   });
   if (outcome.flows) ctx.queue?.wake('automation.start');
   if (outcome.media) ctx.queue?.wake('media.download');
   await queueDeliveries(ctx, workspaceId, outcome.deliveries);
+  if (outcome.consent?.reply)
+    confirmConsent(ctx, workspaceId, outcome.id!, outcome.consent.change.phone, outcome.consent.reply);
+}
+
+/**
+ * The workspace's confirmation of an opt-out or opt-in, as free text inside the window the keyword
+ * just opened. Keyed by the inbound message, so a redelivered webhook never sends it twice; not
+ * awaited, so the network's webhook is answered without waiting on a send.
+ */
+function confirmConsent(
+  ctx: AppContext,
+  workspaceId: string,
+  inboundId: string,
+  phone: string,
+  text: string,
+) {
+  sendMessage(
+    ctx,
+    { workspaceId, defaultCountryCode: null },
+    { to: `+${phone}`, type: 'text', text: text.slice(0, 4096) },
+    { sourceKey: `consent/${inboundId}` },
+  ).catch((err: unknown) =>
+    ctx.log.warn({ err, workspaceId, inboundId }, 'the opt-out or opt-in confirmation was not sent'),
+  );
 }
 
 /** What the event's `context` carries besides the replied-to message: whether it was forwarded, the product asked about. */

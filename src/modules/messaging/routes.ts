@@ -24,7 +24,7 @@ export function registerMessageRoutes(app: RestApp): void {
         summary: 'Send a template, free-text, media, interactive, location or reaction message',
         description:
           'Checks in this order: connected number (409), approved template (404), body values (422), ' +
-          '24-hour window for text (409), plan (402). 201 carries the wamid, or status `queued` when the network is slow. ' +
+          '24-hour window for text (409), a MARKETING template to a contact who opted out (409 `contact_opted_out`), plan (402). 201 carries the wamid, or status `queued` when the network is slow. ' +
           'Extensions for templates with more than a body (see GET /templates for what each needs): ' +
           '`template.header` (a TEXT value, {link} or {id} media, a {latitude, longitude} location), ' +
           '`template.body` as an object keyed by parameter name for NAMED templates, and `template.buttons` ' +

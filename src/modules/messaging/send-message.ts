@@ -10,6 +10,7 @@ import { syncTemplates } from '../templates/sync-templates.js';
 import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
 import { type ConnectedNumber, clientFor, numberOfWorkspace } from './connected-numbers.js';
+import { refuseMarketingToOptedOut } from './opt-out-check.js';
 import { takeSendSlot, waitForSlot } from './pacing.js';
 import { richContent } from './rich-message.js';
 import type { SendMessageBody } from './schemas.js';
@@ -76,6 +77,7 @@ export async function sendMessage(
       );
     }
     const { components, bodyValues } = templateComponents(templateNeeds(rows[0]), input.template);
+    await refuseMarketingToOptedOut(ctx.db, principal.workspaceId, phone.digits, rows[0].category);
     message = {
       type,
       to: phone.digits,

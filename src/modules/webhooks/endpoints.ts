@@ -8,6 +8,8 @@ export const WEBHOOK_EVENTS = [
   'message.received',
   'lead.created',
   'flow.run.finished',
+  'contact.opted_out',
+  'contact.opted_in',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

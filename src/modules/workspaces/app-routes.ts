@@ -1,15 +1,24 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
+import { Text } from '../../http/schema.js';
 import { requireManager } from '../accounts/roles.js';
 import { CountryCode, WorkspaceName } from '../accounts/schemas.js';
 import { getWorkspace } from './get-workspace.js';
 import { updateWorkspace } from './update-workspace.js';
 import { usageOf } from './usage.js';
 
+// A bound on what is read; update-workspace.ts says in words what is too long or too many.
+const Keywords = Type.Array(Text({ maxLength: 1000 }), { maxItems: 200 });
+const Confirmation = Type.Union([Text({ maxLength: 1024 }), Type.Null()]);
+
 const WorkspaceBody = Type.Object(
   {
     name: Type.Optional(WorkspaceName),
     default_country_code: Type.Optional(CountryCode),
+    opt_out_keywords: Type.Optional(Keywords),
+    opt_in_keywords: Type.Optional(Keywords),
+    opt_out_confirmation: Type.Optional(Confirmation),
+    opt_in_confirmation: Type.Optional(Confirmation),
     mark_read: Type.Optional(
       Type.Boolean({ description: 'Opening a conversation marks its customer messages read on WhatsApp' }),
     ),

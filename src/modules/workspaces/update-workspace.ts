@@ -2,12 +2,37 @@ import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { isCallingCode } from '../../lib/phone.js';
 import { KEY_NOTICES } from '../api-keys/key-notices.js';
+import { keywordForm, MAX_KEYWORD } from '../contacts/consent-keywords.js';
+
+export interface WorkspaceChanges {
+  name?: string;
+  default_country_code?: string | null;
+  mark_read?: boolean;
+  opt_out_keywords?: string[];
+  opt_in_keywords?: string[];
+  opt_out_confirmation?: string | null;
+  opt_in_confirmation?: string | null;
+}
+
+const MAX_KEYWORDS = 20;
+
+/** The words as they are matched (one case, no surrounding punctuation), each once; a blank one is refused. */
+function keywords(field: string, words: string[] | undefined): string[] | null {
+  if (words === undefined) return null;
+  const kept = [...new Set(words.map(keywordForm))];
+  if (kept.includes('')) throw ApiError.validation(field, 'a keyword needs at least one letter or digit');
+  const long = kept.find((w) => w.length > MAX_KEYWORD);
+  if (long)
+    throw ApiError.validation(field, `"${long.slice(0, 20)}…" is longer than ${MAX_KEYWORD} characters`);
+  if (kept.length > MAX_KEYWORDS) throw ApiError.validation(field, `at most ${MAX_KEYWORDS} words`);
+  return kept;
+}
 
 /** Settings › General: a field left undefined stays; a null or empty country code clears the default. */
 export async function updateWorkspace(
   db: Queryable,
   workspaceId: string,
-  changes: { name?: string; default_country_code?: string | null; mark_read?: boolean },
+  changes: WorkspaceChanges,
 ): Promise<void> {
   const { name, default_country_code, mark_read } = changes;
   const cc =
@@ -19,6 +44,32 @@ export async function updateWorkspace(
     );
   }
   if (name !== undefined && !name.trim()) throw ApiError.validation('name', 'must not be blank');
+  const optOut = keywords('opt_out_keywords', changes.opt_out_keywords);
+  const optIn = keywords('opt_in_keywords', changes.opt_in_keywords);
+  const both = optOut && optIn ? optOut.filter((w) => optIn.includes(w)) : [];
+  if (both.length)
+    throw ApiError.validation('opt_in_keywords', `${both.join(', ')} cannot both opt out and opt in`);
+  const confirmation = (v: string | null | undefined) => (v === undefined ? undefined : v?.trim() || null);
+  const confirmOut = confirmation(changes.opt_out_confirmation);
+  const confirmIn = confirmation(changes.opt_in_confirmation);
+  if (optOut || optIn || confirmOut !== undefined || confirmIn !== undefined) {
+    await db.query(
+      `UPDATE workspaces SET opt_out_keywords = COALESCE($2, opt_out_keywords),
+         opt_in_keywords = COALESCE($3, opt_in_keywords),
+         opt_out_confirmation = CASE WHEN $4 THEN $5 ELSE opt_out_confirmation END,
+         opt_in_confirmation = CASE WHEN $6 THEN $7 ELSE opt_in_confirmation END, updated_at = now()
+       WHERE id = $1`,
+      [
+        workspaceId,
+        optOut,
+        optIn,
+        confirmOut !== undefined,
+        confirmOut ?? null,
+        confirmIn !== undefined,
+        confirmIn ?? null,
+      ],
+    );
+  }
   // Cached API key principals carry the default country code: a change of it is announced to every
   // instance on commit, and updated_at moves for their fallback poll.
   await db.query(

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { formatDate, useApi } from '../api';
+import { api, formatDate, useApi } from '../api';
 import { ListTable, PAGE } from '../list';
 import { Link, navigate, useLocation } from '../router';
-import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../ui';
+import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, useAction } from '../ui';
+import { ImportContacts } from './contacts/ImportContacts';
 
 export interface Contact {
   id: string;
@@ -11,6 +12,8 @@ export interface Contact {
   email: string | null;
   tags: string[];
   traits: Record<string, unknown>;
+  opted_out: boolean;
+  opted_out_at: string | null;
   created_at: string;
   updated_at: string;
   last_inbound_at: string | null;
@@ -31,6 +34,7 @@ export function ContactsPage() {
   const tag = query.get('tag') ?? '';
   const offset = Number(query.get('offset') ?? 0) || 0;
   const [text, setText] = useState(q);
+  const [importing, setImporting] = useState(false);
   useEffect(() => setText(q), [q]);
   const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   if (q) params.set('q', q);
@@ -54,8 +58,19 @@ export function ContactsPage() {
     <>
       <PageHeader
         title="Contacts"
-        description="Everyone you message or who writes in. Created by the REST API, forms, events and inbound messages."
+        description="Everyone you message or who writes in. Created by the REST API, forms, events, inbound messages and CSV imports."
+        actions={
+          <>
+            <button type="button" className="btn" onClick={() => setImporting(true)}>
+              Import CSV
+            </button>
+            <a className="btn" href="/api/app/contacts/export" download>
+              Export CSV
+            </a>
+          </>
+        }
       />
+      {importing && <ImportContacts onClose={() => setImporting(false)} onImported={list.reload} />}
       <div className="toolbar">
         <input
           type="search"
@@ -107,6 +122,12 @@ export function ContactsPage() {
                 <Link href={`/contacts/${c.id}`} className="strong-link">
                   {c.name || `+${c.phone}`}
                 </Link>
+                {c.opted_out && (
+                  <>
+                    {' '}
+                    <Badge tone="red">opted out</Badge>
+                  </>
+                )}
                 {c.email && <div className="small muted">{c.email}</div>}
               </td>
               <td className="mono">+{c.phone}</td>
@@ -177,6 +198,10 @@ export function ContactPage({ id }: { id: string }) {
                   : '—'}
               </div>
             </dd>
+            <dt>Marketing</dt>
+            <dd>
+              <OptOut contact={c} onChange={res.reload} />
+            </dd>
             <dt>Last wrote in</dt>
             <dd>{formatDate(c.last_inbound_at)}</dd>
             <dt>Added</dt>
@@ -222,5 +247,34 @@ export function ContactPage({ id }: { id: string }) {
         </Card>
       </div>
     </>
+  );
+}
+
+/** Whether the contact gets marketing templates; any teammate can record a customer's request. */
+function OptOut({ contact, onChange }: { contact: Contact; onChange: () => void }) {
+  const { busy, error, run } = useAction();
+  const toggle = () =>
+    run(async () => {
+      await api('PUT', `/contacts/${encodeURIComponent(contact.id)}/opt-out`, {
+        opted_out: !contact.opted_out,
+      });
+      onChange();
+    });
+  return (
+    <div className="stack">
+      <div className="row wrap">
+        {contact.opted_out ? (
+          <span>
+            <Badge tone="red">opted out</Badge> since {formatDate(contact.opted_out_at)}
+          </span>
+        ) : (
+          <span>Opted in</span>
+        )}
+        <button type="button" className="btn small" disabled={busy} onClick={toggle}>
+          {contact.opted_out ? 'Opt back in' : 'Mark as opted out'}
+        </button>
+      </div>
+      {error && <ErrorNote message={error} />}
+    </div>
   );
 }

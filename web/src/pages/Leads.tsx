@@ -45,6 +45,11 @@ export function LeadsPage() {
       <PageHeader
         title="Leads"
         description="People who filled in a form or arrived through a sequence's webhook, newest first."
+        actions={
+          <a className="btn" href="/api/app/leads/export" download>
+            Export CSV
+          </a>
+        }
       />
       <div className="toolbar">
         <fieldset className="segmented">

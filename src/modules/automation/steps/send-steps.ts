@@ -51,7 +51,14 @@ export async function sendTemplate(input: StepInput, template: TemplateStep): Pr
     type: 'template',
     template: { name: template.name, language: template.language, ...values },
   });
-  if (result instanceof ApiError) throw new PermanentStepError(`${result.code}: ${result.message}`);
+  if (result instanceof ApiError) {
+    if (result.code === 'contact_opted_out')
+      return {
+        status: 'skipped',
+        outcome: { sent: false, reason: 'the contact opted out of marketing messages' },
+      };
+    throw new PermanentStepError(`${result.code}: ${result.message}`);
+  }
   return { status: 'done', outcome: { message_id: result.id, message_status: result.status } };
 }
 

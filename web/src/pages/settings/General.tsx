@@ -9,6 +9,10 @@ interface Workspace {
   default_country_code: string | null;
   plan: string;
   mark_read: boolean;
+  opt_out_keywords: string[];
+  opt_in_keywords: string[];
+  opt_out_confirmation: string | null;
+  opt_in_confirmation: string | null;
 }
 
 export function GeneralSettings() {
@@ -109,8 +113,115 @@ export function GeneralSettings() {
           )}
         </form>
       </Card>
+      {ws.data && <OptOutSettings workspace={ws.data.workspace} readOnly={readOnly} onSaved={ws.reload} />}
       <NewWorkspace />
     </div>
+  );
+}
+
+const words = (text: string) =>
+  text
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
+
+/** The workspace's own opt-out and opt-in words beside STOP, UNSUBSCRIBE and START, and the replies confirming them. */
+function OptOutSettings({
+  workspace,
+  readOnly,
+  onSaved,
+}: {
+  workspace: Workspace;
+  readOnly: boolean;
+  onSaved: () => void;
+}) {
+  const [form, setForm] = useState({
+    out: workspace.opt_out_keywords.join(', '),
+    in: workspace.opt_in_keywords.join(', '),
+    outReply: workspace.opt_out_confirmation ?? '',
+    inReply: workspace.opt_in_confirmation ?? '',
+  });
+  const [saved, setSaved] = useState(false);
+  const { busy, error, fieldErrors, run } = useAction();
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => {
+    setForm({ ...form, [key]: e.target.value });
+    setSaved(false);
+  };
+  const save = () =>
+    run(async () => {
+      await api('PATCH', '/workspace', {
+        opt_out_keywords: words(form.out),
+        opt_in_keywords: words(form.in),
+        opt_out_confirmation: form.outReply.trim() || null,
+        opt_in_confirmation: form.inReply.trim() || null,
+      });
+      setSaved(true);
+      onSaved();
+    });
+  return (
+    <Card
+      title="Opt-out and opt-in"
+      description="A customer who sends STOP or UNSUBSCRIBE (any case, alone in the message) or taps a button with that payload gets no more marketing templates; START opts them back in. Utility and authentication templates, and replies within 24 hours, are still allowed."
+    >
+      <form className="stack narrow" onSubmit={submitHandler(save)}>
+        <InputField
+          label="More opt-out words"
+          hint="Comma-separated, e.g. BAJA, NO MORE OFFERS, or a quick-reply button's payload."
+          error={fieldErrors.opt_out_keywords}
+          value={form.out}
+          disabled={readOnly}
+          onChange={set('out')}
+        />
+        <InputField
+          label="More opt-in words"
+          hint="Comma-separated, e.g. ALTA."
+          error={fieldErrors.opt_in_keywords}
+          value={form.in}
+          disabled={readOnly}
+          onChange={set('in')}
+        />
+        <Field
+          label="Reply to an opt-out"
+          hint="Sent back as a text message; leave empty to send nothing."
+          error={fieldErrors.opt_out_confirmation}
+        >
+          {(id) => (
+            <textarea
+              id={id}
+              rows={2}
+              maxLength={1024}
+              value={form.outReply}
+              disabled={readOnly}
+              onChange={set('outReply')}
+            />
+          )}
+        </Field>
+        <Field
+          label="Reply to an opt-in"
+          hint="Leave empty to send nothing."
+          error={fieldErrors.opt_in_confirmation}
+        >
+          {(id) => (
+            <textarea
+              id={id}
+              rows={2}
+              maxLength={1024}
+              value={form.inReply}
+              disabled={readOnly}
+              onChange={set('inReply')}
+            />
+          )}
+        </Field>
+        {error && Object.keys(fieldErrors).length === 0 && <ErrorNote message={error} />}
+        {!readOnly && (
+          <div className="row">
+            <SaveButton busy={busy} saved={saved}>
+              {busy ? 'Saving…' : 'Save opt-out settings'}
+            </SaveButton>
+          </div>
+        )}
+      </form>
+    </Card>
   );
 }
 

@@ -1,0 +1,25 @@
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { FastifyReply } from 'fastify';
+import { safeCell } from '../lib/safe-cell.js';
+
+/**
+ * Streams records as a CSV download: a header, one line per record as the source yields it, every
+ * cell made safe to open in a spreadsheet. The BOM lets Excel read the file as UTF-8.
+ */
+export function sendCsv(
+  reply: FastifyReply,
+  fileName: string,
+  columns: string[],
+  records: AsyncIterable<unknown[]>,
+) {
+  const cells = async function* () {
+    yield columns.map(safeCell);
+    for await (const record of records) yield record.map(safeCell);
+  };
+  const stamp = new Date().toISOString().slice(0, 10);
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileName}-${stamp}.csv"`)
+    .send(Readable.from(cells()).pipe(stringify({ bom: true })));
+}

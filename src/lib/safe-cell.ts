@@ -1,0 +1,10 @@
+// OWASP's CSV injection advice: a cell a spreadsheet would read as a formula starts with a quote.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A value as an exported cell: text, never a formula when the file is opened in a spreadsheet. */
+export function safeCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text =
+    value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : String(value);
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}

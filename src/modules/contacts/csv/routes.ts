@@ -1,0 +1,75 @@
+import type { RestApp } from '../../../http/rest-app.js';
+import { errorResponses } from '../../../http/schema.js';
+import { sendCsv } from '../../../http/send-csv.js';
+import { ImportQuery } from './column-mapping.js';
+import { contactColumns, contactRecords } from './export-contacts.js';
+import { getImport } from './get-import.js';
+import { acceptCsvUploads } from './read-upload.js';
+import { ImportParams, ImportResult, RefusalPage } from './schemas.js';
+import { answerImport } from './start-import.js';
+
+/** REST v1: CSV import of contacts (a job whose progress is read back) and CSV export. */
+export async function contactCsvRoutes(app: RestApp): Promise<void> {
+  acceptCsvUploads(app);
+
+  app.post(
+    '/contacts/import',
+    {
+      schema: {
+        summary: 'Import contacts from a CSV file',
+        description:
+          'Extension. The body is the CSV (Content-Type: text/csv) or a multipart/form-data form with the CSV as its `file` part; ' +
+          'UTF-8 (a BOM is fine), a header row, at most 64 MB, 250,000 rows and 200 columns. Columns named phone, name, ' +
+          'email and tags are read as such unless the query names others; `trait:<key>` columns and `trait_columns` become traits. ' +
+          'Tags in a cell are separated by commas, semicolons or bars. Rows are applied as POST /contacts would (tags added, traits merged) ' +
+          'by a background job: 202 answers the import, whose progress and refused rows (row number and why) GET /contacts/imports/{id} reads. ' +
+          "The import stops at the plan's contact limit and says so. A file that cannot be read is refused whole: 422 saying why, 413 past the limits.",
+        tags: ['contacts'],
+        consumes: ['text/csv', 'multipart/form-data'],
+        querystring: ImportQuery,
+        response: { 202: ImportResult, ...errorResponses(400, 401, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) =>
+      answerImport(app.ctx, request.principal().workspaceId, request, request.query, reply),
+  );
+
+  app.get(
+    '/contacts/imports/:id',
+    {
+      schema: {
+        summary: "An import's progress and its refused rows",
+        description: 'Extension.',
+        tags: ['contacts'],
+        params: ImportParams,
+        querystring: RefusalPage,
+        response: { 200: ImportResult, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => ({
+      result: true as const,
+      ...(await getImport(app.ctx.db, request.principal().workspaceId, request.params.id, request.query)),
+    }),
+  );
+
+  app.get(
+    '/contacts/export',
+    {
+      schema: {
+        summary: 'Export every contact as CSV',
+        description:
+          'Extension. Streams text/csv: id, phone, name, email, tags, opted_out, opted_out_at, created_at, updated_at and a ' +
+          '`trait:<key>` column per trait in use (what POST /contacts/import reads back). A cell that a spreadsheet would ' +
+          "run as a formula (starting with = + - @, a tab or a carriage return) is prefixed with '.",
+        tags: ['contacts'],
+        produces: ['text/csv'],
+        response: { ...errorResponses(401, 429) },
+      },
+    },
+    async (request, reply) => {
+      const workspaceId = request.principal().workspaceId;
+      const { columns, traits } = await contactColumns(app.ctx.db, workspaceId);
+      return sendCsv(reply, 'contacts', columns, contactRecords(app.ctx.db, workspaceId, traits));
+    },
+  );
+}
