@@ -71,8 +71,8 @@ async function post(url, body, headers = {}) {
 const SIM_TOKEN = randomBytes(32).toString('hex');
 const simAuth = { authorization: `Bearer ${SIM_TOKEN}` };
 
-/** Tells the simulator about the numbers (it keeps its state in memory) and turns statuses off. */
-async function registerNumbers(simUrl, parleyUrl, numbers) {
+/** Tells the simulator about the numbers (it keeps its state in memory); statuses off unless `statuses`. */
+async function registerNumbers(simUrl, parleyUrl, numbers, statuses = false) {
   for (const n of numbers) {
     const registered = await post(
       `${simUrl}/numbers`,
@@ -90,7 +90,83 @@ async function registerNumbers(simUrl, parleyUrl, numbers) {
     if (registered.status !== 200)
       throw new Error(`simulator refused the number: ${JSON.stringify(registered.body)}`);
   }
-  await post(`${simUrl}/control`, { status_delays_ms: [-1, -1, -1] }, simAuth);
+  if (!statuses) await post(`${simUrl}/control`, { status_delays_ms: [-1, -1, -1] }, simAuth);
+}
+
+/** POST /contacts, then POST /messages, measured on one server: the rows and their ratio. */
+async function sendRows(parleyUrl, seeded, load) {
+  let k = 0;
+  const auth = () => `Bearer ${seeded.keys[k++ % seeded.keys.length]}`;
+  const phone = () => `+9198${String(Math.floor(Math.random() * 100_000)).padStart(8, '0')}`;
+  const request = (body) => (req) => ({
+    ...req,
+    headers: { 'content-type': 'application/json', authorization: auth() },
+    body: JSON.stringify(body()),
+  });
+  const contacts = await measure(`${parleyUrl}/api/v1/contacts`, {
+    ...load,
+    method: 'POST',
+    makeRequest: request(() => ({ phone: phone(), tags: ['bench'], traits: { source: 'bench' } })),
+  });
+  const messages = await measure(`${parleyUrl}/api/v1/messages`, {
+    ...load,
+    method: 'POST',
+    makeRequest: request(() => ({
+      to: phone(),
+      template: { name: TEMPLATE.name, language: TEMPLATE.language, body: ['Asha'] },
+    })),
+  });
+  return { contacts, messages };
+}
+
+const profiled = (name) =>
+  process.env.BENCH_CPU_PROF
+    ? {
+        nodeOptions: [
+          '--cpu-prof',
+          `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
+          `--cpu-prof-name=${name}.cpuprofile`,
+        ],
+      }
+    : {};
+
+/**
+ * The embedded default as a newcomer runs it: one `serve` on PGlite with the simulator mounted on
+ * it (/_sim), its sent, delivered and read webhooks posted back to the same server and processed there.
+ */
+async function embeddedDefault(seeded, { port, secret, load, logLevel }) {
+  const env = await seeded.clone('messaging-embedded');
+  const parleyUrl = `http://127.0.0.1:${port}`;
+  const simUrl = `${parleyUrl}/_sim`;
+  const { numbers } = await connectNumbers(env, secret, seeded.workspaceId, simUrl);
+  const server = await start(
+    ['dist/cli/main.js', 'serve'],
+    {
+      ...env,
+      PARLEY_SECRET_KEY: secret,
+      PORT: String(port),
+      APP_URL: parleyUrl,
+      SIMULATOR_TOKEN: SIM_TOKEN,
+      LOG_LEVEL: logLevel,
+    },
+    /Parley is running/,
+    profiled('pglite-embedded-default'),
+  );
+  try {
+    await registerNumbers(simUrl, parleyUrl, numbers.slice(0, 1), true);
+    const { contacts, messages } = await sendRows(parleyUrl, seeded, load);
+    return [
+      { endpoint: 'POST /contacts, embedded default', ...contacts },
+      {
+        endpoint:
+          'POST /messages (template), embedded default: simulator in process, its 3 status webhooks processed',
+        ...messages,
+        ratio: messages.rps / contacts.rps,
+      },
+    ];
+  } finally {
+    await stop(server);
+  }
 }
 
 async function simMessages(simUrl, phoneNumberId) {
@@ -176,37 +252,21 @@ export async function messagingBench(kind, seeded, { port, secret, load, logLeve
     ['dist/cli/main.js', 'serve'],
     { ...env, PARLEY_SECRET_KEY: secret, PORT: String(port), LOG_LEVEL: logLevel },
     /Parley is running/,
+    profiled(`${kind}-messaging`),
   );
   try {
     await registerNumbers(simUrl, parleyUrl, numbers);
-    let k = 0;
-    const auth = () => `Bearer ${seeded.keys[k++ % seeded.keys.length]}`;
-    const phone = () => `+9198${String(Math.floor(Math.random() * 100_000)).padStart(8, '0')}`;
-    const request = (body) => (req) => ({
-      ...req,
-      headers: { 'content-type': 'application/json', authorization: auth() },
-      body: JSON.stringify(body()),
-    });
-    const contacts = await measure(`${parleyUrl}/api/v1/contacts`, {
-      ...load,
-      method: 'POST',
-      makeRequest: request(() => ({ phone: phone(), tags: ['bench'], traits: { source: 'bench' } })),
-    });
-    const messages = await measure(`${parleyUrl}/api/v1/messages`, {
-      ...load,
-      method: 'POST',
-      makeRequest: request(() => ({
-        to: phone(),
-        template: { name: TEMPLATE.name, language: TEMPLATE.language, body: ['Asha'] },
-      })),
-    });
-    const pacing = await pacingRun(parleyUrl, simUrl, pacingKeys);
+    const { contacts, messages } = await sendRows(parleyUrl, seeded, load);
+    const pacing = process.env.BENCH_NO_PACING ? null : await pacingRun(parleyUrl, simUrl, pacingKeys);
+    await stop(server);
+    const embedded = kind === 'pglite' ? await embeddedDefault(seeded, { port, secret, load, logLevel }) : [];
     return {
       kind,
       loadAverage,
       rows: [
         { endpoint: 'POST /contacts', ...contacts },
         { endpoint: 'POST /messages (template)', ...messages, ratio: messages.rps / contacts.rps },
+        ...embedded,
       ],
       pacing,
     };
@@ -226,10 +286,12 @@ export function messagingSection(results, load) {
         `| ${r.kind} | ${x.endpoint} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.ratio === undefined ? '-' : x.ratio.toFixed(2)} | ${x.failed} |`,
     ),
   );
-  const pacing = results.map(
-    ({ kind, pacing: p }) =>
-      `| ${kind} | ${p.configured} | ${p.sends} | ${p.inRequest} / ${p.queued} | ${p.atNetwork} (${p.distinct} distinct) | ${p.rate} | ${p.backlogRate} (${p.backlogSends} sends) | ${Number.isNaN(p.deviation) ? '-' : `${(p.deviation * 100).toFixed(1)}%`} | ${p.busiest} | ${p.drainedS} |`,
-  );
+  const pacing = results
+    .filter((r) => r.pacing)
+    .map(
+      ({ kind, pacing: p }) =>
+        `| ${kind} | ${p.configured} | ${p.sends} | ${p.inRequest} / ${p.queued} | ${p.atNetwork} (${p.distinct} distinct) | ${p.rate} | ${p.backlogRate} (${p.backlogSends} sends) | ${Number.isNaN(p.deviation) ? '-' : `${(p.deviation * 100).toFixed(1)}%`} | ${p.busiest} | ${p.drainedS} |`,
+    );
   return `${START}
 ## Messaging
 

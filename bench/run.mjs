@@ -9,7 +9,8 @@
 //   BENCH_CONNECTIONS  concurrent connections (default 20)
 //   BENCH_LOG_LEVEL    Parley's LOG_LEVEL (default info, the server's own default)
 //   BENCH_ONLY         a subset of the servers: baseline,same-sql,parley,parley-redis,messaging
-//   BENCH_PACING_RATE, BENCH_PACING_SENDS   the messaging pacing run (default 50/s, 500 sends)
+//   BENCH_PACING_RATE, BENCH_PACING_SENDS   the messaging pacing run (default 50/s, 500 sends);
+//                      BENCH_NO_PACING skips it
 //   BENCH_CPU_PROF     a directory: Parley runs with --cpu-prof and writes its profiles there
 //   BENCH_NO_WRITE     set to leave docs/benchmarks.md alone
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -162,7 +163,7 @@ async function benchDatabase(kind) {
     messaging.push(await messagingBench(kind, seeded, opts));
     const { rows: m, pacing: p } = messaging.at(-1);
     for (const row of m) process.stderr.write(`  ${row.endpoint}: ${row.rps} req/s, p99 ${row.p99} ms\n`);
-    process.stderr.write(`  pacing: ${p.configured}/s configured, ${p.rate}/s at the network\n`);
+    if (p) process.stderr.write(`  pacing: ${p.configured}/s configured, ${p.rate}/s at the network\n`);
   }
   return rows;
 }

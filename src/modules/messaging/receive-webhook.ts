@@ -6,7 +6,7 @@ import { applyTemplateStatus } from '../templates/apply-template-status.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
 import { buttonPayload } from './inbound-content.js';
-import { advanceStatus, changeStatus, confirmByCallback } from './status.js';
+import { changeStatus, networkStatus } from './status.js';
 import {
   type InboundMessage,
   isObject,
@@ -171,13 +171,5 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
 
 async function applyStatus(ctx: AppContext, workspaceId: string, s: StatusUpdate) {
   const failure = s.status === 'failed' ? s.error : undefined;
-  await changeStatus(
-    ctx,
-    workspaceId,
-    async (db) =>
-      (await advanceStatus(db, workspaceId, s.wamid, s.status, failure)) ??
-      (s.callbackData !== null
-        ? await confirmByCallback(db, workspaceId, s.callbackData, s.wamid, s.status, failure)
-        : null),
-  );
+  await changeStatus(ctx, workspaceId, networkStatus(s.wamid, s.status, s.callbackData, failure));
 }
