@@ -13,6 +13,7 @@
 //                      BENCH_NO_PACING skips it
 //   BENCH_CPU_PROF     a directory: Parley runs with --cpu-prof and writes its profiles there
 //   BENCH_NO_WRITE     set to leave docs/benchmarks.md alone
+//   BENCH_PORT         the first of the ports the servers listen on (default 4100; it uses up to +12)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -33,7 +34,7 @@ const PHONES = 100_000;
 const PRELOAD = 20_000;
 const PHONE_PREFIX = '9198'; // +91 98xxxxxxxx: valid Indian mobile numbers
 const SECRET = '1'.repeat(64);
-const PORT = 4100;
+const PORT = Number(process.env.BENCH_PORT ?? 4100);
 const AIM = { ratio: 0.75, p99: 30 };
 
 let serverVersion = '';
