@@ -274,7 +274,8 @@ export async function deliverMessage(
        contact AS (
          UPDATE contacts SET wa_id = $5 FROM messages
          WHERE messages.workspace_id = $1 AND messages.id = $3 AND contacts.workspace_id = $1
-           AND contacts.id = messages.contact_id AND $5::text IS NOT NULL)`,
+           AND contacts.id = messages.contact_id AND $5::text IS NOT NULL
+           AND contacts.wa_id IS DISTINCT FROM $5)`,
       params: [id, wamid, waId],
     });
     if (!wamid) {
