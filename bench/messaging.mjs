@@ -318,7 +318,12 @@ there (three webhook requests and three status changes for each send).
 |---|---|--:|--:|--:|--:|--:|--:|
 ${rows.join('\n')}
 
-**Pacing.** A second number, configured at ${PACING_RATE} messages per second, gets ${PACING_SENDS} sends at once
+${pacing.length === 0 ? '' : pacingPart(pacing)}${END}`;
+}
+
+const pacingPart = (
+  pacing,
+) => `**Pacing.** A second number, configured at ${PACING_RATE} messages per second, gets ${PACING_SENDS} sends at once
 (all requests in flight together, to distinct phones). Each request waits up to its 3 s deadline for a
 send slot; the rest answer \`queued\` and the \`messages.send\` job sends them as slots free up. The
 rate is the simulator's: (sends - 1) / (last receive time - first), over the whole run and over the
@@ -330,8 +335,7 @@ received in any 1,000 ms window.
 | database | configured /s | sends | answered accepted / queued | at the network | measured /s, whole run | measured /s, backlog | off by | busiest second | all sent after s |
 |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|
 ${pacing.join('\n')}
-${END}`;
-}
+`;
 
 /** Replaces (or appends) the messaging section of docs/benchmarks.md, leaving the rest as it is. */
 export function writeMessagingSection(file, section) {
