@@ -266,6 +266,7 @@ npm run bench                          # both databases, about 4 minutes
 BENCH_DATABASES=pglite npm run bench   # embedded only (no PostgreSQL needed)
 BENCH_CONNECTIONS=50 BENCH_SECONDS=20 npm run bench
 BENCH_CPU_PROF=/tmp/prof BENCH_ONLY=baseline,parley npm run bench   # CPU profiles of Parley
+BENCH_ONLY=messaging BENCH_NO_PACING=1 BENCH_CPU_PROF=/tmp/prof npm run bench   # the send path alone, profiled
 \`\`\`
 
 PostgreSQL is reached at \`BENCH_ADMIN_URL\` (default \`postgres://postgres@127.0.0.1:5432/test\`); the

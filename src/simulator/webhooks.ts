@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readCapped } from '../lib/read-capped.js';
 import { hubSignature } from '../modules/messaging/cloud-api/signature.js';
 import type { WebhookMessage, WebhookPayload, WebhookStatus } from '../modules/messaging/cloud-api/types.js';
-import { readCapped } from '../lib/read-capped.js';
 import type { SimNumber } from './state.js';
 
 function envelope(

@@ -5,7 +5,8 @@ import type { Db } from '../../db/db.js';
 /** The channel migrations/0019_sending_notices.sql announces a workspace on when its number or templates change. */
 export const SENDING_NOTICES = 'parley_sending';
 
-const TTL_MS = 5 * 60_000;
+// The bound on a stale entry should a notice be lost without the connection saying so (a silent partition).
+const TTL_MS = 60_000;
 const TEMPLATES_PER_WORKSPACE = 1_000;
 
 interface Held<N, T> {

@@ -199,24 +199,26 @@ describe('a template with a header, named variables and buttons', () => {
   });
 });
 
+// The header was added on the network after Parley last synced.
+const STALE = `UPDATE templates SET components = (SELECT jsonb_agg(c) FROM jsonb_array_elements(components) c
+  WHERE c->>'type' <> 'HEADER') WHERE workspace_id = $1 AND name = 'summer_sale'`;
+const SUMMER_SALE = {
+  to: '+14155552671',
+  template: {
+    name: 'summer_sale',
+    language: 'en_US',
+    body: { first_name: 'Pablo', discount: '25%' },
+    buttons: [{ index: 0, text: 's25' }],
+  },
+};
+
 describe("Parley's copy of a template out of date", () => {
   it("answers 422 naming the template with the network's words, and syncs the templates again", async () => {
     const ws = await connectedWorkspace(t, base);
     await createTemplate(t.ctx, ws.id, PROMO);
     await approvedAndSynced(ws, 'summer_sale', 'en_US');
-    // The header was added on the network after Parley last synced.
-    const stale = `UPDATE templates SET components = (SELECT jsonb_agg(c) FROM jsonb_array_elements(components) c
-      WHERE c->>'type' <> 'HEADER') WHERE workspace_id = $1 AND name = 'summer_sale'`;
-    await t.ctx.db.query(stale, [ws.id]);
-    const res = await t.api('POST', '/messages', ws.key, {
-      to: '+14155552671',
-      template: {
-        name: 'summer_sale',
-        language: 'en_US',
-        body: { first_name: 'Pablo', discount: '25%' },
-        buttons: [{ index: 0, text: 's25' }],
-      },
-    });
+    await t.ctx.db.query(STALE, [ws.id]);
+    const res = await t.api('POST', '/messages', ws.key, SUMMER_SALE);
     expect(res.statusCode).toBe(422);
     expect(res.json().error.details).toEqual([
       { field: 'template', message: expect.stringContaining('header: number of localizable_params') },
@@ -228,7 +230,7 @@ describe("Parley's copy of a template out of date", () => {
     expect(header).toEqual({ format: 'IMAGE', takes_value: true });
 
     // With a queue, the sync is the templates.sync job's, for that number alone.
-    await t.ctx.db.query(stale, [ws.id]);
+    await t.ctx.db.query(STALE, [ws.id]);
     await jobCatalog['templates.sync'].handler(t.ctx, { numberId: ws.number.id }, { lastTry: false });
     const synced = await t.ctx.db.query(
       "SELECT components->0->>'type' AS first FROM templates WHERE workspace_id = $1 AND name = 'summer_sale'",
@@ -247,21 +249,8 @@ describe('a burst of sends refused for a stale template', () => {
       const ws = await connectedWorkspace(q, at);
       await createTemplate(q.ctx, ws.id, PROMO);
       await approvedAndSynced(ws, 'summer_sale', 'en_US', q, at);
-      await q.ctx.db.query(
-        `UPDATE templates SET components = (SELECT jsonb_agg(c) FROM jsonb_array_elements(components) c
-          WHERE c->>'type' <> 'HEADER') WHERE workspace_id = $1 AND name = 'summer_sale'`,
-        [ws.id],
-      );
-      const send = () =>
-        q.api('POST', '/messages', ws.key, {
-          to: '+14155552671',
-          template: {
-            name: 'summer_sale',
-            language: 'en_US',
-            body: { first_name: 'Pablo', discount: '25%' },
-            buttons: [{ index: 0, text: 's25' }],
-          },
-        });
+      await q.ctx.db.query(STALE, [ws.id]);
+      const send = () => q.api('POST', '/messages', ws.key, SUMMER_SALE);
       const jobs = async () =>
         (
           await q.ctx.db.query<{ n: number }>(
