@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 //                       (a fresh database per file).
 const databases = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 const everywhere = ['src/**/*.test.ts', 'test/**/*.test.ts'];
-const unit = ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'];
+const unit = ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts', 'web/src/**/*.unit.test.ts'];
 
 export default defineConfig({
   test: {

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stampPath = join(root, 'dist/.build-stamp');
@@ -47,6 +48,23 @@ function build() {
     // Vitest sets NODE_ENV=test, which would bundle React's development build.
     { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
+  precompress(join(root, 'dist/web/assets'));
+}
+
+// Brotli and gzip copies beside each hashed asset (so one already written is never stale), at the
+// highest levels, too slow per request; the server picks one by Accept-Encoding (preCompressed).
+function precompress(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(js|css|html|svg|json)$/.test(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    const bytes = readFileSync(path);
+    if (bytes.length < 1024 || existsSync(`${path}.br`)) continue;
+    writeFileSync(
+      `${path}.br`,
+      brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+    writeFileSync(`${path}.gz`, gzipSync(bytes, { level: 9 }));
+  }
 }
 
 const hash = sourceHash();

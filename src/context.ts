@@ -4,6 +4,7 @@ import type { Db } from './db/db.js';
 import type { JobQueue } from './jobs/enqueue.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { KeyVerifier } from './modules/api-keys/key-verifier.js';
+import type { MediaStore } from './modules/media/store.js';
 import type { StoredNumber } from './modules/messaging/number-types.js';
 import type { SendingCache } from './modules/messaging/sending-cache.js';
 import type { RateLimiter } from './modules/rate-limit/limiter.js';
@@ -19,4 +20,5 @@ export interface AppContext {
   sending: SendingCache<StoredNumber, StoredTemplate>;
   queue: JobQueue | null;
   secrets: SecretBox;
+  media: MediaStore;
 }

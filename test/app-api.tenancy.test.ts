@@ -1,8 +1,9 @@
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../src/http/app-api.js';
 import { createTestApp } from './support/app.js';
 import { expectRestError } from './support/endpoint-security.js';
-import { listen } from './support/messaging.js';
+import { listen, simControl } from './support/messaging.js';
 import {
   fillPath,
   pathParams,
@@ -12,6 +13,7 @@ import {
 } from './support/route-table.js';
 import { SEQUENCE, Tenant } from './support/tenant.js';
 import { expectTenantWall, type WallCase } from './support/tenant-wall.js';
+import { until } from './support/until.js';
 
 // The routes come from the server itself, so a route added to the web app's API gets these tests or fails them.
 const { value: t, routes } = await withRouteTable(() => createTestApp({ queue: true, role: 'api' }));
@@ -210,6 +212,34 @@ const WALLS: Record<string, Wall> = {
     const contact = await a.contact();
     const message = await a.message();
     return { params: { id: contact.id }, markers: [message.id] };
+  },
+  // A's image as received and kept: B asking for it by A's message id gets 404.
+  'GET /messages/:id/media': async (a) => {
+    const ws = await a.workspaceId();
+    const contact = await a.contact();
+    const id = `msg_media_${a.tag}`;
+    await t.ctx.db.query(
+      `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, content, status, status_rank)
+       VALUES ($1, $2, 'inbound', $3, $4, 'image', '{"id": "1"}', 'read', 4)`,
+      [ws, id, contact.id, contact.phone],
+    );
+    await t.ctx.db.query(
+      `INSERT INTO media (workspace_id, id, direction, network_id, message_id, kind, mime_type, storage_key, state)
+       VALUES ($1, $2, 'inbound', '1', $3, 'image', 'image/png', $4, 'stored')`,
+      [ws, `med_${a.tag}`, id, `${ws}/med_${a.tag}`],
+    );
+    await t.ctx.media.put(`${ws}/med_${a.tag}`, Readable.from([Buffer.from('png bytes')]));
+    return { params: { id } };
+  },
+  // A has an unread customer message and reads them on the network: B's call must not mark it.
+  'POST /conversations/:id/read': async (a) => {
+    const { id, phone } = await a.contact();
+    const { phoneNumberId } = await a.number();
+    await a.app('PATCH', '/workspace', { mark_read: true });
+    await simControl(base, '/inbound', { from: phone, text: 'unread', phone_number_id: phoneNumberId });
+    const conversation = read(a, `/conversations/${id}`);
+    await until(async () => (await conversation()).messages.length > 0);
+    return { params: { id }, snapshot: conversation };
   },
   'POST /conversations/:id/messages': async (a, b) => {
     const { id } = await a.contact();

@@ -71,6 +71,17 @@ const WALLS: Record<string, Wall> = {
     };
   },
 
+  // B's upload goes to B's own number or nowhere (here: no file, 415); A's media stay as they were.
+  'POST /media': async (a) => {
+    const ws = await a.workspaceId();
+    return {
+      status: 415,
+      code: 'unsupported_media_type',
+      snapshot: async () =>
+        (await t.ctx.db.query('SELECT id, state FROM media WHERE workspace_id = $1 ORDER BY id', [ws])).rows,
+    };
+  },
+
   'GET /messages/:id': async (a) => {
     const message = await a.message();
     return { params: { id: message.id }, markers: [message.id] };

@@ -1,39 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, screenshot } from './support/browser.js';
-import { freePort, type RunningServer, startServer, tempDataDir } from './support/cli.js';
+import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
 import { until } from './support/until.js';
 
 // The web app end to end: the real server (built CLI, embedded database) driven by headless Chromium.
 describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () => {
-  const data = tempDataDir();
-  let server: RunningServer;
+  let app: AppInBrowser;
   let browser: Browser;
   let page: Page;
   let base: string;
   let apiKey: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    // A real number's Graph calls go to this server's own simulator, standing in for Meta.
-    server = await startServer([], {
-      DATA_DIR: data.dir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
-    });
-    base = server.url;
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.setDefaultTimeout(15_000);
+    app = await appInBrowser();
+    ({ base, browser, page } = app);
   }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    data.remove();
-  });
+  afterAll(() => app?.stop());
 
   const rest = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}/api/v1${path}`, {
@@ -135,7 +117,7 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        authorization: `Bearer ${readFileSync(join(data.dir, 'simulator.token'), 'utf8')}`,
+        authorization: `Bearer ${app.simulatorToken()}`,
       },
       body: JSON.stringify({ from: '919876543210', text: 'Hi! Is my order on its way?' }),
     });
@@ -156,15 +138,14 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await page.getByText('order_update').waitFor();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await page.getByText(/Synced \d+ templates? from WhatsApp/).waitFor();
-    await page.getByRole('button', { name: 'New template' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Name').fill('spring_offer');
-    await dialog.getByLabel('Body').fill('Hi {{1}}, enjoy 20% off until {{2}}.');
-    await dialog.getByLabel('Example for {{1}}').fill('Asha');
-    await dialog.getByLabel('Example for {{2}}').fill('Sunday');
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('spring_offer');
+    await page.getByLabel('Message text').fill('Hi {{1}}, enjoy 20% off until {{2}}.');
+    await page.getByLabel('Sample for {{1}}').fill('Asha');
+    await page.getByLabel('Sample for {{2}}').fill('Sunday');
     await screenshot(page, '09-template-new');
-    await dialog.getByRole('button', { name: 'Submit for approval' }).click();
-    await page.getByText('Submitted spring_offer for approval').waitFor();
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.getByText('Submitted spring_offer for review').waitFor();
     await page.locator('.template', { hasText: 'spring_offer' }).getByText('pending').waitFor();
     await screenshot(page, '09-templates');
   });
@@ -178,8 +159,8 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await page.getByLabel('When this event is tracked').fill('signup');
     await page.getByRole('button', { name: /Send template/ }).click();
     await page.getByLabel('Template').selectOption({ label: 'welcome (en)' });
-    await page.getByLabel('{{1}}').fill('{{contact.name | there}}');
-    await page.getByLabel('{{2}}').fill('Acme Foods');
+    await page.getByLabel('“Hi ___, welcome to”').fill('{{contact.name | there}}');
+    await page.getByLabel('“welcome to ___!”').fill('Acme Foods');
     await page.getByRole('button', { name: /Condition/ }).click();
     await page.getByLabel('Field').fill('event.properties.plan');
     await page.getByLabel('Check').selectOption('equals');
@@ -326,7 +307,7 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        authorization: `Bearer ${readFileSync(join(data.dir, 'simulator.token'), 'utf8')}`,
+        authorization: `Bearer ${app.simulatorToken()}`,
       },
       body: JSON.stringify({
         ...meta,

@@ -32,6 +32,20 @@ export interface Config {
   simulatorToken: string | undefined;
   /** Let outbound webhooks and HTTP steps reach private and loopback addresses (refused by default). */
   allowPrivateWebhooks: boolean;
+  /** Where media bytes are kept: files under DATA_DIR/media, or the PostgreSQL database (MEDIA_STORE). */
+  mediaStore: 'filesystem' | 'postgres' | 's3';
+  /** The bucket of MEDIA_STORE=s3 (S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY). */
+  s3: S3Settings | undefined;
+  /** The largest inbound media file Parley downloads and keeps (MEDIA_MAX_BYTES); larger ones are refused. */
+  mediaMaxBytes: number;
+}
+
+export interface S3Settings {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
 }
 
 export class ConfigError extends Error {}
@@ -78,6 +92,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorToken:
       simulator || !databaseUrl ? loadSimulatorToken(env.SIMULATOR_TOKEN, dataDir, databaseUrl) : undefined,
     allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
+    mediaStore: parseMediaStore(env.MEDIA_STORE, databaseUrl),
+    s3: env.MEDIA_STORE === 's3' ? parseS3(env) : undefined,
+    mediaMaxBytes: parseInteger('MEDIA_MAX_BYTES', env.MEDIA_MAX_BYTES ?? '100000000', 1_000, 2_000_000_000),
+  };
+}
+
+/** Files under DATA_DIR by default; PostgreSQL is for servers that share no disk, and needs DATABASE_URL. */
+function parseMediaStore(raw: string | undefined, databaseUrl: string | undefined): Config['mediaStore'] {
+  const store = raw || 'filesystem';
+  if (store !== 'filesystem' && store !== 'postgres' && store !== 's3')
+    throw new ConfigError(`MEDIA_STORE must be filesystem, postgres or s3; got "${store}"`);
+  if (store === 'postgres' && !databaseUrl)
+    throw new ConfigError(
+      'MEDIA_STORE=postgres needs DATABASE_URL (the embedded database keeps media as files)',
+    );
+  return store;
+}
+
+function parseS3(env: NodeJS.ProcessEnv): S3Settings {
+  const endpoint = optionalUrl('S3_ENDPOINT', env.S3_ENDPOINT, ['http:', 'https:']);
+  const required = (name: string) => {
+    const value = env[name];
+    if (!value) throw new ConfigError(`${name} is required when MEDIA_STORE=s3`);
+    return value;
+  };
+  if (!endpoint)
+    throw new ConfigError(
+      'S3_ENDPOINT is required when MEDIA_STORE=s3 (e.g. https://s3.eu-west-1.amazonaws.com)',
+    );
+  return {
+    endpoint,
+    bucket: required('S3_BUCKET'),
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId: required('S3_ACCESS_KEY_ID'),
+    secretAccessKey: required('S3_SECRET_ACCESS_KEY'),
   };
 }
 

@@ -92,3 +92,37 @@ describe('API_KEY_POLL_MS', () => {
     expect(() => load({ API_KEY_POLL_MS: '10' })).toThrow(/API_KEY_POLL_MS must be an integer from 100/);
   });
 });
+
+describe('MEDIA_STORE and MEDIA_MAX_BYTES', () => {
+  it('keeps media as files of 100 MB at most unless told, and names the variable when wrong', () => {
+    expect(load({})).toMatchObject({ mediaStore: 'filesystem', mediaMaxBytes: 100_000_000 });
+    expect(load({ DATABASE_URL: 'postgres://db.example/parley', MEDIA_STORE: 'postgres' }).mediaStore).toBe(
+      'postgres',
+    );
+    expect(() => load({ MEDIA_STORE: 'gcs' })).toThrow(/MEDIA_STORE must be filesystem, postgres or s3/);
+    expect(() => load({ MEDIA_STORE: 'postgres' })).toThrow(/MEDIA_STORE=postgres needs DATABASE_URL/);
+    expect(load({ MEDIA_MAX_BYTES: '5000000' }).mediaMaxBytes).toBe(5_000_000);
+    expect(() => load({ MEDIA_MAX_BYTES: 'lots' })).toThrow(/MEDIA_MAX_BYTES must be an integer/);
+  });
+});
+
+describe('MEDIA_STORE=s3', () => {
+  const S3 = {
+    MEDIA_STORE: 's3',
+    S3_ENDPOINT: 'https://s3.eu-west-1.amazonaws.com',
+    S3_BUCKET: 'parley-media',
+    S3_ACCESS_KEY_ID: 'AKIA0000',
+    S3_SECRET_ACCESS_KEY: 'secret',
+  };
+  it('takes the bucket from S3_* (region us-east-1 unless told), naming what is missing', () => {
+    expect(load(S3)).toMatchObject({
+      mediaStore: 's3',
+      s3: { endpoint: S3.S3_ENDPOINT, bucket: 'parley-media', region: 'us-east-1', accessKeyId: 'AKIA0000' },
+    });
+    expect(load({ ...S3, S3_REGION: 'eu-west-1' }).s3?.region).toBe('eu-west-1');
+    expect(() => load({ ...S3, S3_BUCKET: '' })).toThrow(/S3_BUCKET is required when MEDIA_STORE=s3/);
+    expect(() => load({ ...S3, S3_ENDPOINT: '' })).toThrow(/S3_ENDPOINT is required/);
+    expect(() => load({ ...S3, S3_ENDPOINT: 'ftp://x' })).toThrow(/S3_ENDPOINT must start with http/);
+    expect(load({}).s3).toBeUndefined();
+  });
+});

@@ -7,6 +7,7 @@ import { registerAppAutomationRoutes } from '../modules/automation/app-routes.js
 import { registerAppContactRoutes } from '../modules/contacts/app-routes.js';
 import { registerAppFormRoutes } from '../modules/forms/app-routes.js';
 import { registerAppLeadRoutes } from '../modules/leads/app-routes.js';
+import { registerAppMediaRoutes } from '../modules/media/app-routes.js';
 import { registerAppMessageRoutes } from '../modules/messaging/app-routes.js';
 import { registerAppNumberRoutes } from '../modules/messaging/number-app-routes.js';
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
@@ -72,6 +73,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppWebhookRoutes(app);
   registerAppContactRoutes(app);
   registerAppMessageRoutes(app);
+  registerAppMediaRoutes(app);
   registerAppTemplateRoutes(app);
   registerAppAutomationRoutes(app);
   registerAppLeadRoutes(app);

@@ -14,6 +14,7 @@ const ERROR_STATUS = {
   forbidden: 403,
   csrf_failed: 403,
   not_found: 404,
+  media_not_stored: 404,
   template_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -18,6 +18,7 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
   expect(Object.keys(doc.paths).sort()).toEqual([
     '/contacts',
     '/events',
+    '/media',
     '/messages',
     '/messages/{id}',
     '/templates',

@@ -2,6 +2,7 @@ import { authenticate } from '../modules/api-keys/authenticate.js';
 import { registerEventRoutes } from '../modules/automation/routes.js';
 import { registerContactRoutes } from '../modules/contacts/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
+import { registerMediaRoutes } from '../modules/media/routes.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
@@ -40,6 +41,7 @@ export async function restV1(app: RestApp): Promise<void> {
   registerTemplateRoutes(app);
   registerMessageRoutes(app);
   registerEventRoutes(app);
+  await registerMediaRoutes(app);
 }
 
 function toArray<T>(value: T | T[] | undefined): T[] {

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 
@@ -44,4 +45,29 @@ it('serves the built assets with a long cache lifetime', async () => {
   const res = await get(asset!);
   expect(res.statusCode).toBe(200);
   expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+});
+
+it('serves each asset brotli- or gzip-compressed as the browser accepts, the same bytes once decoded', async () => {
+  const index = (await get('/')).body;
+  const asset = /src="(\/assets\/[^"]+\.js)"/.exec(index)![1]!;
+  const plain = await t.app.inject({ url: asset, headers: { 'accept-encoding': 'identity' } });
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  const decoders = { br: brotliDecompressSync, gzip: gunzipSync };
+  for (const [encoding, decode] of Object.entries(decoders)) {
+    const res = await t.app.inject({ url: asset, headers: { 'accept-encoding': encoding } });
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(decode(res.rawPayload).equals(plain.rawPayload)).toBe(true);
+  }
+});
+
+it("loads a page's code when the page is opened, not with the shell", async () => {
+  const index = (await get('/')).body;
+  const entry = (await get(/src="(\/assets\/[^"]+\.js)"/.exec(index)![1]!)).body;
+  expect(entry).toContain('Skip to content');
+  expect(entry).not.toContain('Publish & embed');
+  const forms = /assets\/Forms-[\w-]+\.js/.exec(entry)?.[0];
+  expect(forms).toBeDefined();
+  expect((await get(`/${forms}`)).body).toContain('Publish & embed');
 });

@@ -36,6 +36,7 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
       wildcard: false,
       index: false,
       decorateReply: false,
+      preCompressed: true,
       setHeaders: (res, path) => {
         if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
       },

@@ -5,7 +5,9 @@ import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/replay-guard.js';
+import { downloadMedia } from '../modules/media/download-media.js';
 import { allNumbers, numberById } from '../modules/messaging/connected-numbers.js';
+import { sendReadMark } from '../modules/messaging/mark-read.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
 import { sweepAbandonedSends } from '../modules/messaging/sweep-sends.js';
 import { syncTemplates } from '../modules/templates/sync-templates.js';
@@ -70,6 +72,12 @@ export const jobCatalog = {
       if (found > 0) ctx.log.warn({ found }, 'queued messages whose sender died were handed to the send job');
     },
   }),
+  'messages.mark_read': defineJob<{ workspaceId: string; messageId: string }>({
+    retryLimit: 3,
+    retryDelaySeconds: 10,
+    expireInSeconds: 120,
+    handler: (ctx, data, attempt) => sendReadMark(ctx, data, attempt.lastTry),
+  }),
   'webhooks.deliver': defineJob<{ workspaceId: string; deliveryId: string }>({
     retryLimit: 10,
     retryDelaySeconds: 5,
@@ -119,5 +127,13 @@ export const jobCatalog = {
       const done = await pgliteAutovacuum(ctx.db);
       if (done.analyzed.length + done.vacuumed.length > 0) ctx.log.debug(done, 'embedded autovacuum');
     },
+  }),
+  'media.download': defineJob<{ workspaceId: string; mediaId: string }>({
+    // 30 s, 1 min, 2 min... about half an hour in all: a media id from a webhook stays good for days.
+    retryLimit: 6,
+    retryDelaySeconds: 30,
+    expireInSeconds: 300,
+    batchSize: 4,
+    handler: (ctx, data, attempt) => downloadMedia(ctx, data, attempt.lastTry),
   }),
 } satisfies { [N in JobName]: JobDefinition<JobData<N>> };

@@ -6,12 +6,16 @@ export interface JobDataByName {
   'maintenance.cleanup': Record<string, never>;
   'messages.send': { workspaceId: string; messageId: string };
   'messages.sweep': Record<string, never>;
+  /** Tells the network a teammate read an inbound message (messaging/mark-read.ts). */
+  'messages.mark_read': { workspaceId: string; messageId: string };
   'webhooks.deliver': { workspaceId: string; deliveryId: string };
   /** Every number's templates (the schedule), or one number's (a send found its copy out of date). */
   'templates.sync': { numberId?: string };
   'automation.start': { workspaceId: string; eventId: string };
   'automation.step': { workspaceId: string; runId: string; stepId: string };
   'maintenance.autovacuum': Record<string, never>;
+  /** An inbound message's media, downloaded from the network into the media store. */
+  'media.download': { workspaceId: string; mediaId: string };
 }
 
 export type JobName = keyof JobDataByName;

@@ -11,6 +11,7 @@ export type IdPrefix =
   | 'tpl'
   | 'req'
   | 'pn'
+  | 'med'
   | 'msg'
   | 'we'
   | 'evt'

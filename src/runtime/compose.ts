@@ -8,6 +8,7 @@ import { hasV10Schema } from '../jobs/pgboss-v10-upgrade.js';
 import { Queue } from '../jobs/queue.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { KeyVerifier } from '../modules/api-keys/key-verifier.js';
+import { openMediaStore } from '../modules/media/open-store.js';
 import type { StoredNumber } from '../modules/messaging/number-types.js';
 import { SendingCache } from '../modules/messaging/sending-cache.js';
 import { createApiRateLimiter } from '../modules/rate-limit/create-limiter.js';
@@ -89,6 +90,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       sending,
       queue,
       secrets: new SecretBox(config.secretKey),
+      media: openMediaStore(config, db),
     };
     if (queue) {
       // Stop the queue before the database closes under it.

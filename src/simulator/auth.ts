@@ -24,17 +24,21 @@ export function simulatorGuard(state: SimState, operatorToken: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const given = bearer(request);
     if (request.routeOptions.config.graph) {
-      const params = request.params as { phoneNumberId?: string; wabaId?: string };
+      const params = request.params as { phoneNumberId?: string; wabaId?: string; mediaId?: string };
+      // A media id (in the number's place on GET and DELETE /{id}) is read with its owner's token.
+      const media = state.media.get(params.mediaId ?? params.phoneNumberId ?? '');
       const owners = [...state.numbers.values()].filter((n) =>
-        params.phoneNumberId !== undefined
-          ? n.phoneNumberId === params.phoneNumberId
-          : n.businessAccountId === params.wabaId,
+        media
+          ? n.phoneNumberId === media.phoneNumberId
+          : params.phoneNumberId !== undefined
+            ? n.phoneNumberId === params.phoneNumberId
+            : n.businessAccountId === params.wabaId,
       );
       if (given === undefined || !owners.some((n) => safeEqual(given, n.accessToken))) {
         // A token Meta knows, naming an id it does not: Meta's "object does not exist" (100).
         const known = [...state.numbers.values()].some((n) => safeEqual(given ?? '', n.accessToken));
         if (owners.length === 0 && given !== undefined && known) {
-          const id = params.phoneNumberId ?? params.wabaId;
+          const id = params.mediaId ?? params.phoneNumberId ?? params.wabaId;
           return graphError(
             reply,
             400,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -243,6 +244,33 @@ describe('the Graph calls Parley makes, through the library', () => {
     expect(isError(unknown)).toBe(true);
   });
 
+  it('a read mark covers the message and every earlier one from that customer, as Meta says; the state shows it', async () => {
+    const from = '919800011122';
+    const wamids: string[] = [];
+    for (const text of ['one', 'two', 'three']) {
+      wamids.push((await control('/inbound', { from, text, phone_number_id: PHONE_ID })).wamid as string);
+    }
+    // Parley's own client sends Meta's body: {messaging_product, status: "read", message_id}.
+    const parley = new CloudApiClient({
+      baseUrl: `${simUrl}/_sim`,
+      version: 'v21.0',
+      accessToken: TOKEN,
+      timeoutMs: 5000,
+    });
+    await parley.markRead(PHONE_ID, wamids[1]!);
+    const res = await fetch(`${simUrl}/_sim/inbound?from=${from}`, {
+      headers: { authorization: `Bearer ${OPERATOR}` },
+    });
+    const { messages: received } = (await res.json()) as {
+      messages: { wamid: string; readAt: number | null; readMarks: number }[];
+    };
+    expect(received.map((m) => [m.wamid, m.readAt !== null, m.readMarks])).toEqual([
+      [wamids[2], false, 0],
+      [wamids[1], true, 1],
+      [wamids[0], true, 0],
+    ]);
+  });
+
   it('lists templates a page at a time, by Meta’s cursors, to the last page', async () => {
     const pages: TemplateListResponse[] = [];
     let url: string | undefined =
@@ -294,6 +322,74 @@ describe('the Graph calls Parley makes, through the library', () => {
       status: 'PENDING',
       category: 'UTILITY',
     });
+  });
+});
+
+describe('media, through the library', () => {
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
+    Buffer.from('IHDR'),
+    Buffer.alloc(200, 1),
+  ]);
+
+  it('uploads, retrieves the URL, downloads it with the token, and deletes, in Meta’s shapes', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([png], { type: 'image/png' }), 'logo.png');
+    const uploaded = (await wa.uploadMedia(PHONE_ID, form)) as { id: string };
+    expect(uploaded).toEqual({ id: expect.stringMatching(/^\d+$/) });
+
+    const info = (await wa.retrieveMedia(uploaded.id, PHONE_ID)) as Record<string, unknown>;
+    expect(info).toEqual({
+      messaging_product: 'whatsapp',
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/_sim\//),
+      mime_type: 'image/png',
+      sha256: createHash('sha256').update(png).digest('hex'),
+      file_size: png.length,
+      id: uploaded.id,
+    });
+    const file = await wa.fetchMedia(String(info.url));
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+    // The URL alone is not enough: Meta serves it only with an access token.
+    expect((await fetch(String(info.url))).status).toBe(401);
+
+    expect(await wa.deleteMedia(uploaded.id, PHONE_ID)).toEqual({ success: true });
+    const gone = (await wa.retrieveMedia(uploaded.id)) as { error?: { code: number } };
+    expect(gone.error?.code).toBe(100);
+  });
+
+  it('refuses a file that is not what it says, and one too large for its type, with Meta’s codes', async () => {
+    const lying = new FormData();
+    lying.append('file', new Blob([Buffer.from('<html></html>')], { type: 'image/jpeg' }), 'x.jpg');
+    expect(((await wa.uploadMedia(PHONE_ID, lying)) as { error?: { code: number } }).error?.code).toBe(
+      131053,
+    );
+    const big = new FormData();
+    big.append(
+      'file',
+      new Blob([Buffer.concat([png, Buffer.alloc(5_000_000)])], { type: 'image/png' }),
+      'b.png',
+    );
+    const refused = (await wa.uploadMedia(PHONE_ID, big, false)) as { error?: { code: number } };
+    expect(refused.error?.code).toBe(131053);
+  });
+
+  it('delivers an inbound image whose media id the library can read and download', async () => {
+    await control('/inbound', {
+      from: CUSTOMER,
+      phone_number_id: PHONE_ID,
+      message: { type: 'image', image: { caption: 'receipt' } },
+      media: { mime_type: 'image/png', data_base64: png.toString('base64') },
+    });
+    const got = messages.at(-1)!.message as {
+      type: string;
+      image: { id: string; mime_type: string; caption: string };
+    };
+    expect(got.type).toBe('image');
+    expect(got.image).toMatchObject({ caption: 'receipt', mime_type: 'image/png' });
+    const info = (await wa.retrieveMedia(got.image.id)) as { url: string };
+    const file = await wa.fetchMedia(info.url);
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
   });
 });
 

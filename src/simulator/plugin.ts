@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebhookMessage } from '../modules/messaging/cloud-api/types.js';
 import { simulatorGuard } from './auth.js';
 import { graphError, httpStatusOf, statusError } from './graph-error.js';
+import { keepMedia, mediaInfo, mediaRoutes, namedMedia, noSuchMedia } from './media.js';
 import { billingOf, conversationId, pricingOf } from './pricing.js';
 import { checkRichSend } from './rich-send-check.js';
 import {
@@ -32,6 +33,8 @@ interface SendBody {
   status?: string;
   message_id?: string;
 }
+
+const MEDIA_TYPES = new Set(['image', 'video', 'audio', 'document', 'sticker']);
 
 export interface SimulatorOptions {
   state?: SimState;
@@ -159,13 +162,20 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     if (body.messaging_product !== 'whatsapp' || typeof body.message_id !== 'string') {
       return graphError(reply, 400, 100, 'message_id is required');
     }
-    if (!state.inbound.has(`${number.phoneNumberId}:${body.message_id}`)) {
+    const read = state.inbound.get(`${number.phoneNumberId}:${body.message_id}`);
+    if (!read) {
       return graphError(
         reply,
         400,
         100,
         `message_id ${body.message_id} is not a message this number received`,
       );
+    }
+    read.readMarks++;
+    // As Meta: the message and every earlier one the same customer sent to the number (kept in order).
+    for (const m of state.inbound.values()) {
+      if (m.phoneNumberId === read.phoneNumberId && m.from === read.from) m.readAt ??= state.now();
+      if (m === read) break;
     }
     return { success: true };
   }
@@ -210,12 +220,20 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
 
   templateRoutes(app, state);
 
-  // What Parley reads when a number is connected: the token must reach the number.
-  app.get<{ Params: { version: string; phoneNumberId: string } }>(
+  await mediaRoutes(app, state);
+
+  // What Parley reads when a number is connected: the token must reach the number. The same path
+  // names a media id (`GET /{media-id}`): its URL, type, hash and size.
+  app.get<{ Params: { version: string; phoneNumberId: string }; Querystring: { phone_number_id?: string } }>(
     '/:version/:phoneNumberId',
     { config: { graph: true } },
-    async (request) => {
-      const number = state.numbers.get(request.params.phoneNumberId)!;
+    async (request, reply) => {
+      const id = request.params.phoneNumberId;
+      if (state.media.has(id)) {
+        const media = namedMedia(state, id, request.query.phone_number_id);
+        return media ? mediaInfo(request, app.prefix, media) : noSuchMedia(reply, id);
+      }
+      const number = state.numbers.get(id)!;
       return {
         display_phone_number: number.displayPhone,
         verified_name: number.verifiedName ?? 'Parley Simulator',
@@ -283,6 +301,8 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
       message?: Record<string, unknown>;
       phone_number_id?: string;
       name?: string;
+      /** A file the customer sends with a media message: kept by the network, its id in the message. */
+      media?: { mime_type?: string; data_base64?: string };
     };
   }>('/inbound', async (request, reply) => {
     const number = request.body.phone_number_id
@@ -299,8 +319,43 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         ? request.body.message
         : { type: 'text', text: { body: String(request.body.text) } }),
     } as WebhookMessage;
+    const file = request.body.media;
+    if (file) {
+      const kind = message.type as string;
+      const held = (message as unknown as Record<string, unknown>)[kind];
+      if (
+        !MEDIA_TYPES.has(kind) ||
+        typeof file.mime_type !== 'string' ||
+        typeof file.data_base64 !== 'string'
+      )
+        return reply.code(400).send({
+          error: 'media needs an image, video, audio, document or sticker message, mime_type and data_base64',
+        });
+      const kept = keepMedia(
+        state,
+        number.phoneNumberId,
+        file.mime_type,
+        Buffer.from(file.data_base64, 'base64'),
+      );
+      Object.assign(message, {
+        [kind]: {
+          ...(typeof held === 'object' ? held : {}),
+          id: kept.id,
+          mime_type: kept.mimeType,
+          sha256: kept.sha256,
+        },
+      });
+    }
     state.lastInbound.set(`${number.phoneNumberId}:${waIdOf(from)}`, state.now());
-    state.inbound.add(`${number.phoneNumberId}:${message.id}`);
+    state.inbound.set(`${number.phoneNumberId}:${message.id}`, {
+      wamid: message.id,
+      phoneNumberId: number.phoneNumberId,
+      from,
+      type: message.type,
+      receivedAt: state.now(),
+      readAt: null,
+      readMarks: 0,
+    });
     const status = await deliver(number, inboundPayload(number, message, request.body.name));
     return { wamid: message.id, delivered_status: status };
   });
@@ -324,6 +379,16 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     return {
       messages: state.messages
         .filter((m) => (!to || m.to === to || m.waId === to) && (!from || m.phoneNumberId === from))
+        .reverse(),
+    };
+  });
+
+  app.get<{ Querystring: { from?: string; phone_number_id?: string } }>('/inbound', async (request) => {
+    const from = request.query.from?.replace(/\D/g, '');
+    const to = request.query.phone_number_id;
+    return {
+      messages: [...state.inbound.values()]
+        .filter((m) => (!from || m.from === from) && (!to || m.phoneNumberId === to))
         .reverse(),
     };
   });

@@ -49,6 +49,13 @@ describe('the simulator is closed to anyone without a token', () => {
       await server.ready();
       return server;
     }));
+    state.media.set('999', {
+      id: '999',
+      phoneNumberId: '111',
+      mimeType: 'image/png',
+      bytes: Buffer.from('png'),
+      sha256: '',
+    });
     for (const id of ['111', '222']) {
       const res = await app.inject({
         method: 'POST',
@@ -65,8 +72,10 @@ describe('the simulator is closed to anyone without a token', () => {
     elsewhere.server.close();
   });
 
-  // Graph routes name a number or a business account; every other route is a control route.
-  const isGraph = (r: RegisteredRoute) => r.path.startsWith('/:version/');
+  // Graph routes name a number, a business account or a media file (its download URL, 111's own);
+  // every other route is a control route.
+  const isGraph = (r: RegisteredRoute) =>
+    r.path.startsWith('/:version/') || r.path.startsWith('/media-download/');
   const params = {
     version: 'v21.0',
     phoneNumberId: '111',
@@ -74,6 +83,7 @@ describe('the simulator is closed to anyone without a token', () => {
     name: 'x',
     language: 'en',
     verdict: 'approve',
+    mediaId: '999',
   };
   const call = (r: RegisteredRoute, authorization?: string) =>
     app.inject({

@@ -50,6 +50,15 @@ export interface SimMessage {
   failsWith?: number;
 }
 
+export interface SimMedia {
+  id: string;
+  /** The number that uploaded it, or received it from a customer: its token reads it. */
+  phoneNumberId: string;
+  mimeType: string;
+  bytes: Buffer;
+  sha256: string;
+}
+
 export interface Faults {
   /** Added to every Graph request, in ms. */
   latencyMs: number;
@@ -87,6 +96,18 @@ export function waIdOf(digits: string): string {
   return brazilMobile ? `55${brazilMobile[1]}${brazilMobile[2]}` : digits;
 }
 
+/** A message a customer sent to a number, and when the business marked it read (Meta's blue ticks). */
+export interface SimInbound {
+  wamid: string;
+  phoneNumberId: string;
+  from: string;
+  type: string;
+  receivedAt: number;
+  readAt: number | null;
+  /** Mark-as-read requests naming this message. */
+  readMarks: number;
+}
+
 export const WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Everything the simulated network knows; in memory, as it is a stand-in for Meta's servers. */
@@ -98,7 +119,9 @@ export class SimState {
   /** Last time each user wrote to each number: `${phoneNumberId}:${user}`. */
   readonly lastInbound = new Map<string, number>();
   /** Messages customers sent to each number (`${phoneNumberId}:${wamid}`), which it may mark read. */
-  readonly inbound = new Set<string>();
+  readonly inbound = new Map<string, SimInbound>();
+  /** Uploaded and received media by id. */
+  readonly media = new Map<string, SimMedia>();
   faults: Faults = {
     latencyMs: 0,
     serverErrorRate: 0,

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config/env.js';
 import type { AppContext } from '../../src/context.js';
@@ -59,8 +62,11 @@ export async function secondInstance(t: TestApp): Promise<TestApp> {
 }
 
 async function instanceOn(database: TestDatabase, options: TestAppOptions): Promise<TestApp> {
+  // Its own data directory (the media store's files), never the checkout's ./data.
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const config = loadConfig({
     DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
     PARLEY_SECRET_KEY: '0'.repeat(64),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     APP_URL: 'http://parley.test',
@@ -101,6 +107,7 @@ async function instanceOn(database: TestDatabase, options: TestAppOptions): Prom
       await app.close();
       await runtime.close();
       await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

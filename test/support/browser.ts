@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { freePort, startServer, tempDataDir } from './cli.js';
 
 /** Debian's Chromium (`apt-get install chromium`); the browser tests are skipped, saying so, without it. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,4 +37,42 @@ export function launchBrowser(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+export interface AppInBrowser {
+  base: string;
+  browser: Browser;
+  page: Page;
+  /** The simulator's operator token, for its control routes (`/_sim/...`). */
+  simulatorToken(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The built server on a fresh embedded database, a real number's Graph calls going to its own
+ * simulator (standing in for Meta), and a Chromium page to drive the web app with.
+ */
+export async function appInBrowser(): Promise<AppInBrowser> {
+  const data = tempDataDir();
+  const port = await freePort();
+  const server = await startServer([], {
+    DATA_DIR: data.dir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
+  });
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(15_000);
+  return {
+    base: server.url,
+    browser,
+    page,
+    simulatorToken: () => readFileSync(join(data.dir, 'simulator.token'), 'utf8'),
+    async stop() {
+      await browser.close();
+      await server.stop();
+      data.remove();
+    },
+  };
 }

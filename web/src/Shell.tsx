@@ -1,17 +1,32 @@
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { api } from './api';
-import { AutomationsPage } from './pages/Automations';
-import { AutomationEditor } from './pages/automation/Editor';
-import { ContactPage, ContactsPage } from './pages/Contacts';
-import { FormPage, FormsPage } from './pages/Forms';
-import { HomePage } from './pages/Home';
-import { LeadPage, LeadsPage } from './pages/Leads';
-import { ConversationPage, MessagesPage } from './pages/Messages';
-import { SettingsPage } from './pages/Settings';
-import { TemplatesPage } from './pages/Templates';
 import { Link, match, navigate, useLocation } from './router';
 import { useSession } from './session';
-import { Empty } from './ui';
+import { Empty, Loading } from './ui';
+
+// Each page's code loads when it is first opened: the first paint needs only the shell's.
+const HomePage = lazy(() => import('./pages/Home').then((m) => ({ default: m.HomePage })));
+const ContactsPage = lazy(() => import('./pages/Contacts').then((m) => ({ default: m.ContactsPage })));
+const ContactPage = lazy(() => import('./pages/Contacts').then((m) => ({ default: m.ContactPage })));
+const LeadsPage = lazy(() => import('./pages/Leads').then((m) => ({ default: m.LeadsPage })));
+const LeadPage = lazy(() => import('./pages/Leads').then((m) => ({ default: m.LeadPage })));
+const MessagesPage = lazy(() => import('./pages/Messages').then((m) => ({ default: m.MessagesPage })));
+const ConversationPage = lazy(() =>
+  import('./pages/Messages').then((m) => ({ default: m.ConversationPage })),
+);
+const TemplatesPage = lazy(() => import('./pages/Templates').then((m) => ({ default: m.TemplatesPage })));
+const NewTemplatePage = lazy(() =>
+  import('./pages/templates/NewTemplate').then((m) => ({ default: m.NewTemplatePage })),
+);
+const FormsPage = lazy(() => import('./pages/Forms').then((m) => ({ default: m.FormsPage })));
+const FormPage = lazy(() => import('./pages/Forms').then((m) => ({ default: m.FormPage })));
+const AutomationsPage = lazy(() =>
+  import('./pages/Automations').then((m) => ({ default: m.AutomationsPage })),
+);
+const AutomationEditor = lazy(() =>
+  import('./pages/automation/Editor').then((m) => ({ default: m.AutomationEditor })),
+);
+const SettingsPage = lazy(() => import('./pages/Settings').then((m) => ({ default: m.SettingsPage })));
 
 interface Route {
   pattern: string;
@@ -37,6 +52,7 @@ const ROUTES: Route[] = [
   { pattern: '/messages', render: () => <MessagesPage /> },
   { pattern: '/messages/:contactId', render: (p) => <ConversationPage contactId={p.contactId!} /> },
   { pattern: '/templates', render: () => <TemplatesPage /> },
+  { pattern: '/templates/new', render: () => <NewTemplatePage /> },
   { pattern: '/leads', render: () => <LeadsPage /> },
   { pattern: '/leads/:id', render: (p) => <LeadPage key={p.id} id={p.id!} /> },
   { pattern: '/forms', render: () => <FormsPage /> },
@@ -56,7 +72,7 @@ export function Shell() {
   const { session, refresh } = useSession();
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
-  let page: ReactNode = (
+  let content: ReactNode = (
     <Empty
       icon="?"
       title="Nothing here"
@@ -72,7 +88,7 @@ export function Shell() {
   for (const r of ROUTES) {
     const params = match(r.pattern, path);
     if (params) {
-      page = r.render(params);
+      content = r.render(params);
       break;
     }
   }
@@ -167,7 +183,7 @@ export function Shell() {
         onClick={() => setMenuOpen(false)}
       />
       <main id="main" className="content">
-        {page}
+        <Suspense fallback={<Loading />}>{content}</Suspense>
       </main>
     </div>
   );

@@ -6,6 +6,7 @@ import { IdParams } from '../accounts/schemas.js';
 import { numberOfWorkspace } from './connected-numbers.js';
 import { conversationContact, conversationMessages } from './conversation.js';
 import { listMessages } from './list-messages.js';
+import { markConversationRead } from './mark-read.js';
 import { TemplateRef } from './schemas.js';
 import { sendMessage } from './send-message.js';
 
@@ -47,6 +48,14 @@ export function registerAppMessageRoutes(app: RestApp): void {
       number_connected: connected,
       window: { open: contact.window_open, closes_at: contact.window_closes_at },
     };
+  });
+
+  // The page calls this when it shows a conversation's newest inbound message; the network is told
+  // later, by a job, and only when the workspace's setting says so.
+  app.post('/conversations/:id/read', { schema: { params: IdParams } }, async (request) => {
+    const s = request.session();
+    const contact = await conversationContact(ctx.db, s.workspaceId, request.params.id);
+    return { result: true, marked: await markConversationRead(ctx, s.workspaceId, contact.id) };
   });
 
   app.post(

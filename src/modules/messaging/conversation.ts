@@ -27,14 +27,25 @@ export async function conversationContact(
   return rows[0];
 }
 
-/** The last 200 messages with a contact, oldest first, templates with their body. */
+/**
+ * The last 200 messages with a contact, oldest first, each with what the page draws it from: its
+ * content, a template's components (as created, and the values it was sent with), and the message it
+ * replies to (`quoted`, found by the network's id even when it is not among the 200). The network
+ * dates customers' messages in whole seconds: those of one second come in the order they were
+ * stored (updated_at, as an inbound message is never updated).
+ */
 export async function conversationMessages(db: Queryable, workspaceId: string, contactId: string) {
   const { rows } = await db.query(
-    `SELECT * FROM (SELECT ${MESSAGE_COLUMNS}, t.body AS template_body FROM messages m
+    `SELECT * FROM (SELECT ${MESSAGE_COLUMNS}, m.wamid, m.content, m.context_wamid, m.reply_to, m.context, m.referral, m.team_read_at,
+         m.template_components, t.body AS template_body, t.components AS template_definition,
+         CASE WHEN q.id IS NOT NULL THEN jsonb_build_object('id', q.id, 'direction', q.direction, 'type', q.type,
+           'text', q.text, 'template_name', q.template_name, 'content', q.content) END AS quoted
+       FROM messages m
        LEFT JOIN templates t ON t.workspace_id = m.workspace_id AND t.name = m.template_name
          AND t.language = m.template_language
+       LEFT JOIN messages q ON q.workspace_id = m.workspace_id AND q.wamid = m.context_wamid
        WHERE m.workspace_id = $1 AND m.contact_id = $2
-       ORDER BY m.created_at DESC LIMIT 200) AS recent ORDER BY created_at, id`,
+       ORDER BY m.created_at DESC, m.updated_at DESC LIMIT 200) AS recent ORDER BY created_at, updated_at, id`,
     [workspaceId, contactId],
   );
   return rows;

@@ -12,16 +12,40 @@ export interface MessageRow {
   callback_data: string | null;
   error_code: number | null;
   error_reason: string | null;
+  text: string | null;
+  content: Record<string, unknown> | null;
+  context_wamid: string | null;
+  reply_to: string | null;
+  context: Record<string, unknown> | null;
+  referral: Record<string, unknown> | null;
   created_at: Date;
   updated_at: Date;
 }
 
 export async function getMessage(db: Queryable, workspaceId: string, id: string): Promise<MessageRow> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT id, direction, phone, type, wamid, status, callback_data, error_code, error_reason, created_at, updated_at
+    `SELECT id, direction, phone, type, wamid, status, callback_data, error_code, error_reason, text, content,
+       context_wamid, reply_to, context, referral, created_at, updated_at
      FROM messages WHERE workspace_id = $1 AND id = $2`,
     [workspaceId, id],
   );
   if (!rows[0]) throw new ApiError('not_found', `No message ${id}`);
   return rows[0];
+}
+
+/** An inbound message's `context` as the API shows it: what it replies to, whether it was forwarded. */
+export function contextView(m: Pick<MessageRow, 'direction' | 'context_wamid' | 'reply_to' | 'context'>) {
+  if (m.direction !== 'inbound' || (m.context_wamid === null && m.context === null)) return null;
+  const c = m.context ?? {};
+  const product = c.referred_product;
+  return {
+    wamid: m.context_wamid,
+    message_id: m.reply_to,
+    forwarded: c.forwarded === true,
+    frequently_forwarded: c.frequently_forwarded === true,
+    referred_product:
+      typeof product === 'object' && product !== null && !Array.isArray(product)
+        ? (product as Record<string, unknown>)
+        : null,
+  };
 }

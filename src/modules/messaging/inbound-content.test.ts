@@ -64,7 +64,8 @@ async function receive(name: string) {
   expect(res.statusCode).toBe(200);
   const sent = payload.entry[0].changes[0].value.messages[0];
   const { rows } = await t.ctx.db.query<Record<string, unknown>>(
-    `SELECT m.type, m.text, m.content, m.context_wamid, m.reply_to, d.payload->'data' AS event
+    `SELECT m.id, m.type, m.text, m.content, m.context_wamid, m.reply_to, m.context, m.referral,
+       d.payload->'data' AS event
      FROM messages m LEFT JOIN webhook_deliveries d ON d.workspace_id = m.workspace_id AND d.event_key = m.id
      WHERE m.workspace_id = $1 AND m.wamid = $2`,
     [ws.id, sent.id],
@@ -113,5 +114,60 @@ describe('each inbound type Meta documents, kept with its content', () => {
     });
     const reaction = await receive('reaction');
     expect(reaction.stored).toMatchObject({ context_wamid: REPLIED_TO, reply_to: 'msg_repliedto' });
+  });
+});
+
+describe('what Meta sends beside the content', () => {
+  it('a Click to WhatsApp ad: the referral is kept, announced and answered by GET /messages/:id', async () => {
+    const { sent, stored } = await receive('text-referral');
+    expect(stored).toMatchObject({ text: 'Can I get more info about this?', referral: sent.referral });
+    expect(stored.event).toMatchObject({ referral: sent.referral, context: null });
+    const view = (await t.api('GET', `/messages/${stored.id}`, ws.key)).json();
+    expect(view).toMatchObject({
+      direction: 'inbound',
+      type: 'text',
+      text: 'Can I get more info about this?',
+      content: { body: 'Can I get more info about this?' },
+      context: null,
+      referral: { ctwa_clid: sent.referral.ctwa_clid, headline: 'Chat with us', source_type: 'ad' },
+    });
+  });
+
+  it('a forwarded message says so, with no message replied to', async () => {
+    const { stored } = await receive('text-forwarded');
+    expect(stored).toMatchObject({ context: { forwarded: true }, context_wamid: null, referral: null });
+    expect(stored.event).toMatchObject({ context: { forwarded: true, wamid: null, message_id: null } });
+    const view = (await t.api('GET', `/messages/${stored.id}`, ws.key)).json();
+    expect(view.context).toEqual({
+      wamid: null,
+      message_id: null,
+      forwarded: true,
+      frequently_forwarded: false,
+      referred_product: null,
+    });
+  });
+
+  it('a question about a catalog item names the product', async () => {
+    const { sent, stored } = await receive('text-product-enquiry');
+    const product = sent.context.referred_product;
+    expect(stored).toMatchObject({ context: sent.context, context_wamid: sent.context.id });
+    expect(stored.event).toMatchObject({ context: { referred_product: product, wamid: sent.context.id } });
+    const view = (await t.api('GET', `/messages/${stored.id}`, ws.key)).json();
+    expect(view.context).toMatchObject({
+      wamid: sent.context.id,
+      forwarded: false,
+      referred_product: product,
+    });
+  });
+
+  it('GET /messages/:id answers a shared location with its content, a reply with what it replies to', async () => {
+    const { sent, stored } = await receive('location');
+    const view = (await t.api('GET', `/messages/${stored.id}`, ws.key)).json();
+    expect(view).toMatchObject({ type: 'location', text: 'Philz Coffee', content: sent.location });
+    const reply = await receive('interactive-button-reply');
+    const answered = (await t.api('GET', `/messages/${reply.stored.id}`, ws.key)).json();
+    expect(answered.context).toMatchObject({ wamid: REPLIED_TO, message_id: 'msg_repliedto' });
+    const other = await t.workspace();
+    expect((await t.api('GET', `/messages/${stored.id}`, other.key)).statusCode).toBe(404);
   });
 });

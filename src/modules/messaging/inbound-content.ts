@@ -46,6 +46,19 @@ export function contentOf(m: Record<string, unknown>, type: string): Record<stri
   return null;
 }
 
+/**
+ * What Meta sends beside the content: `context` (the replied-to id, `forwarded`, `frequently_forwarded`,
+ * `referred_product` for a question about a catalog item) and `referral` (the click-to-WhatsApp ad or
+ * post the customer came from). Kept as sent, or null when absent.
+ */
+export function surroundingsOf(m: Record<string, unknown>): {
+  context: Record<string, unknown> | null;
+  referral: Record<string, unknown> | null;
+} {
+  const keep = (v: unknown) => (isObject(v) ? (storable(v) as Record<string, unknown>) : null);
+  return { context: keep(m.context), referral: keep(m.referral) };
+}
+
 const textOf = (v: unknown) => (typeof v === 'string' && v !== '' ? storableText(v, MAX_TEXT) : null);
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import { startMessageFlows } from '../automation/message-event.js';
+import { queueInboundMedia } from '../media/inbound-media.js';
 import { applyTemplateStatus } from '../templates/apply-template-status.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
@@ -124,9 +125,9 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
     );
     const inserted = await tx.query<{ id: string; reply_to: string | null }>(
       `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, content, context_wamid,
-         reply_to, status, status_rank, wamid, created_at)
+         reply_to, status, status_rank, wamid, created_at, context, referral)
        VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7::jsonb, $8,
-         (SELECT id FROM messages WHERE workspace_id = $1 AND wamid = $8), 'read', 4, $9, $10)
+         (SELECT id FROM messages WHERE workspace_id = $1 AND wamid = $8), 'read', 4, $9, $10, $11::jsonb, $12::jsonb)
        ON CONFLICT (workspace_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
        RETURNING id, reply_to`,
       [
@@ -140,10 +141,18 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
         m.contextWamid,
         m.wamid,
         m.at,
+        m.context === null ? null : JSON.stringify(m.context),
+        m.referral === null ? null : JSON.stringify(m.referral),
       ],
     );
     const id = inserted.rows[0]?.id;
-    if (!id) return { flows: false, deliveries: [] };
+    if (!id) return { flows: false, media: false, deliveries: [] };
+    const media = await queueInboundMedia(tx, ctx.queue, {
+      workspaceId,
+      id,
+      type: m.type,
+      content: m.content,
+    });
     const data = {
       id,
       wamid: m.wamid,
@@ -152,7 +161,11 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       type: m.type,
       text: m.text,
       content: m.content,
-      context: m.contextWamid ? { wamid: m.contextWamid, message_id: inserted.rows[0]!.reply_to } : null,
+      context:
+        m.contextWamid || m.context
+          ? { ...forwarding(m.context), wamid: m.contextWamid, message_id: inserted.rows[0]!.reply_to }
+          : null,
+      referral: m.referral,
       received_at: m.at.toISOString(),
     };
     const tapped = buttonPayload(m.content);
@@ -163,10 +176,22 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       button_payload: tapped,
       reply_to: inserted.rows[0]!.reply_to,
     });
-    return { flows, deliveries: await recordEvent(tx, workspaceId, 'message.received', id, data) };
+    return {
+      flows,
+      media: media !== null,
+      deliveries: await recordEvent(tx, workspaceId, 'message.received', id, data),
+    };
   });
   if (outcome.flows) ctx.queue?.wake('automation.start');
+  if (outcome.media) ctx.queue?.wake('media.download');
   await queueDeliveries(ctx, workspaceId, outcome.deliveries);
+}
+
+/** What the event's `context` carries besides the replied-to message: whether it was forwarded, the product asked about. */
+function forwarding(context: Record<string, unknown> | null) {
+  if (!context) return {};
+  const { forwarded, frequently_forwarded, referred_product } = context;
+  return { forwarded, frequently_forwarded, referred_product };
 }
 
 async function applyStatus(ctx: AppContext, workspaceId: string, s: StatusUpdate) {

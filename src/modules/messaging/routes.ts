@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
 import { effectWriter } from '../idempotency/outcome.js';
-import { getMessage } from './get-message.js';
+import { contextView, getMessage } from './get-message.js';
 import { MessageView, SendMessageBody, SendMessageResult } from './schemas.js';
 import { answerOfMessage, sendMessage } from './send-message.js';
 
@@ -51,6 +51,8 @@ export function registerMessageRoutes(app: RestApp): void {
     {
       schema: {
         summary: 'The current state of a message',
+        description:
+          'Extension: `text`, `content` and, for an inbound message, `context` (replied-to, forwarded, product asked about) and `referral` (click-to-WhatsApp ad).',
         tags: ['messages'],
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
         response: { 200: MessageView, ...errorResponses(401, 404, 429) },
@@ -68,6 +70,10 @@ export function registerMessageRoutes(app: RestApp): void {
         status: m.status,
         callback_data: m.callback_data,
         error: m.error_code === null ? null : { code: m.error_code, reason: m.error_reason ?? '' },
+        text: m.text,
+        content: m.content,
+        context: contextView(m),
+        referral: m.direction === 'inbound' ? m.referral : null,
         created_at: m.created_at.toISOString(),
         updated_at: m.updated_at.toISOString(),
       };

@@ -250,6 +250,42 @@ export const MessageView = Type.Object({
   status: Status,
   callback_data: Type.Union([Type.String(), Type.Null()]),
   error: Type.Union([Type.Object({ code: Type.Integer(), reason: Type.String() }), Type.Null()]),
+  text: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "Extension: a text message's body; for other inbound types what a list shows (a button's title, a caption...)",
+  }),
+  content: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+    description:
+      "Extension: the type's object in Meta's shape — for an inbound message as the network sent it (`button` {payload, text}, " +
+      '`interactive` {button_reply | list_reply}, media {id, mime_type, caption, filename}, `location`, `reaction`, ' +
+      '`{contacts: [...]}`, `{errors}` for `unsupported`); for an outbound media, interactive, location or reaction message as sent',
+  }),
+  context: Type.Union(
+    [
+      Type.Object(
+        {
+          wamid: Type.Union([Type.String(), Type.Null()], {
+            description: 'The network id of the message replied or reacted to',
+          }),
+          message_id: Type.Union([Type.String(), Type.Null()], {
+            description: "Parley's id for that message, when Parley has it",
+          }),
+          forwarded: Type.Boolean(),
+          frequently_forwarded: Type.Boolean(),
+          referred_product: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+            description: 'The catalog item asked about: {catalog_id, product_retailer_id}',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ],
+    { description: 'Extension, inbound only: what the message replies to and whether it was forwarded' },
+  ),
+  referral: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+    description:
+      "Extension, inbound only: the click-to-WhatsApp ad or post the customer came from, in Meta's shape (source_url, source_type, source_id, headline, body, ctwa_clid...)",
+  }),
   created_at: Type.String(),
   updated_at: Type.String(),
 });

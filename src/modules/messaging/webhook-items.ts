@@ -1,6 +1,6 @@
 import { networkError, storableText } from './cloud-api/error-code.js';
 import type { TemplateStatusUpdate } from './cloud-api/types.js';
-import { contentOf, readableText } from './inbound-content.js';
+import { contentOf, readableText, surroundingsOf } from './inbound-content.js';
 import { type MessageStatus, STATUS_RANK } from './status.js';
 
 /** An inbound message as Parley stores it, read from one item of a `messages` change. */
@@ -16,6 +16,10 @@ export interface InboundMessage {
   content: Record<string, unknown> | null;
   /** The network's id of the message this one replies or reacts to. */
   contextWamid: string | null;
+  /** Meta's `context` as sent (forwarded, frequently_forwarded, referred_product, the replied-to id). */
+  context: Record<string, unknown> | null;
+  /** The click-to-WhatsApp ad or post the customer came from. */
+  referral: Record<string, unknown> | null;
 }
 
 /** A status for a message Parley sent, read from one item of a `statuses` array. */
@@ -84,7 +88,17 @@ export function readInbound(m: unknown, contacts: unknown): Read<InboundMessage>
   const name = isObject(profile) && typeof profile.name === 'string' ? storableText(profile.name, 256) : null;
   return {
     ok: true,
-    value: { wamid, from, at: new Date(Number(ts) * 1000), type: m.type, text, name, content, contextWamid },
+    value: {
+      wamid,
+      from,
+      at: new Date(Number(ts) * 1000),
+      type: m.type,
+      text,
+      name,
+      content,
+      contextWamid,
+      ...surroundingsOf(m),
+    },
   };
 }
 

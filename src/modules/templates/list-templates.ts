@@ -1,36 +1,23 @@
 import type { Static } from 'typebox';
 import type { Queryable } from '../../db/db.js';
-import { type StoredTemplate, templateNeeds } from './components.js';
+import type { StoredTemplate } from './components.js';
 import type { ListedTemplate } from './schemas.js';
+import { sendNeeds } from './send-needs.js';
 
-type Row = StoredTemplate &
-  Pick<Static<typeof ListedTemplate>, 'id' | 'name' | 'language' | 'variable_count'>;
+type Row = StoredTemplate & Pick<Static<typeof ListedTemplate>, 'id' | 'name' | 'language'>;
 
-/** Approved templates, each with what a send of it must give (derived from its components). */
+/** Approved templates, each with what a send of it must give. */
 export async function listApprovedTemplates(
   db: Queryable,
   workspaceId: string,
 ): Promise<Static<typeof ListedTemplate>[]> {
   const { rows } = await db.query<Row>(
-    `SELECT id, name, language, category, body, variable_count, parameter_format, components FROM templates
+    `SELECT id, name, language, category, body, parameter_format, components FROM templates
      WHERE workspace_id = $1 AND status = 'APPROVED' ORDER BY name, language`,
     [workspaceId],
   );
   return rows.map((row) => {
-    const needs = templateNeeds(row);
     const { components: _, ...listed } = row;
-    return {
-      ...listed,
-      variable_count: needs.variableCount,
-      parameter_format: needs.parameterFormat,
-      body_parameters: needs.bodyNames ?? [],
-      header: needs.header && { format: needs.header.format, takes_value: needs.header.takesValue },
-      buttons: needs.buttons.map((b) => ({
-        index: b.index,
-        type: b.type,
-        takes: b.takes,
-        required: b.required,
-      })),
-    };
+    return { ...listed, ...sendNeeds(row) };
   });
 }

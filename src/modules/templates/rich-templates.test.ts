@@ -321,7 +321,7 @@ describe('an authentication template', () => {
   });
 });
 
-it("keeps a rejected template's reason, from the review webhook and from sync", async () => {
+it("keeps a rejected template's reason, from the review webhook and from sync, and lists what a send needs", async () => {
   const { workspaceId, client } = await workspaceWithOwner(t);
   const number = await connectSimulator(t, base, workspaceId);
   await createTemplate(t.ctx, workspaceId, { ...PROMO, name: 'too_pushy' });
@@ -341,5 +341,12 @@ it("keeps a rejected template's reason, from the review webhook and from sync", 
     rejected_reason: 'INCORRECT_CATEGORY',
     quality_score: 'UNKNOWN',
     parameter_format: 'NAMED',
+    // What a send needs, as REST v1 lists it, for the web app's values form whatever the status.
+    body_parameters: ['first_name', 'discount'],
+    header: { format: 'IMAGE', takes_value: true },
+    buttons: [
+      { index: 0, type: 'URL', takes: 'text', required: true },
+      { index: 1, type: 'QUICK_REPLY', takes: 'payload', required: false },
+    ],
   });
 });

@@ -7,7 +7,13 @@ import { updateWorkspace } from './update-workspace.js';
 import { usageOf } from './usage.js';
 
 const WorkspaceBody = Type.Object(
-  { name: Type.Optional(WorkspaceName), default_country_code: Type.Optional(CountryCode) },
+  {
+    name: Type.Optional(WorkspaceName),
+    default_country_code: Type.Optional(CountryCode),
+    mark_read: Type.Optional(
+      Type.Boolean({ description: 'Opening a conversation marks its customer messages read on WhatsApp' }),
+    ),
+  },
   { additionalProperties: false },
 );
 

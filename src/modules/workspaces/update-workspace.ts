@@ -7,9 +7,9 @@ import { KEY_NOTICES } from '../api-keys/key-notices.js';
 export async function updateWorkspace(
   db: Queryable,
   workspaceId: string,
-  changes: { name?: string; default_country_code?: string | null },
+  changes: { name?: string; default_country_code?: string | null; mark_read?: boolean },
 ): Promise<void> {
-  const { name, default_country_code } = changes;
+  const { name, default_country_code, mark_read } = changes;
   const cc =
     default_country_code === undefined ? undefined : default_country_code?.replace(/^\+/, '') || null;
   if (cc && !isCallingCode(cc)) {
@@ -24,9 +24,10 @@ export async function updateWorkspace(
   await db.query(
     `WITH changed AS (
        UPDATE workspaces SET name = COALESCE($2, name),
-         default_country_code = CASE WHEN $3 THEN $4 ELSE default_country_code END, updated_at = now()
+         default_country_code = CASE WHEN $3 THEN $4 ELSE default_country_code END,
+         mark_read = COALESCE($6, mark_read), updated_at = now()
        WHERE id = $1 RETURNING id)
      SELECT pg_notify($5, 'workspace:' || id) FROM changed WHERE $3`,
-    [workspaceId, name?.trim() ?? null, cc !== undefined, cc ?? null, KEY_NOTICES],
+    [workspaceId, name?.trim() ?? null, cc !== undefined, cc ?? null, KEY_NOTICES, mark_read ?? null],
   );
 }

@@ -3,7 +3,10 @@ import { api, formatDate, timeAgo, useApi } from '../api';
 import { ListTable, PAGE } from '../list';
 import { Link, navigate, useLocation } from '../router';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, submitHandler, useAction } from '../ui';
-import type { Template } from './Templates';
+import { SendTemplate } from './messages/SendTemplate';
+import { Thread } from './messages/Thread';
+import type { ConversationMessage } from './messages/types';
+import { useMarkRead } from './messages/useMarkRead';
 
 interface Message {
   id: string;
@@ -14,7 +17,6 @@ interface Message {
   type: string;
   template_name: string | null;
   template_values: string[] | null;
-  template_body?: string | null;
   text: string | null;
   status: string;
   error_code: number | null;
@@ -23,12 +25,6 @@ interface Message {
 }
 
 const STATUSES = ['queued', 'accepted', 'sent', 'delivered', 'read', 'failed'];
-
-/** The template's body with the message's values in place of {{1}}, {{2}}, ... */
-const fillTemplate = (m: Message) =>
-  m.template_body
-    ? m.template_body.replace(/\{\{(\d+)\}\}/g, (all, n) => m.template_values?.[Number(n) - 1] ?? all)
-    : (m.template_values ?? []).join(' · ');
 
 const summary = (m: Message) =>
   m.type === 'template' ? `Template ${m.template_name}` : (m.text ?? `(${m.type})`);
@@ -113,7 +109,7 @@ export function MessagesPage() {
 
 interface Conversation {
   contact: { id: string; phone: string; name: string | null; email: string | null };
-  messages: Message[];
+  messages: ConversationMessage[];
   number_connected: boolean;
   window: { open: boolean; closes_at: string | null };
 }
@@ -126,6 +122,7 @@ export function ConversationPage({ contactId }: { contactId: string }) {
     const t = setInterval(conv.reload, 5000);
     return () => clearInterval(t);
   }, [conv.reload]);
+  useMarkRead(contactId, conv.data?.messages);
   const count = conv.data?.messages.length ?? 0;
   useEffect(() => {
     if (count) end.current?.scrollIntoView?.({ block: 'end' });
@@ -151,32 +148,7 @@ export function ConversationPage({ contactId }: { contactId: string }) {
       <Card>
         <div className="thread" aria-live="polite">
           {c.messages.length === 0 && <p className="muted center">No messages with this contact yet.</p>}
-          {c.messages.map((m) => (
-            <div key={m.id} className={`bubble-row ${m.direction}`}>
-              <div className={`bubble ${m.direction}`}>
-                {m.type === 'template' ? (
-                  <>
-                    <div className="small muted">
-                      Template <code>{m.template_name}</code>
-                    </div>
-                    <div className="pre">{fillTemplate(m)}</div>
-                  </>
-                ) : (
-                  <div className="pre">{m.text}</div>
-                )}
-                <div className="bubble-meta">
-                  {formatDate(m.created_at)}
-                  {m.direction === 'outbound' && (
-                    <>
-                      {' '}
-                      · <span className={`status-${m.status}`}>{m.status}</span>
-                    </>
-                  )}
-                </div>
-                {m.error_reason && <div className="small field-error">{m.error_reason}</div>}
-              </div>
-            </div>
-          ))}
+          <Thread messages={c.messages} />
           <div ref={end} />
         </div>
         <Composer conv={c} onSent={conv.reload} />
@@ -246,14 +218,15 @@ function Composer({ conv, onSent }: { conv: Conversation; onSent: () => void }) 
       <button
         type="button"
         className="btn small ghost"
-        onClick={() => setShowTemplates(!showTemplates)}
-        aria-expanded={showTemplates}
+        onClick={() => setShowTemplates(true)}
+        aria-haspopup="dialog"
       >
-        {showTemplates ? 'Hide templates' : 'Send a template'}
+        Send a template
       </button>
       {showTemplates && (
-        <TemplateSender
+        <SendTemplate
           path={path}
+          onClose={() => setShowTemplates(false)}
           onSent={() => {
             setShowTemplates(false);
             onSent();
@@ -261,73 +234,5 @@ function Composer({ conv, onSent }: { conv: Conversation; onSent: () => void }) 
         />
       )}
     </div>
-  );
-}
-
-function TemplateSender({ path, onSent }: { path: string; onSent: () => void }) {
-  const list = useApi<{ templates: Template[] }>('/templates');
-  const [chosen, setChosen] = useState('');
-  const [values, setValues] = useState<string[]>([]);
-  const { busy, error, run } = useAction();
-  if (list.loading && !list.data) return <Loading />;
-  if (list.error) return <ErrorNote message={list.error} onRetry={list.reload} />;
-  const approved = list.data!.templates.filter((t) => t.status === 'APPROVED');
-  if (approved.length === 0)
-    return (
-      <p className="small muted">
-        No approved templates. Sync them under <Link href="/templates">Templates</Link>.
-      </p>
-    );
-  const t = approved.find((x) => x.id === chosen);
-  const send = () =>
-    run(async () => {
-      await api('POST', path, {
-        template: { name: t!.name, language: t!.language, body: values.slice(0, t!.variable_count) },
-      });
-      onSent();
-    });
-  return (
-    <form className="stack template-sender" onSubmit={submitHandler(send)}>
-      <label className="field">
-        <span>Template</span>
-        <select
-          value={chosen}
-          onChange={(e) => {
-            setChosen(e.target.value);
-            setValues([]);
-          }}
-          required
-        >
-          <option value="">Choose…</option>
-          {approved.map((x) => (
-            <option key={x.id} value={x.id}>
-              {x.name} ({x.language})
-            </option>
-          ))}
-        </select>
-      </label>
-      {t && <p className="small muted pre">{t.body}</p>}
-      {t &&
-        Array.from({ length: t.variable_count }, (_, n) => n).map((i) => (
-          <label key={i} className="field">
-            <span>{`{{${i + 1}}}`}</span>
-            <input
-              required
-              value={values[i] ?? ''}
-              onChange={(e) => {
-                const v = [...values];
-                v[i] = e.target.value;
-                setValues(v);
-              }}
-            />
-          </label>
-        ))}
-      {error && <ErrorNote message={error} />}
-      <div>
-        <button type="submit" className="btn primary" disabled={busy || !t}>
-          Send template
-        </button>
-      </div>
-    </form>
   );
 }

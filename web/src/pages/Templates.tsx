@@ -1,38 +1,41 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, formatDate, useApi } from '../api';
-import { Link } from '../router';
-import {
-  Badge,
-  Card,
-  Empty,
-  ErrorNote,
-  Field,
-  InputField,
-  Loading,
-  Modal,
-  PageHeader,
-  submitHandler,
-  useAction,
-} from '../ui';
+import { Link, useLocation } from '../router';
+import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, useAction } from '../ui';
+import { Bubble } from './templates/Bubble';
+import type { Template } from './templates/types';
+import { valuesPreview } from './templates/values';
 
-export interface Template {
-  id: string;
-  name: string;
-  language: string;
-  category: string;
-  body: string;
-  status: string;
-  variable_count: number;
-  updated_at: string;
-}
+// Meta's rejection reasons, in words.
+const REASONS: Record<string, string> = {
+  INCORRECT_CATEGORY: 'the category does not fit the content (for example, a promotion filed as utility)',
+  INVALID_FORMAT: 'the text or its variables are not in a format WhatsApp accepts',
+  ABUSIVE_CONTENT: 'WhatsApp found the content abusive',
+  SCAM: 'WhatsApp judged the content misleading',
+  PROMOTIONAL: 'promotional content in a non-marketing template',
+  TAG_CONTENT_MISMATCH: 'the content does not match the category',
+};
+
+const POLL_MS = 4000;
 
 export function TemplatesPage() {
   const list = useApi<{ templates: Template[]; number_connected: boolean; synced_at: string | null }>(
     '/templates',
   );
+  const submitted = useLocation().query.get('submitted');
   const sync = useAction();
   const [note, setNote] = useState<string | null>(null);
-  const [creating, setCreating] = useState(false);
+  const pending = list.data?.templates.some((t) => t.status === 'PENDING') ?? false;
+  // WhatsApp's review lands by webhook at any moment: look again while one waits, and on coming back.
+  useEffect(() => {
+    if (!pending) return;
+    const t = setInterval(list.reload, POLL_MS);
+    return () => clearInterval(t);
+  }, [pending, list.reload]);
+  useEffect(() => {
+    window.addEventListener('focus', list.reload);
+    return () => window.removeEventListener('focus', list.reload);
+  }, [list.reload]);
   const syncNow = () =>
     sync.run(async () => {
       const r = await api<{ synced: number }>('POST', '/templates/sync');
@@ -46,16 +49,16 @@ export function TemplatesPage() {
         title="Templates"
         description={
           <>
-            Message templates approved by WhatsApp; only <strong>approved</strong> ones can be sent.{' '}
+            Message templates reviewed by WhatsApp; only <strong>approved</strong> ones can be sent.{' '}
             {list.data?.synced_at && <>Last synced {formatDate(list.data.synced_at)}.</>}
           </>
         }
         actions={
           connected && (
             <>
-              <button type="button" className="btn" onClick={() => setCreating(true)}>
+              <Link href="/templates/new" className="btn">
                 New template
-              </button>
+              </Link>
               <button type="button" className="btn primary" onClick={syncNow} disabled={sync.busy}>
                 {sync.busy ? 'Syncing…' : 'Sync now'}
               </button>
@@ -64,16 +67,17 @@ export function TemplatesPage() {
         }
       />
       {sync.error && <ErrorNote message={sync.error} />}
-      {note && (
+      {(note || submitted) && (
         <p className="small success" role="status">
-          {note}
+          {note ??
+            `Submitted ${submitted} for review. It shows as pending until WhatsApp approves or rejects it.`}
         </p>
       )}
       {list.loading && !list.data ? (
         <Card>
           <Loading />
         </Card>
-      ) : list.error ? (
+      ) : list.error && !list.data ? (
         <Card>
           <ErrorNote message={list.error} onRetry={list.reload} />
         </Card>
@@ -84,13 +88,12 @@ export function TemplatesPage() {
               icon="▤"
               title="No templates yet"
               action={
-                <button type="button" className="btn primary" onClick={syncNow} disabled={sync.busy}>
-                  Sync now
-                </button>
+                <Link href="/templates/new" className="btn primary">
+                  New template
+                </Link>
               }
             >
-              Create templates in WhatsApp Manager, then sync them here. They are also synced every 15
-              minutes.
+              Create one here, or in WhatsApp Manager and sync it. Templates are also synced every 15 minutes.
             </Empty>
           ) : (
             <Empty
@@ -109,108 +112,41 @@ export function TemplatesPage() {
       ) : (
         <div className="template-grid">
           {list.data!.templates.map((t) => (
-            <article key={t.id} className="card template">
-              <div className="row between">
-                <h2 className="mono">{t.name}</h2>
-                <Badge>{t.status.toLowerCase()}</Badge>
-              </div>
-              <div className="small muted">
-                {t.language} · {t.category.toLowerCase()} · {t.variable_count} variable
-                {t.variable_count === 1 ? '' : 's'}
-              </div>
-              <p className="template-body">{t.body}</p>
-            </article>
+            <TemplateCard key={t.id} t={t} />
           ))}
         </div>
-      )}
-      {creating && (
-        <NewTemplate
-          onClose={() => setCreating(false)}
-          onCreated={(name) => {
-            setCreating(false);
-            setNote(`Submitted ${name} for approval. It shows as pending until WhatsApp reviews it.`);
-            list.reload();
-          }}
-        />
       )}
     </>
   );
 }
 
-function NewTemplate({ onClose, onCreated }: { onClose: () => void; onCreated: (name: string) => void }) {
-  const [form, setForm] = useState({ name: '', language: 'en', category: 'MARKETING', body: '' });
-  const [examples, setExamples] = useState<string[]>([]);
-  const { busy, error, run } = useAction();
-  const variables = new Set(form.body.match(/\{\{\d+\}\}/g) ?? []).size;
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm({ ...form, [k]: e.target.value });
-  const submit = () =>
-    run(async () => {
-      const sample = Array.from({ length: variables }, (_, i) => examples[i] || `example ${i + 1}`);
-      await api('POST', '/templates', { ...form, examples: sample });
-      onCreated(form.name);
-    });
+function TemplateCard({ t }: { t: Template }) {
+  const status = t.status.toLowerCase();
   return (
-    <Modal title="New template" onClose={onClose}>
-      <form className="stack" onSubmit={submitHandler(submit)}>
-        <div className="grid-fields">
-          <InputField
-            label="Name"
-            hint="Lowercase letters, digits and underscores."
-            required
-            value={form.name}
-            pattern="[a-z0-9_]+"
-            onChange={set('name')}
-          />
-          <InputField
-            label="Language"
-            hint="e.g. en, en_US, pt_BR"
-            required
-            value={form.language}
-            onChange={set('language')}
-          />
-          <Field label="Category">
-            {(id) => (
-              <select id={id} value={form.category} onChange={set('category')}>
-                <option value="MARKETING">Marketing</option>
-                <option value="UTILITY">Utility</option>
-                <option value="AUTHENTICATION">Authentication</option>
-              </select>
-            )}
-          </Field>
-        </div>
-        <Field label="Body" hint="Variables are {{1}}, {{2}}, … in order; they are filled in when you send.">
-          {(id) => (
-            <textarea id={id} required rows={4} maxLength={1024} value={form.body} onChange={set('body')} />
-          )}
-        </Field>
-        {variables > 0 && (
-          <div className="grid-fields">
-            {Array.from({ length: variables }, (_, n) => `{{${n + 1}}}`).map((name, i) => (
-              <InputField
-                key={name}
-                label={`Example for ${name}`}
-                hint={i === 0 ? 'WhatsApp reviews templates with sample values.' : undefined}
-                value={examples[i] ?? ''}
-                onChange={(e) => {
-                  const next = [...examples];
-                  next[i] = e.target.value;
-                  setExamples(next);
-                }}
-              />
-            ))}
-          </div>
-        )}
-        {error && <ErrorNote message={error} />}
-        <div className="row">
-          <button type="submit" className="btn primary" disabled={busy}>
-            {busy ? 'Submitting…' : 'Submit for approval'}
-          </button>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <article className="card template" aria-label={`${t.name} (${t.language})`}>
+      <div className="row between">
+        <h2 className="mono">{t.name}</h2>
+        <Badge>{status}</Badge>
+      </div>
+      <div className="small muted">
+        {t.language} · {t.category.toLowerCase()} · updated {formatDate(t.updated_at)}
+      </div>
+      {t.status === 'PENDING' && (
+        <p className="small muted">WhatsApp is reviewing it; this page updates by itself.</p>
+      )}
+      {t.status === 'REJECTED' && (
+        <p className="small field-error" data-testid="rejection">
+          Rejected:{' '}
+          {t.rejected_reason
+            ? (REASONS[t.rejected_reason] ?? t.rejected_reason.toLowerCase().replace(/_/g, ' '))
+            : 'WhatsApp gave no reason'}
+          . Change it and submit it again under a new name.
+        </p>
+      )}
+      {(t.status === 'PAUSED' || t.status === 'DISABLED') && (
+        <p className="small muted">WhatsApp {status} it after customers' feedback; it cannot be sent now.</p>
+      )}
+      <Bubble model={valuesPreview(t, {})} label={`${t.name} preview`} />
+    </article>
   );
 }

@@ -1,4 +1,5 @@
-import { Agent, fetch } from 'undici';
+import { randomBytes } from 'node:crypto';
+import { Agent } from 'undici';
 import { readCapped } from '../../../lib/read-capped.js';
 import { networkError } from './error-code.js';
 import { type OutboundMessage, sendRequestBody } from './send-body.js';
@@ -92,6 +93,15 @@ export class CloudApiClient {
     };
   }
 
+  /** Marks an inbound message, and every earlier one from its sender, read (the customer's blue ticks). */
+  async markRead(phoneNumberId: string, wamid: string): Promise<void> {
+    await this.request<unknown>('POST', `/${phoneNumberId}/messages`, {
+      messaging_product: 'whatsapp',
+      status: 'read',
+      message_id: wamid,
+    });
+  }
+
   async listTemplates(businessAccountId: string): Promise<GraphTemplate[]> {
     const all: GraphTemplate[] = [];
     let after: string | undefined;
@@ -136,8 +146,59 @@ export class CloudApiClient {
     await this.request<unknown>('POST', `/${businessAccountId}/subscribed_apps`);
   }
 
-  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let res: Awaited<ReturnType<typeof fetch>>;
+  /** Uploads a file for the number to send (Meta's `POST /{phone-number-id}/media`), streamed: answers its media id. */
+  async uploadMedia(phoneNumberId: string, file: UploadedFile): Promise<string> {
+    const form = multipartUpload(file);
+    const res = await this.request<unknown>('POST', `/${phoneNumberId}/media`, undefined, form);
+    const id = isObject(res) ? res.id : undefined;
+    if ((typeof id !== 'string' && typeof id !== 'number') || !MEDIA_ID.test(String(id)))
+      throw new CloudApiError('the network answered the upload without a media id', 0, 200, false);
+    return String(id);
+  }
+
+  /** What the network says of a media id (`GET /{media-id}`): its short-lived download URL, type and size. */
+  async mediaInfo(mediaId: string): Promise<MediaInfo> {
+    if (!MEDIA_ID.test(mediaId)) throw new CloudApiError('not a media id', 100, 400, false);
+    const res = await this.request<unknown>('GET', `/${mediaId}`);
+    const info = isObject(res) ? res : {};
+    const url = typeof info.url === 'string' && URL.canParse(info.url) ? info.url : undefined;
+    if (!url) throw new CloudApiError('the network answered without a media URL', 0, 200, false);
+    const size = Number(info.file_size);
+    return {
+      url,
+      mimeType: typeof info.mime_type === 'string' ? info.mime_type.slice(0, 200) : null,
+      sha256: typeof info.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(info.sha256) ? info.sha256 : null,
+      fileSize: Number.isSafeInteger(size) && size >= 0 ? size : null,
+    };
+  }
+
+  /**
+   * Opens a media URL from mediaInfo with the number's token, as Meta requires. The token goes only
+   * over HTTPS, or to the Graph base URL's own origin (the simulator): never to a plain-HTTP host a
+   * tampered answer names. The caller reads the body under its own cap; the timeout bounds the whole read.
+   */
+  async openMedia(url: string): Promise<Response> {
+    const target = new URL(url);
+    if (target.protocol !== 'https:' && target.origin !== new URL(this.config.baseUrl).origin)
+      throw new CloudApiError('the network gave a media URL that is not HTTPS', 0, 200, false);
+    let res: Response;
+    try {
+      res = await fetch(target, {
+        headers: { authorization: `Bearer ${this.config.accessToken}` },
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.config.timeoutMs),
+      });
+    } catch (err) {
+      throw failedCall(err);
+    }
+    if (res.ok) return res;
+    await res.body?.cancel().catch(() => {});
+    const transient = res.status >= 500 || res.status === 429 || res.status === 408;
+    throw new CloudApiError(`the media download answered ${res.status}`, 0, res.status, transient);
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown, raw?: RawBody): Promise<T> {
+    let res: Response;
     try {
       res = await fetch(`${this.config.baseUrl}/${this.config.version}${path}`, {
         dispatcher: graphAgent,
@@ -145,10 +206,12 @@ export class CloudApiClient {
         headers: {
           authorization: `Bearer ${this.config.accessToken}`,
           ...(body ? { 'content-type': 'application/json' } : {}),
+          ...(raw ? { 'content-type': raw.contentType } : {}),
         },
-        body: body ? JSON.stringify(body) : undefined,
+        body: raw ? (raw.body as unknown as RequestInit['body']) : body ? JSON.stringify(body) : undefined,
+        ...(raw ? { duplex: 'half' } : {}),
         signal: AbortSignal.timeout(this.config.timeoutMs),
-      });
+      } as RequestInit);
     } catch (err) {
       throw failedCall(err);
     }
@@ -186,6 +249,45 @@ export class CloudApiClient {
       res.status >= 500 || res.status === 429 || TRANSIENT_CODES.has(code),
     );
   }
+}
+
+const MEDIA_ID = /^[\w-]{1,128}$/;
+
+export interface UploadedFile {
+  stream: AsyncIterable<Uint8Array>;
+  mimeType: string;
+  fileName: string;
+}
+
+export interface MediaInfo {
+  url: string;
+  mimeType: string | null;
+  sha256: string | null;
+  fileSize: number | null;
+}
+
+interface RawBody {
+  body: AsyncIterable<Uint8Array>;
+  contentType: string;
+}
+
+/** Meta's upload form (messaging_product, type, file), written around the file as it streams. */
+function multipartUpload(file: UploadedFile): RawBody {
+  const boundary = `----parley${randomBytes(12).toString('hex')}`;
+  const field = (name: string, value: string) =>
+    `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const head = Buffer.from(
+    field('messaging_product', 'whatsapp') +
+      field('type', file.mimeType) +
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.fileName}"\r\n` +
+      `content-type: ${file.mimeType}\r\n\r\n`,
+  );
+  async function* body() {
+    yield head;
+    yield* file.stream;
+    yield Buffer.from(`\r\n--${boundary}--\r\n`);
+  }
+  return { body: body(), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -3,7 +3,7 @@ import { ApiFailure, api, formatDate, useApi } from '../../api';
 import { Link, navigate } from '../../router';
 import { Badge, Card, CopyButton, ErrorNote, Loading, Modal, PageHeader, Secret, useAction } from '../../ui';
 import { type Automation, KIND_TEXT, type Kind } from '../Automations';
-import type { Template } from '../Templates';
+import type { Template } from '../templates/types';
 import { type Definition, newStep, STEP_TYPES, type Step, type StepType } from './model';
 import { StepCard } from './StepCard';
 
@@ -18,6 +18,18 @@ interface Run {
   started_at: string;
   finished_at: string | null;
 }
+
+/** A step's problems from the server, by field inside the step: `template.header`. */
+const stepProblems = (problems: { field: string; message: string }[], i: number) =>
+  Object.fromEntries(
+    problems
+      .filter((p) => p.field.startsWith(`steps.${i}.`))
+      .map((p) => [p.field.slice(`steps.${i}.`.length), p.message.replace(/^step "[^"]*": /, '')]),
+  );
+
+/** Every problem is one a step card shows beside its field (a send_template step's values). */
+const allInSteps = (problems: { field: string }[]) =>
+  problems.length > 0 && problems.every((p) => /^steps\.\d+\.template\./.test(p.field));
 
 const blank = (kind: Kind): Definition => ({
   name: '',
@@ -97,7 +109,12 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
       loaded.reload();
       return id;
     } catch (err) {
-      if (err instanceof ApiFailure && err.body.details) setProblems(err.body.details);
+      if (err instanceof ApiFailure && err.body.details) {
+        setProblems(err.body.details);
+        // The first step with a problem opens, to show it beside its field.
+        const at = err.body.details.map((d) => /^steps\.(\d+)\./.exec(d.field)).find(Boolean);
+        if (at) setOpen(def.steps[Number(at[1])]?.id ?? null);
+      }
       throw err;
     }
   };
@@ -161,8 +178,12 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
           </>
         }
       />
-      {action.error && <ErrorNote message={action.error} />}
-      {problems.length > 1 && (
+      {action.error && (
+        <ErrorNote
+          message={allInSteps(problems) ? 'A step needs a change: see the marked fields.' : action.error}
+        />
+      )}
+      {problems.length > 1 && !allInSteps(problems) && (
         <ul className="problems">
           {problems.map((p) => (
             <li key={`${p.field}${p.message}`}>
@@ -249,6 +270,7 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
                   steps={def.steps}
                   index={i}
                   templates={templates.data?.templates ?? []}
+                  problems={stepProblems(problems, i)}
                   open={open === s.id}
                   onToggle={() => setOpen(open === s.id ? null : s.id)}
                   onChange={(step) => setSteps(def.steps.map((x, j) => (j === i ? step : x)))}

@@ -1,11 +1,15 @@
 import type { ReactNode } from 'react';
-import type { Template } from '../Templates';
+import { TemplateValues } from '../templates/TemplateValues';
+import type { Template, TemplateValues as Values } from '../templates/types';
+import { emptyValues } from '../templates/values';
 import { type Check, LEAD_STATUSES, OPS, type Step, stepMeta, summarize, targetLabel } from './model';
 
 interface Props {
   steps: Step[];
   index: number;
   templates: Template[];
+  /** The server's problems with this step, by field inside it (`template.header`). */
+  problems: Record<string, string>;
   open: boolean;
   onToggle: () => void;
   onChange: (step: Step) => void;
@@ -17,7 +21,17 @@ const FIELD_HINT = 'e.g. contact.tags, contact.traits.plan, event.properties.pla
 const PLACEHOLDER_HINT = 'Placeholders such as {{contact.name | there}} are filled in for each contact.';
 
 /** One step of the graph: its summary, where it leads, and (when open) its form. */
-export function StepCard({ steps, index, templates, open, onToggle, onChange, onRemove, onMove }: Props) {
+export function StepCard({
+  steps,
+  index,
+  templates,
+  problems,
+  open,
+  onToggle,
+  onChange,
+  onRemove,
+  onMove,
+}: Props) {
   const step = steps[index]!;
   const meta = stepMeta(step.type);
   const set = (patch: Record<string, unknown>) => onChange({ ...step, ...patch });
@@ -84,7 +98,7 @@ export function StepCard({ steps, index, templates, open, onToggle, onChange, on
         )}
         {open && (
           <div className="step-body stack">
-            <StepFields step={step} set={set} templates={templates} />
+            <StepFields step={step} set={set} templates={templates} problems={problems} />
             <div className="grid-fields">
               {step.type === 'condition' ? (
                 <>
@@ -136,15 +150,17 @@ function StepFields({
   step,
   set,
   templates,
+  problems,
 }: {
   step: Step;
   set: (p: Record<string, unknown>) => void;
   templates: Template[];
+  problems: Record<string, string>;
 }) {
   const s = step as Record<string, unknown>;
   switch (step.type) {
     case 'send_template': {
-      const t = s.template as { name: string; language: string; body?: string[] };
+      const t = s.template as { name: string; language: string } & Values;
       const chosen = templates.find((x) => x.name === t.name && x.language === t.language);
       const approved = templates.filter((x) => x.status === 'APPROVED');
       return (
@@ -157,10 +173,7 @@ function StepFields({
               value={chosen ? chosen.id : ''}
               onChange={(e) => {
                 const x = templates.find((y) => y.id === e.target.value);
-                if (x)
-                  set({
-                    template: { name: x.name, language: x.language, body: Array(x.variable_count).fill('') },
-                  });
+                if (x) set({ template: { name: x.name, language: x.language, ...emptyValues(x) } });
               }}
             >
               <option value="">{t.name ? `${t.name} (${t.language})` : 'Choose…'}</option>
@@ -171,21 +184,16 @@ function StepFields({
               ))}
             </select>
           </Input>
-          {chosen && <p className="small muted pre">{chosen.body}</p>}
-          {(t.body ?? [])
-            .map((_, n) => `{{${n + 1}}}`)
-            .map((name, i) => (
-              <Input key={name} label={name} hint={i === 0 ? PLACEHOLDER_HINT : undefined}>
-                <input
-                  value={t.body?.[i] ?? ''}
-                  onChange={(e) => {
-                    const body = [...(t.body ?? [])];
-                    body[i] = e.target.value;
-                    set({ template: { ...t, body } });
-                  }}
-                />
-              </Input>
-            ))}
+          {problems.template && <p className="field-error">{problems.template}</p>}
+          {chosen && (
+            <TemplateValues
+              template={chosen}
+              value={t}
+              hint={PLACEHOLDER_HINT}
+              errors={problems}
+              onChange={(v) => set({ template: { ...v, name: t.name, language: t.language } })}
+            />
+          )}
         </>
       );
     }

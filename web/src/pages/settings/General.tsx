@@ -8,6 +8,7 @@ interface Workspace {
   name: string;
   default_country_code: string | null;
   plan: string;
+  mark_read: boolean;
 }
 
 export function GeneralSettings() {
@@ -15,19 +16,25 @@ export function GeneralSettings() {
   const ws = useApi<{ workspace: Workspace }>('/workspace');
   const [name, setName] = useState('');
   const [cc, setCc] = useState('');
+  const [markRead, setMarkRead] = useState(false);
   const [saved, setSaved] = useState(false);
   const { busy, error, fieldErrors, run } = useAction();
   useEffect(() => {
     if (ws.data) {
       setName(ws.data.workspace.name);
       setCc(ws.data.workspace.default_country_code ?? '');
+      setMarkRead(ws.data.workspace.mark_read);
     }
   }, [ws.data]);
   if (ws.loading && !ws.data) return <Loading />;
   if (ws.error) return <ErrorNote message={ws.error} onRetry={ws.reload} />;
   const save = () =>
     run(async () => {
-      await api('PATCH', '/workspace', { name, default_country_code: cc.trim() || null });
+      await api('PATCH', '/workspace', {
+        name,
+        default_country_code: cc.trim() || null,
+        mark_read: markRead,
+      });
       setSaved(true);
       await refresh();
     });
@@ -72,6 +79,24 @@ export function GeneralSettings() {
               </div>
             )}
           </Field>
+          <div>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={markRead}
+                disabled={readOnly}
+                aria-describedby="mark-read-hint"
+                onChange={(e) => {
+                  setMarkRead(e.target.checked);
+                  setSaved(false);
+                }}
+              />{' '}
+              Mark customer messages as read when a teammate opens the conversation
+            </label>
+            <p id="mark-read-hint" className="small muted">
+              Customers then see blue ticks on their messages. Off: they see their messages delivered only.
+            </p>
+          </div>
           {error && <ErrorNote message={error} />}
           {readOnly ? (
             <p className="small muted">Only owners and admins can change these.</p>

@@ -1,0 +1,14 @@
+// s3rver ships no types: what the S3 store's test uses of it.
+declare module 's3rver' {
+  export default class S3rver {
+    constructor(options: {
+      port: number;
+      address: string;
+      silent: boolean;
+      directory: string;
+      configureBuckets: { name: string; configs: string[] }[];
+    });
+    run(): Promise<{ port: number }>;
+    close(): Promise<void>;
+  }
+}

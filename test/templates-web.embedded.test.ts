@@ -1,0 +1,240 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { until } from './support/until.js';
+
+const CUSTOMER = '919876543210';
+
+// Templates with every component, end to end: created in the app's editor, reviewed by the
+// simulator, sent with the values form from a conversation and from a flow step.
+describe.skipIf(!hasChromium)('template editor and values form in a browser', { timeout: 120_000 }, () => {
+  let app: AppInBrowser;
+  let page: Page;
+  let base: string;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    app = await appInBrowser();
+    ({ base, page } = app);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 90_000);
+  afterAll(() => app?.stop());
+
+  const sim = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}/_sim${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${app.simulatorToken()}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : null,
+    });
+    expect(res.status).toBeLessThan(300);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  type Sent = { type: string; payload: { template?: { name: string; components: unknown[] } } };
+  const sentTemplates = async () =>
+    ((await sim('GET', `/messages?to=${CUSTOMER}`)) as unknown as { messages: Sent[] }).messages.filter(
+      (m) => m.payload.template?.name === 'summer_sale',
+    );
+  const go = (name: string) => page.locator('nav').getByRole('link', { name, exact: true }).click();
+  const card = (name: string) => page.locator('.template', { hasText: name });
+
+  it('signs up, connects the simulator and makes an API key', async () => {
+    await page.goto(base);
+    await page.getByLabel('Your name').fill('Asha Rao');
+    await page.getByLabel('E-mail').fill('asha@example.com');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByLabel('Workspace name').fill('Acme Foods');
+    await page.getByLabel(/Default country code/).fill('91');
+    await page.getByRole('button', { name: 'Create account and workspace' }).click();
+    await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+    await go('Settings');
+    await page.getByRole('tab', { name: 'Connected number' }).click();
+    await page.getByRole('button', { name: 'Connect the simulator' }).click();
+    await page.getByText('Built-in WhatsApp simulator').waitFor();
+    await page.getByRole('tab', { name: 'Developer' }).click();
+    await page.getByLabel('Key name').fill('Tests');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    apiKey = (await page.getByTestId('new-api-key').locator('code').first().textContent()) ?? '';
+    expect(apiKey).toMatch(/^pk_live_/);
+  });
+
+  it('creates a template with an image header, named variables and two kinds of button, previewed as typed', async () => {
+    await go('Templates');
+    await page.getByRole('link', { name: 'New template' }).click();
+    const preview = page.getByTestId('bubble');
+    // Plain words next to the fields that need them, before anything reaches the server.
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.getByText('Give the template a name.').waitFor();
+    await page.getByText('Write the message text.').waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('summer_sale');
+    await page.getByLabel('Variables').selectOption('NAMED');
+    await page.getByLabel('Header type').selectOption('IMAGE');
+    await page.getByLabel('Sample image').fill('https://cdn.example/sample.jpg');
+    await page
+      .getByLabel('Message text')
+      .fill('Hi {{first_name}}, {{discount}} off everything until Sunday!');
+    await page.getByLabel('Sample for {{first_name}}').fill('Pablo');
+    await expect.poll(() => preview.textContent()).toContain('Hi Pablo, {{discount}} off');
+    await page.getByLabel('Sample for {{discount}}').fill('25%');
+    await page.getByLabel('Footer (optional)').fill('Reply STOP to opt out');
+    await page.getByRole('button', { name: '+ Website link' }).click();
+    await page.getByLabel('Button label').fill('Shop');
+    await page.getByLabel('Web address').fill('https://shop.example/sale/{{1}}/x');
+    await page.getByRole('button', { name: '+ Quick reply' }).click();
+    await page.getByLabel('Button label').nth(1).fill('Not interested');
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.getByText('Put {{1}} at the very end of the address.').waitFor();
+    await page.getByText('Give a sample ending for the review.').waitFor();
+    await page.getByLabel('Web address').fill('https://shop.example/sale/{{1}}');
+    await page.getByLabel('Sample ending for {{1}}').fill('s25');
+
+    await expect.poll(() => preview.textContent()).toContain('Hi Pablo, 25% off everything until Sunday!');
+    expect(await preview.textContent()).toContain('Reply STOP to opt out');
+    await page.locator('.template-preview').getByText('Shop').waitFor();
+    await page.locator('.template-preview').getByText('Not interested').waitFor();
+    await page.locator('.template-preview').getByRole('img', { name: 'Header' }).waitFor();
+    await screenshot(page, 'templates-01-editor');
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.getByText('Submitted summer_sale for review').waitFor();
+    await card('summer_sale').getByText('pending').waitFor();
+  });
+
+  it("shows the network's refusal next to the field it names", async () => {
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('summer_sale');
+    await page.getByLabel('Message text').fill('Hello again');
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    const name = page.locator('.field', { has: page.getByLabel('Name', { exact: true }) });
+    await name.getByText('A template with this name and language exists already').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('too_pushy');
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await card('too_pushy').getByText('pending').waitFor();
+  });
+
+  it("creates an authentication template from its options, WhatsApp's preset text previewed", async () => {
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('login_code');
+    await page.getByLabel('Category').selectOption('AUTHENTICATION');
+    expect(await page.getByLabel('Message text').count()).toBe(0);
+    await page.getByLabel('Code expires after (minutes)').fill('5');
+    const preview = page.getByTestId('bubble');
+    await expect
+      .poll(() => preview.textContent())
+      .toContain('123456 is your verification code. For your security, do not share this code.');
+    expect(await preview.textContent()).toContain('This code expires in 5 minutes.');
+    await page.locator('.template-preview').getByText('Copy code').waitFor();
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await card('login_code').getByText('pending').waitFor();
+    await card('login_code').getByText('This code expires in 5 minutes.').waitFor();
+  });
+
+  it("shows the simulator's approval and rejection without a reload", async () => {
+    await sim('POST', '/templates/summer_sale/en_US/approve');
+    await sim('POST', '/templates/too_pushy/en_US/reject');
+    await card('summer_sale').getByText('approved').waitFor();
+    await card('too_pushy')
+      .getByTestId('rejection')
+      .getByText('the category does not fit the content')
+      .waitFor();
+    await screenshot(page, 'templates-02-reviewed');
+  });
+
+  it('sends it from a conversation with labelled values, the server placing its 422 by the field', async () => {
+    await sim('POST', '/inbound', { from: CUSTOMER, name: 'Ravi', text: 'Any offers?' });
+    await go('Messages');
+    await page.getByRole('cell', { name: 'Any offers?' }).click();
+    await page.getByRole('button', { name: 'Send a template' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Template').selectOption({ label: 'summer_sale (en_US)' });
+    await dialog.getByRole('button', { name: 'Send template' }).click();
+    const field = (label: string) => dialog.locator('.field', { has: page.getByLabel(label) });
+    await field('First name').getByText('Fill this in.').waitFor();
+    await field('Link ending for “Shop”').getByText('Fill this in.').waitFor();
+
+    await dialog.getByLabel('Header image link').fill('ftp://cdn.example/sale.jpg');
+    await dialog.getByLabel('First name').fill('Ravi');
+    await dialog.getByLabel('Discount').fill('25%');
+    await dialog.getByLabel('Link ending for “Shop”').fill('s25');
+    await dialog.getByLabel('Reply payload for “Not interested” (optional)').fill('stop-promos');
+    await expect.poll(() => dialog.getByTestId('bubble').textContent()).toContain('Hi Ravi, 25% off');
+    await dialog.getByRole('button', { name: 'Send template' }).click();
+    // The server's 422 names template.header.link: its words show under the header's field.
+    await field('Header image link').getByText('An http(s) URL the network can fetch.').waitFor();
+    expect(await sentTemplates()).toEqual([]);
+    await screenshot(page, 'templates-03-send-dialog');
+
+    await dialog.getByLabel('Header image link').fill('https://cdn.example/sale.jpg');
+    await dialog.getByRole('button', { name: 'Send template' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const [sent] = await until(async () => {
+      const list = await sentTemplates();
+      return list.length === 1 && list;
+    });
+    expect(sent!.payload.template!.components).toEqual([
+      { type: 'header', parameters: [{ type: 'image', image: { link: 'https://cdn.example/sale.jpg' } }] },
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', parameter_name: 'first_name', text: 'Ravi' },
+          { type: 'text', parameter_name: 'discount', text: '25%' },
+        ],
+      },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 's25' }] },
+      {
+        type: 'button',
+        sub_type: 'quick_reply',
+        index: '1',
+        parameters: [{ type: 'payload', payload: 'stop-promos' }],
+      },
+    ]);
+  });
+
+  it('sends it from a flow step filled with placeholders', async () => {
+    await go('Flows');
+    await page.getByRole('link', { name: 'New flow' }).first().click();
+    await page.getByLabel('Name').fill('Sale');
+    await page.getByLabel('When this event is tracked').fill('sale_started');
+    await page.getByRole('button', { name: /Send template/ }).click();
+    await page.getByLabel('Template').selectOption({ label: 'summer_sale (en_US)' });
+    await page.getByLabel('Header image link').fill('not a link');
+    await page.getByLabel('First name').fill('{{contact.name | "there"}}');
+    await page.getByLabel('Discount').fill('{{event.properties.discount}}');
+    await page.getByLabel('Link ending for “Shop”').fill('{{event.properties.code}}');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    const header = page.locator('.field', { has: page.getByLabel('Header image link') });
+    await header.getByText('An http(s) URL the network can fetch.').waitFor();
+    await screenshot(page, 'templates-04-flow-step');
+
+    await page.getByLabel('Header image link').fill('{{event.properties.image}}');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.locator('.badge', { hasText: 'published' }).waitFor();
+    const tracked = await fetch(`${base}/api/v1/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        phone: CUSTOMER,
+        event: 'sale_started',
+        properties: { image: 'https://cdn.example/flow.jpg', discount: '30%', code: 'f30' },
+      }),
+    });
+    expect(tracked.status).toBe(202);
+    const sent = await until(async () => {
+      const list = await sentTemplates();
+      return list.length === 2 && list[0];
+    }, 30_000);
+    expect(sent.payload.template!.components).toEqual([
+      { type: 'header', parameters: [{ type: 'image', image: { link: 'https://cdn.example/flow.jpg' } }] },
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', parameter_name: 'first_name', text: 'Ravi' },
+          { type: 'text', parameter_name: 'discount', text: '30%' },
+        ],
+      },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'f30' }] },
+    ]);
+  });
+});

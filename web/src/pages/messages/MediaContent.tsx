@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react';
+import { type Json, str } from './types';
+
+const RECHECKS = 6;
+const RECHECK_MS = 10_000;
+
+const KIND: Record<string, string> = {
+  image: 'Image',
+  video: 'Video',
+  audio: 'Voice or audio',
+  document: 'Document',
+  sticker: 'Sticker',
+};
+
+/**
+ * Image, video, audio, document or sticker, served by Parley from its own store. Until the file is
+ * stored (or when it cannot be), a placeholder says so with what the message told about it.
+ */
+export function MediaContent({ messageId, kind, media }: { messageId: string; kind: string; media: Json }) {
+  const src = `/api/app/messages/${encodeURIComponent(messageId)}/media`;
+  const [state, setState] = useState<'checking' | 'ready' | 'missing'>('checking');
+  const [tries, setTries] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new try asks again
+  useEffect(() => {
+    let live = true;
+    fetch(src, { method: 'HEAD', credentials: 'same-origin' })
+      .then((res) => live && setState(res.ok ? 'ready' : 'missing'))
+      .catch(() => live && setState('missing'));
+    return () => {
+      live = false;
+    };
+  }, [src, tries]);
+  // A file still being fetched from the network is looked for again, a few times, while the page is open.
+  useEffect(() => {
+    if (state !== 'missing' || tries >= RECHECKS) return;
+    const timer = setTimeout(() => setTries((n) => n + 1), RECHECK_MS);
+    return () => clearTimeout(timer);
+  }, [state, tries]);
+  const caption = str(media.caption);
+  const filename = str(media.filename);
+  const label = KIND[kind] ?? 'Attachment';
+  const missing = () => setState('missing');
+  return (
+    <figure className="media">
+      {state === 'missing' ? (
+        <div className="media-missing" role="img" aria-label={`${label} not available yet`}>
+          <strong>{label}</strong> — not available yet
+          {filename && <div className="small">{filename}</div>}
+          {str(media.mime_type) && <div className="small muted">{str(media.mime_type)}</div>}
+        </div>
+      ) : state === 'checking' ? (
+        <div className="media-missing small muted">Loading {label.toLowerCase()}…</div>
+      ) : kind === 'image' || kind === 'sticker' ? (
+        <img
+          src={src}
+          alt={caption ?? label}
+          className={kind === 'sticker' ? 'sticker' : undefined}
+          onError={missing}
+        />
+      ) : kind === 'video' ? (
+        // biome-ignore lint/a11y/useMediaCaption: a customer's video comes without captions
+        <video src={src} controls preload="metadata" onError={missing} />
+      ) : kind === 'audio' ? (
+        // biome-ignore lint/a11y/useMediaCaption: a customer's voice note comes without captions
+        <audio src={src} controls preload="metadata" onError={missing} aria-label={label} />
+      ) : (
+        <a href={src} download={filename ?? true}>
+          {filename ?? 'Download the document'}
+        </a>
+      )}
+      {caption && <figcaption className="pre">{caption}</figcaption>}
+    </figure>
+  );
+}
