@@ -71,8 +71,8 @@ async function post(url, body, headers = {}) {
 const SIM_TOKEN = randomBytes(32).toString('hex');
 const simAuth = { authorization: `Bearer ${SIM_TOKEN}` };
 
-/** Tells the simulator about the numbers (it keeps its state in memory) and turns statuses off. */
-async function registerNumbers(simUrl, parleyUrl, numbers) {
+/** Tells the simulator about the numbers (it keeps its state in memory); statuses off unless `statuses`. */
+async function registerNumbers(simUrl, parleyUrl, numbers, statuses = false) {
   for (const n of numbers) {
     const registered = await post(
       `${simUrl}/numbers`,
@@ -90,7 +90,84 @@ async function registerNumbers(simUrl, parleyUrl, numbers) {
     if (registered.status !== 200)
       throw new Error(`simulator refused the number: ${JSON.stringify(registered.body)}`);
   }
-  await post(`${simUrl}/control`, { status_delays_ms: [-1, -1, -1] }, simAuth);
+  if (!statuses) await post(`${simUrl}/control`, { status_delays_ms: [-1, -1, -1] }, simAuth);
+}
+
+/** POST /contacts, then POST /messages, measured on one server: the rows and their ratio. */
+async function sendRows(parleyUrl, seeded, load, pid) {
+  let k = 0;
+  const auth = () => `Bearer ${seeded.keys[k++ % seeded.keys.length]}`;
+  const phone = () => `+9198${String(Math.floor(Math.random() * 100_000)).padStart(8, '0')}`;
+  const request = (body) => (req) => ({
+    ...req,
+    headers: { 'content-type': 'application/json', authorization: auth() },
+    body: JSON.stringify(body()),
+  });
+  const contacts = await measure(`${parleyUrl}/api/v1/contacts`, {
+    ...load,
+    pid,
+    method: 'POST',
+    makeRequest: request(() => ({ phone: phone(), tags: ['bench'], traits: { source: 'bench' } })),
+  });
+  const messages = await measure(`${parleyUrl}/api/v1/messages`, {
+    ...load,
+    pid,
+    method: 'POST',
+    makeRequest: request(() => ({
+      to: phone(),
+      template: { name: TEMPLATE.name, language: TEMPLATE.language, body: ['Asha'] },
+    })),
+  });
+  return { contacts, messages };
+}
+
+const profiled = (name) =>
+  process.env.BENCH_CPU_PROF
+    ? {
+        nodeOptions: [
+          '--cpu-prof',
+          `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
+          `--cpu-prof-name=${name}.cpuprofile`,
+        ],
+      }
+    : {};
+
+/**
+ * The embedded default as a newcomer runs it: one `serve` on PGlite with the simulator mounted on
+ * it (/_sim), its sent, delivered and read webhooks posted back to the same server and processed there.
+ */
+async function embeddedDefault(seeded, { port, secret, load, logLevel }) {
+  const env = await seeded.clone('messaging-embedded');
+  const parleyUrl = `http://127.0.0.1:${port}`;
+  const simUrl = `${parleyUrl}/_sim`;
+  const { numbers } = await connectNumbers(env, secret, seeded.workspaceId, simUrl);
+  const server = await start(
+    ['dist/cli/main.js', 'serve'],
+    {
+      ...env,
+      PARLEY_SECRET_KEY: secret,
+      PORT: String(port),
+      APP_URL: parleyUrl,
+      SIMULATOR_TOKEN: SIM_TOKEN,
+      LOG_LEVEL: logLevel,
+    },
+    /Parley is running/,
+    profiled('pglite-embedded-default'),
+  );
+  try {
+    await registerNumbers(simUrl, parleyUrl, numbers.slice(0, 1), true);
+    const { contacts, messages } = await sendRows(parleyUrl, seeded, load, server.pid);
+    return [
+      { endpoint: 'POST /contacts, embedded default', ...contacts },
+      {
+        endpoint: 'POST /messages (template), embedded default',
+        ...messages,
+        ratio: messages.rps / contacts.rps,
+      },
+    ];
+  } finally {
+    await stop(server);
+  }
 }
 
 async function simMessages(simUrl, phoneNumberId) {
@@ -176,37 +253,21 @@ export async function messagingBench(kind, seeded, { port, secret, load, logLeve
     ['dist/cli/main.js', 'serve'],
     { ...env, PARLEY_SECRET_KEY: secret, PORT: String(port), LOG_LEVEL: logLevel },
     /Parley is running/,
+    profiled(`${kind}-messaging`),
   );
   try {
     await registerNumbers(simUrl, parleyUrl, numbers);
-    let k = 0;
-    const auth = () => `Bearer ${seeded.keys[k++ % seeded.keys.length]}`;
-    const phone = () => `+9198${String(Math.floor(Math.random() * 100_000)).padStart(8, '0')}`;
-    const request = (body) => (req) => ({
-      ...req,
-      headers: { 'content-type': 'application/json', authorization: auth() },
-      body: JSON.stringify(body()),
-    });
-    const contacts = await measure(`${parleyUrl}/api/v1/contacts`, {
-      ...load,
-      method: 'POST',
-      makeRequest: request(() => ({ phone: phone(), tags: ['bench'], traits: { source: 'bench' } })),
-    });
-    const messages = await measure(`${parleyUrl}/api/v1/messages`, {
-      ...load,
-      method: 'POST',
-      makeRequest: request(() => ({
-        to: phone(),
-        template: { name: TEMPLATE.name, language: TEMPLATE.language, body: ['Asha'] },
-      })),
-    });
-    const pacing = await pacingRun(parleyUrl, simUrl, pacingKeys);
+    const { contacts, messages } = await sendRows(parleyUrl, seeded, load, server.pid);
+    const pacing = process.env.BENCH_NO_PACING ? null : await pacingRun(parleyUrl, simUrl, pacingKeys);
+    await stop(server);
+    const embedded = kind === 'pglite' ? await embeddedDefault(seeded, { port, secret, load, logLevel }) : [];
     return {
       kind,
       loadAverage,
       rows: [
         { endpoint: 'POST /contacts', ...contacts },
         { endpoint: 'POST /messages (template)', ...messages, ratio: messages.rps / contacts.rps },
+        ...embedded,
       ],
       pacing,
     };
@@ -223,13 +284,15 @@ export function messagingSection(results, load) {
   const rows = results.flatMap((r) =>
     r.rows.map(
       (x) =>
-        `| ${r.kind} | ${x.endpoint} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.ratio === undefined ? '-' : x.ratio.toFixed(2)} | ${x.failed} |`,
+        `| ${r.kind} | ${x.endpoint} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.ratio === undefined ? '-' : x.ratio.toFixed(2)} | ${x.cpuMs === undefined ? '-' : x.cpuMs.toFixed(2)} | ${x.failed} |`,
     ),
   );
-  const pacing = results.map(
-    ({ kind, pacing: p }) =>
-      `| ${kind} | ${p.configured} | ${p.sends} | ${p.inRequest} / ${p.queued} | ${p.atNetwork} (${p.distinct} distinct) | ${p.rate} | ${p.backlogRate} (${p.backlogSends} sends) | ${Number.isNaN(p.deviation) ? '-' : `${(p.deviation * 100).toFixed(1)}%`} | ${p.busiest} | ${p.drainedS} |`,
-  );
+  const pacing = results
+    .filter((r) => r.pacing)
+    .map(
+      ({ kind, pacing: p }) =>
+        `| ${kind} | ${p.configured} | ${p.sends} | ${p.inRequest} / ${p.queued} | ${p.atNetwork} (${p.distinct} distinct) | ${p.rate} | ${p.backlogRate} (${p.backlogSends} sends) | ${Number.isNaN(p.deviation) ? '-' : `${(p.deviation * 100).toFixed(1)}%`} | ${p.busiest} | ${p.drainedS} |`,
+    );
   return `${START}
 ## Messaging
 
@@ -241,15 +304,26 @@ above the core count means other work shared the machine, and every figure below
 **POST /messages against the simulator.** One Parley server per database (\`serve\`, the bench's seeded
 database, a number connected to the simulator at 1,000 messages per second so pacing never holds a
 request), the simulator in its own process (\`parley simulator\`) with status webhooks off, so the row
-measures the send path: validation, template lookup, plan count, contact upsert and message insert
-in one transaction, the send slot, the Graph API call, the update to \`accepted\`. \`POST /contacts\`
-is measured on the same server in the same run; the ratio is messages over contacts.
+measures the send path: validation, the number and template (held in memory), one statement for
+the month's count, the contact, the message and its send slot, the Graph API call, one statement for
+\`accepted\` and its event. \`POST /contacts\` is measured on the same server in the same run; the
+ratio is messages over contacts. "server CPU ms per request" is the CPU time the Parley process
+used over the measured seconds divided by the 2xx answers (on PostgreSQL the database's own CPU is
+not in it); other work on the machine changes it far less than it changes req/s. On PGlite, the rows marked *embedded default* are the product as a
+newcomer runs it: one \`serve\` on a fresh copy of the same data with the simulator mounted in it
+(\`/_sim\`), whose sent, delivered and read webhooks come back to the same server and are processed
+there (three webhook requests and three status changes for each send).
 
-| database | endpoint | req/s | p50 ms | p99 ms | ratio to POST /contacts | non-2xx / errors |
-|---|---|--:|--:|--:|--:|--:|
+| database | endpoint | req/s | p50 ms | p99 ms | ratio to POST /contacts | server CPU ms per request | non-2xx / errors |
+|---|---|--:|--:|--:|--:|--:|--:|
 ${rows.join('\n')}
 
-**Pacing.** A second number, configured at ${PACING_RATE} messages per second, gets ${PACING_SENDS} sends at once
+${pacing.length === 0 ? '' : pacingPart(pacing)}${END}`;
+}
+
+const pacingPart = (
+  pacing,
+) => `**Pacing.** A second number, configured at ${PACING_RATE} messages per second, gets ${PACING_SENDS} sends at once
 (all requests in flight together, to distinct phones). Each request waits up to its 3 s deadline for a
 send slot; the rest answer \`queued\` and the \`messages.send\` job sends them as slots free up. The
 rate is the simulator's: (sends - 1) / (last receive time - first), over the whole run and over the
@@ -261,8 +335,7 @@ received in any 1,000 ms window.
 | database | configured /s | sends | answered accepted / queued | at the network | measured /s, whole run | measured /s, backlog | off by | busiest second | all sent after s |
 |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|
 ${pacing.join('\n')}
-${END}`;
-}
+`;
 
 /** Replaces (or appends) the messaging section of docs/benchmarks.md, leaving the rest as it is. */
 export function writeMessagingSection(file, section) {

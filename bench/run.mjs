@@ -9,9 +9,11 @@
 //   BENCH_CONNECTIONS  concurrent connections (default 20)
 //   BENCH_LOG_LEVEL    Parley's LOG_LEVEL (default info, the server's own default)
 //   BENCH_ONLY         a subset of the servers: baseline,same-sql,parley,parley-redis,messaging
-//   BENCH_PACING_RATE, BENCH_PACING_SENDS   the messaging pacing run (default 50/s, 500 sends)
+//   BENCH_PACING_RATE, BENCH_PACING_SENDS   the messaging pacing run (default 50/s, 500 sends);
+//                      BENCH_NO_PACING skips it
 //   BENCH_CPU_PROF     a directory: Parley runs with --cpu-prof and writes its profiles there
 //   BENCH_NO_WRITE     set to leave docs/benchmarks.md alone
+//   BENCH_PORT         the first of the ports the servers listen on (default 4100; it uses up to +12)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -32,7 +34,7 @@ const PHONES = 100_000;
 const PRELOAD = 20_000;
 const PHONE_PREFIX = '9198'; // +91 98xxxxxxxx: valid Indian mobile numbers
 const SECRET = '1'.repeat(64);
-const PORT = 4100;
+const PORT = Number(process.env.BENCH_PORT ?? 4100);
 const AIM = { ratio: 0.75, p99: 30 };
 
 let serverVersion = '';
@@ -162,7 +164,7 @@ async function benchDatabase(kind) {
     messaging.push(await messagingBench(kind, seeded, opts));
     const { rows: m, pacing: p } = messaging.at(-1);
     for (const row of m) process.stderr.write(`  ${row.endpoint}: ${row.rps} req/s, p99 ${row.p99} ms\n`);
-    process.stderr.write(`  pacing: ${p.configured}/s configured, ${p.rate}/s at the network\n`);
+    if (p) process.stderr.write(`  pacing: ${p.configured}/s configured, ${p.rate}/s at the network\n`);
   }
   return rows;
 }
@@ -264,6 +266,7 @@ npm run bench                          # both databases, about 4 minutes
 BENCH_DATABASES=pglite npm run bench   # embedded only (no PostgreSQL needed)
 BENCH_CONNECTIONS=50 BENCH_SECONDS=20 npm run bench
 BENCH_CPU_PROF=/tmp/prof BENCH_ONLY=baseline,parley npm run bench   # CPU profiles of Parley
+BENCH_ONLY=messaging BENCH_NO_PACING=1 BENCH_CPU_PROF=/tmp/prof npm run bench   # the send path alone, profiled
 \`\`\`
 
 PostgreSQL is reached at \`BENCH_ADMIN_URL\` (default \`postgres://postgres@127.0.0.1:5432/test\`); the

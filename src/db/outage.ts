@@ -55,6 +55,8 @@ const SUSPECT_AFTER_MS = 1_000;
 export const PROBE_TIMEOUT_MS = 2_000;
 // While the database is unreachable, how often it is asked again.
 const RETRY_EVERY_MS = 1_000;
+// How often the one timer over the queries in flight looks at the oldest of them.
+const WATCH_EVERY_MS = 250;
 
 const LOST = Symbol('the database is unreachable');
 
@@ -73,6 +75,11 @@ export class Outage {
   #closed = false;
   #answeredAt = 0;
   #lost = Outage.#never();
+  // When each query in flight started, oldest first (a Map keeps insertion order), and one timer
+  // over them all while any runs: a timer per query cost more than many of the queries.
+  #inFlight = new Map<number, number>();
+  #next = 0;
+  #watch: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly probe: () => Promise<void>,
@@ -84,8 +91,9 @@ export class Outage {
   guard<T>(work: () => Promise<T>): Promise<T> {
     if (this.#down) return Promise.reject(new DatabaseUnreachableError());
     const running = work();
-    // Each second it waits (the database may go away while a slow statement runs).
-    const suspect = setInterval(() => this.#check(), SUSPECT_AFTER_MS).unref();
+    const id = this.#next++;
+    this.#inFlight.set(id, Date.now());
+    this.#watch ??= setInterval(() => this.#watchSlow(), WATCH_EVERY_MS).unref();
     return Promise.race([running, this.#lost])
       .catch((err: unknown) => {
         if (err === LOST) throw new DatabaseUnreachableError();
@@ -94,7 +102,16 @@ export class Outage {
         // One error per caller: the job queue writes into the message of the error it is given.
         throw new DatabaseUnreachableError({ cause: err });
       })
-      .finally(() => clearInterval(suspect));
+      .finally(() => this.#inFlight.delete(id));
+  }
+
+  /** A query waiting SUSPECT_AFTER_MS or more (the database may go away while a slow statement runs). */
+  #watchSlow(): void {
+    const oldest = this.#inFlight.values().next();
+    if (oldest.done) {
+      clearInterval(this.#watch);
+      this.#watch = undefined;
+    } else if (Date.now() - oldest.value >= SUSPECT_AFTER_MS) this.#check();
   }
 
   /**
@@ -114,6 +131,8 @@ export class Outage {
   close(): void {
     this.#closed = true;
     clearTimeout(this.#retry);
+    clearInterval(this.#watch);
+    this.#watch = undefined;
   }
 
   #answered(): void {

@@ -5,6 +5,9 @@ export interface SendOptions {
   /** A deterministic id: a second job with it is not created. */
   id?: string;
   startAfter?: Date;
+  /** With singletonSeconds: one job of this name and key per period of that many seconds, across instances. */
+  singletonKey?: string;
+  singletonSeconds?: number;
   /** The connection to write the job with (see inTransaction). */
   db?: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
 }

@@ -9,8 +9,11 @@ import { Queue } from '../jobs/queue.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { KeyVerifier } from '../modules/api-keys/key-verifier.js';
 import { openMediaStore } from '../modules/media/open-store.js';
+import type { StoredNumber } from '../modules/messaging/number-types.js';
+import { SendingCache } from '../modules/messaging/sending-cache.js';
 import { createApiRateLimiter } from '../modules/rate-limit/create-limiter.js';
 import type { RateLimiter } from '../modules/rate-limit/limiter.js';
+import type { StoredTemplate } from '../modules/templates/components.js';
 import { lockDataDir } from './data-dir-lock.js';
 
 export type Role = 'all' | 'api' | 'worker' | 'cli';
@@ -69,6 +72,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       await keys.start({ everyMs: config.apiKeyPollMs, listen: db.listen });
       closers.push(() => keys.stop());
     }
+    const sending = new SendingCache<StoredNumber, StoredTemplate>(log);
+    if (options.role !== 'cli') {
+      await sending.start(db.listen);
+      closers.push(() => sending.stop());
+    }
     const useQueue = options.queue ?? options.role !== 'cli';
     const queue = useQueue
       ? await Queue.start(db, { work: options.role === 'all' || options.role === 'worker', log })
@@ -79,6 +87,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       log,
       limiter,
       keys,
+      sending,
       queue,
       secrets: new SecretBox(config.secretKey),
       media: openMediaStore(config, db),

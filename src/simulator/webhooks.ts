@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readCapped } from '../lib/read-capped.js';
 import { hubSignature } from '../modules/messaging/cloud-api/signature.js';
 import type { WebhookMessage, WebhookPayload, WebhookStatus } from '../modules/messaging/cloud-api/types.js';
 import type { SimNumber } from './state.js';
@@ -59,8 +60,9 @@ export async function deliver(number: SimNumber, body: unknown): Promise<number>
       body: raw,
       signal: AbortSignal.timeout(10_000),
     });
-    // Only the status counts: the answer's body is not read, however long it is.
-    await res.body?.cancel();
+    // Only the status counts: a short answer is read to its end, so the connection is kept for the
+    // next webhook; past a few KiB the rest is not read.
+    await readCapped(res.body, 4096).catch(() => {});
     return res.status;
   } catch {
     return 0;

@@ -4,18 +4,9 @@ import { ApiError } from '../../http/errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { newId } from '../../lib/ids.js';
 import { CloudApiClient } from './cloud-api/client.js';
+import type { ConnectedNumber, StoredNumber } from './number-types.js';
 
-export interface ConnectedNumber {
-  id: string;
-  workspaceId: string;
-  phoneNumberId: string;
-  businessAccountId: string;
-  displayPhone: string;
-  graphBaseUrl: string;
-  messagesPerSecond: number;
-  accessToken: string;
-  appSecret: string;
-}
+export type { ConnectedNumber } from './number-types.js';
 
 export interface ConnectNumberInput {
   phoneNumberId: string;
@@ -87,15 +78,6 @@ const COLUMNS = `id, workspace_id, phone_number_id, business_account_id, display
   messages_per_second, access_token_enc, app_secret_enc, verify_token_hash, templates_synced_at, created_at,
   verified_name, quality_rating, messaging_limit_tier`;
 
-type StoredNumber = ConnectedNumber & {
-  verifyTokenHash: string;
-  templatesSyncedAt: Date | null;
-  connectedAt: Date;
-  verifiedName: string | null;
-  qualityRating: string | null;
-  messagingLimitTier: string | null;
-};
-
 function open(ctx: AppContext, row: Row): StoredNumber {
   return {
     id: row.id,
@@ -121,6 +103,16 @@ export async function numberOfWorkspace(ctx: AppContext, db: Queryable, workspac
     workspaceId,
   ]);
   return rows[0] ? open(ctx, rows[0]) : null;
+}
+
+/** The workspace's number for a send, held in memory while this instance hears of changes to it. */
+export function sendingNumber(ctx: AppContext, workspaceId: string) {
+  return ctx.sending.number(workspaceId, () => numberOfWorkspace(ctx, ctx.db, workspaceId));
+}
+
+/** The number a webhook URL names, held in memory like sendingNumber. */
+export function webhookNumber(ctx: AppContext, id: string) {
+  return ctx.sending.numberById(id, () => numberById(ctx, id));
 }
 
 export async function numberById(ctx: AppContext, id: string) {

@@ -79,9 +79,9 @@ export function registerAppNumberRoutes(app: RestApp): void {
   app.delete('/number', async (request) => {
     const s = request.session();
     requireManager(s.role);
-    if (!(await disconnectNumber(ctx.db, s.workspaceId))) {
-      throw new ApiError('no_connected_number', 'This workspace has no connected number');
-    }
+    const disconnected = await disconnectNumber(ctx.db, s.workspaceId);
+    ctx.sending.forget(s.workspaceId);
+    if (!disconnected) throw new ApiError('no_connected_number', 'This workspace has no connected number');
     return { result: true };
   });
 

@@ -23,18 +23,43 @@ interface PacedNumber {
  * slot that is too far off is not taken (nothing is reserved); `retryInMs` says when one frees up.
  */
 export async function takeSendSlot(db: Queryable, number: PacedNumber, maxWaitMs: number): Promise<SendSlot> {
-  const step = 1 / number.messagesPerSecond;
-  const { rows } = await db.query<{ wait_ms: number; at: number }>(
-    `INSERT INTO message_pacing AS p (workspace_id, number_id, next_slot_at)
-     VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3))
-     ON CONFLICT (workspace_id, number_id) DO UPDATE
-       SET next_slot_at = GREATEST(p.next_slot_at, clock_timestamp()) + make_interval(secs => $3)
-       WHERE p.next_slot_at <= clock_timestamp() + make_interval(secs => $4)
-     RETURNING (extract(epoch FROM next_slot_at - clock_timestamp()) - $3)::float8 * 1000 AS wait_ms,
-       (extract(epoch FROM next_slot_at) - $3)::float8 * 1000 AS at`,
-    [number.workspaceId, number.id, step, maxWaitMs / 1000],
+  const { rows } = await db.query<SlotRow>(
+    slotStatement(1, 'VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3))'),
+    slotParams(number, maxWaitMs),
   );
-  if (rows[0]) return { granted: true, waitMs: Math.max(0, Number(rows[0].wait_ms)), at: Number(rows[0].at) };
+  return granted(rows[0]) ?? refusedSlot(db, number);
+}
+
+/**
+ * The statement that takes a slot, its parameters (slotParams) numbered from $first, so that a
+ * statement storing a message can take its slot too. `row` is the VALUES or SELECT giving the row
+ * to insert: the workspace, the number, clock_timestamp() + the step. Returns wait_ms and at.
+ */
+export function slotStatement(first: number, row: string): string {
+  const step = `$${first + 2}`;
+  return `INSERT INTO message_pacing AS p (workspace_id, number_id, next_slot_at) ${row}
+     ON CONFLICT (workspace_id, number_id) DO UPDATE
+       SET next_slot_at = GREATEST(p.next_slot_at, clock_timestamp()) + make_interval(secs => ${step})
+       WHERE p.next_slot_at <= clock_timestamp() + make_interval(secs => $${first + 3})
+     RETURNING (extract(epoch FROM next_slot_at - clock_timestamp()) - ${step})::float8 * 1000 AS wait_ms,
+       (extract(epoch FROM next_slot_at) - ${step})::float8 * 1000 AS at`;
+}
+
+export type SlotRow = { wait_ms: number | null; at: number | null };
+
+/** The parameters of slotStatement: workspace, number, the step between slots (s), the longest wait (s). */
+export function slotParams(number: PacedNumber, maxWaitMs: number): unknown[] {
+  return [number.workspaceId, number.id, 1 / number.messagesPerSecond, maxWaitMs / 1000];
+}
+
+/** The slot a statement returned, if it took one. */
+export function granted(row: SlotRow | undefined): SendSlot | undefined {
+  if (!row || row.wait_ms === null) return undefined;
+  return { granted: true, waitMs: Math.max(0, Number(row.wait_ms)), at: Number(row.at) };
+}
+
+/** No slot within the wait: when one frees up. */
+export async function refusedSlot(db: Queryable, number: PacedNumber): Promise<SendSlot> {
   const later = await db.query<{ wait_ms: number }>(
     `SELECT extract(epoch FROM next_slot_at - clock_timestamp())::float8 * 1000 AS wait_ms
      FROM message_pacing WHERE workspace_id = $1 AND number_id = $2`,

@@ -9,7 +9,7 @@ import type { ConnectedNumber } from './connected-numbers.js';
 import { applyInboundConsent } from './inbound-consent.js';
 import { buttonPayload } from './inbound-content.js';
 import { sendMessage } from './send-message.js';
-import { advanceStatus, changeStatus, confirmByCallback } from './status.js';
+import { changeStatus, networkStatus } from './status.js';
 import {
   type InboundMessage,
   isObject,
@@ -226,13 +226,5 @@ function forwarding(context: Record<string, unknown> | null) {
 
 async function applyStatus(ctx: AppContext, workspaceId: string, s: StatusUpdate) {
   const failure = s.status === 'failed' ? s.error : undefined;
-  await changeStatus(
-    ctx,
-    workspaceId,
-    async (db) =>
-      (await advanceStatus(db, workspaceId, s.wamid, s.status, failure)) ??
-      (s.callbackData !== null
-        ? await confirmByCallback(db, workspaceId, s.callbackData, s.wamid, s.status, failure)
-        : null),
-  );
+  await changeStatus(ctx, workspaceId, networkStatus(s.wamid, s.status, s.callbackData, failure));
 }

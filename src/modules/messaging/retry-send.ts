@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { bodyComponents, type OutboundMessage } from './cloud-api/send-body.js';
 import type { GraphSendComponent } from './cloud-api/types.js';
-import { numberOfWorkspace } from './connected-numbers.js';
+import { sendingNumber } from './connected-numbers.js';
 import { takeSendSlot, waitForSlot } from './pacing.js';
 import type { RichType } from './schemas.js';
 import { deliverMessage } from './send-message.js';
@@ -62,7 +62,7 @@ export async function retrySend(
       'sending again: an earlier attempt got no answer and the network has not confirmed it',
     );
   }
-  const number = await numberOfWorkspace(ctx, ctx.db, data.workspaceId);
+  const number = await sendingNumber(ctx, data.workspaceId);
   if (!number) {
     await markFailed(ctx, data, 0, 'the workspace no longer has a connected number');
     return;

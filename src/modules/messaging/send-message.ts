@@ -9,9 +9,17 @@ import { type StoredTemplate, templateNeeds } from '../templates/components.js';
 import { syncTemplates } from '../templates/sync-templates.js';
 import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
-import { type ConnectedNumber, clientFor, numberOfWorkspace } from './connected-numbers.js';
+import { type ConnectedNumber, clientFor, sendingNumber } from './connected-numbers.js';
 import { refuseMarketingToOptedOut } from './opt-out-check.js';
-import { takeSendSlot, waitForSlot } from './pacing.js';
+import {
+  granted,
+  refusedSlot,
+  type SendSlot,
+  type SlotRow,
+  slotParams,
+  slotStatement,
+  waitForSlot,
+} from './pacing.js';
 import { richContent } from './rich-message.js';
 import type { SendMessageBody } from './schemas.js';
 import {
@@ -21,7 +29,7 @@ import {
   SEND_TIMEOUT_MS,
   scheduleSend,
 } from './send-schedule.js';
-import { CHANGED, changeStatus, failMessage, type MessageStatus, type StatusChange } from './status.js';
+import { CHANGED, changeStatus, failMessage, type MessageStatus } from './status.js';
 import { templateComponents } from './template-parameters.js';
 
 export interface SendResult {
@@ -51,7 +59,7 @@ export async function sendMessage(
     const sent = await storedMessage(ctx, principal.workspaceId, 'source_key', options.sourceKey);
     if (sent) return sent;
   }
-  const number = await numberOfWorkspace(ctx, ctx.db, principal.workspaceId);
+  const number = await sendingNumber(ctx, principal.workspaceId);
   if (!number) {
     throw new ApiError(
       'no_connected_number',
@@ -65,19 +73,27 @@ export async function sendMessage(
   let templateValues: string[] = [];
   if (type === 'template') {
     if (!input.template) throw ApiError.validation('template', 'is required for a template message');
-    const { rows } = await ctx.db.query<StoredTemplate>(
-      `SELECT category, body, parameter_format, components FROM templates
-       WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED'`,
-      [principal.workspaceId, input.template.name, input.template.language],
+    const { name, language } = input.template;
+    const template = await ctx.sending.template(
+      principal.workspaceId,
+      `${name}\u0000${language}`,
+      async () => {
+        const { rows } = await ctx.db.query<StoredTemplate>(
+          `SELECT category, body, parameter_format, components FROM templates
+         WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED'`,
+          [principal.workspaceId, name, language],
+        );
+        return rows[0] ?? null;
+      },
     );
-    if (!rows[0]) {
+    if (!template) {
       throw new ApiError(
         'template_not_found',
         `No approved template "${input.template.name}" in language "${input.template.language}"`,
       );
     }
-    const { components, bodyValues } = templateComponents(templateNeeds(rows[0]), input.template);
-    await refuseMarketingToOptedOut(ctx.db, principal.workspaceId, phone.digits, rows[0].category);
+    const { components, bodyValues } = templateComponents(templateNeeds(template), input.template);
+    await refuseMarketingToOptedOut(ctx.db, principal.workspaceId, phone.digits, template.category);
     message = {
       type,
       to: phone.digits,
@@ -114,35 +130,35 @@ export async function sendMessage(
         : { type, to: phone.digits, content: content! };
   }
   const id = newId('msg');
+  const maxWaitMs = Math.max(0, ctx.config.sendDeadlineMs - NETWORK_ALLOWANCE_MS);
+  // One statement: the month's count, the contact, the message and its send slot (the number's next
+  // one, if it comes within the deadline), each only if the one before it went through.
   const stored = await withContactLimit(
     ctx.db,
     async (q) => {
-      const usage = await q.query(
-        `INSERT INTO message_usage AS u (workspace_id, month, sent)
-       SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1
-       FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1 AND p.messages_per_month_limit > 0
-       ON CONFLICT (workspace_id, month) DO UPDATE SET sent = u.sent + 1
-         WHERE u.sent < (SELECT p.messages_per_month_limit FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1)
-       RETURNING sent`,
-        [principal.workspaceId],
-      );
-      if (usage.rows.length === 0) {
-        throw new ApiError(
-          'plan_limit_reached',
-          "The plan's messages per month are used up; upgrade the plan to send more",
-        );
-      }
-      await q.query(
-        `WITH contact AS (
-         INSERT INTO contacts (workspace_id, id, phone) VALUES ($1, $2, $3)
+      const { rows } = await q.query<SlotRow & { counted: number }>(
+        `WITH usage AS (
+         INSERT INTO message_usage AS u (workspace_id, month, sent)
+         SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1
+         FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1 AND p.messages_per_month_limit > 0
+         ON CONFLICT (workspace_id, month) DO UPDATE SET sent = u.sent + 1
+           WHERE u.sent < (SELECT p.messages_per_month_limit FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1)
+         RETURNING sent),
+       contact AS (
+         INSERT INTO contacts (workspace_id, id, phone) SELECT $1, $2, $3 FROM usage
          ON CONFLICT (workspace_id, phone) DO UPDATE SET updated_at = contacts.updated_at
-         RETURNING id)
-       INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
-         template_values, text, callback_data, status, status_rank, sending_until, unconfirmed_since, source_key,
-         template_components, content)
-       SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
-         now() + make_interval(secs => $11), now(), $12, $13::jsonb, $14::jsonb
-       FROM contact`,
+         RETURNING id),
+       message AS (
+         INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
+           template_values, text, callback_data, status, status_rank, sending_until, unconfirmed_since, source_key,
+           template_components, content)
+         SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
+           now() + make_interval(secs => $11), now(), $12, $13::jsonb, $14::jsonb
+         FROM contact
+         RETURNING id),
+       slot AS (${slotStatement(15, 'SELECT $15, $16, clock_timestamp() + make_interval(secs => $17) FROM message')})
+       SELECT (SELECT count(*) FROM usage)::int AS counted, slot.wait_ms, slot.at
+       FROM (SELECT 1) AS one LEFT JOIN slot ON true`,
         [
           principal.workspaceId,
           newId('ct'),
@@ -158,35 +174,44 @@ export async function sendMessage(
           options.sourceKey ?? null,
           message.type === 'template' ? JSON.stringify(message.components) : null,
           'content' in message ? JSON.stringify(message.content) : null,
+          ...slotParams(number, maxWaitMs),
         ],
       );
+      if (rows[0]!.counted === 0) {
+        throw new ApiError(
+          'plan_limit_reached',
+          "The plan's messages per month are used up; upgrade the plan to send more",
+        );
+      }
       await options.record?.(q, id);
+      return granted(rows[0]) ?? (await refusedSlot(q, number));
     },
-    { transaction: true },
+    // The Idempotency-Key's outcome is written with the message, or neither is.
+    { transaction: options.record !== undefined },
   ).catch(async (err: unknown) => {
     // The same run step sending at once on two workers: the other one stored the message first.
     if ((err as { constraint?: string }).constraint === 'messages_source_key' && options.sourceKey)
-      return 'stored';
+      return null;
     throw err;
   });
-  if (stored === 'stored')
-    return (await storedMessage(ctx, principal.workspaceId, 'source_key', options.sourceKey!))!;
-  return attemptWithin(ctx, number, id, message);
+  if (!stored) return (await storedMessage(ctx, principal.workspaceId, 'source_key', options.sourceKey!))!;
+  return attemptWithin(ctx, number, id, message, stored);
 }
 
 /**
- * Takes the number's next send slot and tries the send; answers within the deadline either way,
+ * Tries the send in the number's send slot (taken as the message was stored); answers within the deadline either way,
  * while the attempt itself runs to its end. A burst past the number's throughput gets no slot within
  * the deadline: the message stays queued for the messages.send job, which sends it when a slot frees.
  */
-async function attemptWithin(ctx: AppContext, number: ConnectedNumber, id: string, message: OutboundMessage) {
+async function attemptWithin(
+  ctx: AppContext,
+  number: ConnectedNumber,
+  id: string,
+  message: OutboundMessage,
+  slot: SendSlot,
+) {
   const started = Date.now();
   const job = { workspaceId: number.workspaceId, messageId: id };
-  const slot = await takeSendSlot(
-    ctx.db,
-    number,
-    Math.max(0, ctx.config.sendDeadlineMs - NETWORK_ALLOWANCE_MS),
-  );
   if (!slot.granted) {
     await scheduleSend(ctx, job, slot.retryInMs - JOB_SLOT_HEADSTART_MS, false);
     return { id, wamid: null, status: 'queued' as const };
@@ -242,21 +267,18 @@ export async function deliverMessage(
       callbackData: id,
     });
     // The status webhook may have confirmed the message first; the contact's wa_id is stored either way.
-    await changeStatus(ctx, number.workspaceId, async (db) => {
-      const { rows } = await db.query<StatusChange>(
-        `WITH m AS (
-           UPDATE messages SET wamid = $3, status = 'accepted', status_rank = 1, sending_until = NULL,
-             unconfirmed_since = NULL, updated_at = now()
-           WHERE workspace_id = $1 AND id = $2 AND status_rank < 1
-           RETURNING ${CHANGED}),
-         c AS (
-           UPDATE contacts SET wa_id = $4 FROM messages
-           WHERE messages.workspace_id = $1 AND messages.id = $2 AND contacts.workspace_id = $1
-             AND contacts.id = messages.contact_id AND $4::text IS NOT NULL)
-         SELECT * FROM m`,
-        [number.workspaceId, id, wamid, waId],
-      );
-      return rows[0] ?? null;
+    await changeStatus(ctx, number.workspaceId, {
+      sql: `m AS (
+         UPDATE messages SET wamid = $4, status = 'accepted', status_rank = 1, sending_until = NULL,
+           unconfirmed_since = NULL, updated_at = now()
+         WHERE workspace_id = $1 AND id = $3 AND status_rank < 1
+         RETURNING ${CHANGED}),
+       contact AS (
+         UPDATE contacts SET wa_id = $5 FROM messages
+         WHERE messages.workspace_id = $1 AND messages.id = $3 AND contacts.workspace_id = $1
+           AND contacts.id = messages.contact_id AND $5::text IS NOT NULL
+           AND contacts.wa_id IS DISTINCT FROM $5)`,
+      params: [id, wamid, waId],
     });
     if (!wamid) {
       ctx.log.warn(
@@ -285,17 +307,17 @@ export async function deliverMessage(
 // The network holds a template whose parameters differ from the copy Parley checked the send against.
 const STALE_TEMPLATE_CODES = new Set([132000, 132012]);
 
-// Numbers whose templates this process asked to sync lately, and when: a burst of refused sends asks once.
-const resyncAsked = new Map<string, number>();
-const RESYNC_EVERY_MS = 60_000;
+// A burst of refused sends asks for one sync a minute per number, whichever instance they reach.
+const RESYNC_EVERY_SECONDS = 60;
 
 /** Parley's copy of the number's templates is out of date: the templates.sync job is asked for this number. */
 function resyncTemplates(ctx: AppContext, number: ConnectedNumber) {
-  const now = Date.now();
-  if (now - (resyncAsked.get(number.id) ?? 0) < RESYNC_EVERY_MS) return;
-  resyncAsked.set(number.id, now);
   const asked = ctx.queue
-    ? ctx.queue.send('templates.sync', { numberId: number.id })
+    ? ctx.queue.send(
+        'templates.sync',
+        { numberId: number.id },
+        { singletonKey: number.id, singletonSeconds: RESYNC_EVERY_SECONDS },
+      )
     : syncTemplates(ctx, number);
   asked.catch((err: unknown) =>
     ctx.log.warn({ err, numberId: number.id }, 'template sync after a parameter mismatch failed'),

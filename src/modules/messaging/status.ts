@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/db.js';
-import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
+import { newId } from '../../lib/ids.js';
+import { queueDeliveries } from '../webhooks/emit.js';
 
 /** Message statuses in the order they happen; a status never moves back (failed is terminal). */
 export const STATUS_RANK = { queued: 0, accepted: 1, sent: 2, delivered: 3, read: 4, failed: 5 } as const;
@@ -19,80 +19,80 @@ export interface StatusChange {
 /** The columns a status update returns (`RETURNING ${CHANGED}`) for its event. */
 export const CHANGED = 'id, wamid, status, callback_data, error_code, error_reason';
 
+/** An update of one message's status: CTEs, the last named `m` returning CHANGED, parameters from $3. */
+export interface StatusStatement {
+  sql: string;
+  params: unknown[];
+}
+
+// The `message.status` event in the shape recordEvent stores (webhooks/emit.ts), built from `m`.
+const STATUS_EVENT = `jsonb_build_object('type', 'message.status',
+  'timestamp', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'data', jsonb_build_object('id', m.id, 'wamid', m.wamid, 'status', m.status, 'callback_data', m.callback_data)
+    || CASE WHEN m.status = 'failed' THEN jsonb_build_object('error',
+         jsonb_build_object('code', coalesce(m.error_code, 0), 'reason', coalesce(m.error_reason, '')))
+       ELSE '{}'::jsonb END)`;
+
 /**
  * Every change of a message's status goes through here: `update` changes it (returning the row, or
- * null when nothing moved) and its `message.status` event is recorded in the same transaction, so no
+ * nothing when nothing moved) and its `message.status` event is recorded by the same statement, so no
  * change goes unannounced, whether Parley decided it (a refusal in the send answer, retries run out,
  * never confirmed) or the network reported it (a status webhook). One event per message and status.
+ * One statement, not a transaction: a send and each of its status webhooks cost one round trip here.
  */
 export async function changeStatus(
   ctx: AppContext,
   workspaceId: string,
-  update: (db: Queryable) => Promise<StatusChange | null>,
+  update: StatusStatement,
 ): Promise<StatusChange | null> {
-  const { changed, deliveries } = await ctx.db.transaction(async (tx) => {
-    const changed = await update(tx);
-    if (!changed) return { changed, deliveries: [] };
-    const data = {
-      id: changed.id,
-      wamid: changed.wamid,
-      status: changed.status,
-      callback_data: changed.callback_data,
-      ...(changed.status === 'failed'
-        ? { error: { code: changed.error_code ?? 0, reason: changed.error_reason ?? '' } }
-        : {}),
-    };
-    const key = `${changed.id}:${changed.status}`;
-    return { changed, deliveries: await recordEvent(tx, workspaceId, 'message.status', key, data) };
-  });
+  const { rows } = await ctx.db.query<StatusChange & { deliveries: string[] }>(
+    `WITH ${update.sql},
+     event AS (
+       INSERT INTO webhook_deliveries (workspace_id, id, endpoint_id, event_type, event_key, payload)
+       SELECT $1, $2 || '_' || e.id, e.id, 'message.status', m.id || ':' || m.status, ${STATUS_EVENT}
+       FROM m JOIN webhook_endpoints e ON e.workspace_id = $1 AND e.enabled AND 'message.status' = ANY (e.events)
+       ON CONFLICT (workspace_id, endpoint_id, event_key) DO NOTHING
+       RETURNING id)
+     SELECT m.*, ARRAY(SELECT id FROM event) AS deliveries FROM m`,
+    [workspaceId, newId('evt'), ...update.params],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { deliveries, ...changed } = row;
   await queueDeliveries(ctx, workspaceId, deliveries);
   return changed;
 }
 
 /**
- * Moves a message forward to `status`, by its wamid; a late or repeated status (a `sent` after
- * `delivered`, a webhook delivered twice) changes nothing. Returns the change when it moved.
+ * A status from the network, by its wamid: the message moves forward to it; a late or repeated
+ * status (a `sent` after `delivered`, a webhook delivered twice) changes nothing. A status for a
+ * wamid Parley has not recorded: the answer to that send was lost (a timeout, a cut connection, a
+ * process that died mid-call). The network echoes biz_opaque_callback_data, which Parley sets to the
+ * message id, so the status names the message: it takes the wamid and moves forward, and is not sent
+ * again. A message failed as never confirmed is confirmed all the same.
  */
-export async function advanceStatus(
-  db: Queryable,
-  workspaceId: string,
+export function networkStatus(
   wamid: string,
   status: MessageStatus,
+  callbackData: string | null,
   error?: { code: number; reason: string },
-): Promise<StatusChange | null> {
-  const { rows } = await db.query<StatusChange>(
-    `UPDATE messages SET status = $3, status_rank = $4, error_code = COALESCE($5, error_code),
-       error_reason = COALESCE($6, error_reason), updated_at = now()
-     WHERE workspace_id = $1 AND wamid = $2 AND status_rank < $4
-     RETURNING ${CHANGED}`,
-    [workspaceId, wamid, status, STATUS_RANK[status], error?.code ?? null, error?.reason ?? null],
-  );
-  return rows[0] ?? null;
-}
-
-/**
- * A status for a wamid Parley has not recorded: the answer to that send was lost (a timeout, a cut
- * connection, a process that died mid-call). The network echoes biz_opaque_callback_data, which
- * Parley sets to the message id, so the status names the message: it takes the wamid and moves
- * forward, and is not sent again. A message failed as never confirmed is confirmed all the same.
- */
-export async function confirmByCallback(
-  db: Queryable,
-  workspaceId: string,
-  messageId: string,
-  wamid: string,
-  status: MessageStatus,
-  error?: { code: number; reason: string },
-): Promise<StatusChange | null> {
-  const { rows } = await db.query<StatusChange>(
-    `UPDATE messages SET wamid = $3, status = $4, status_rank = $5, error_code = $6, error_reason = $7,
-       sending_until = NULL, unconfirmed_since = NULL, updated_at = now()
-     WHERE workspace_id = $1 AND id = $2 AND direction = 'outbound' AND wamid IS NULL
-       AND (status_rank < $5 OR (status = 'failed' AND unconfirmed_since IS NOT NULL))
-     RETURNING ${CHANGED}`,
-    [workspaceId, messageId, wamid, status, STATUS_RANK[status], error?.code ?? null, error?.reason ?? null],
-  );
-  return rows[0] ?? null;
+): StatusStatement {
+  return {
+    sql: `advanced AS (
+       UPDATE messages SET status = $4, status_rank = $5, error_code = COALESCE($6, error_code),
+         error_reason = COALESCE($7, error_reason), updated_at = now()
+       WHERE workspace_id = $1 AND wamid = $3 AND status_rank < $5
+       RETURNING ${CHANGED}),
+     confirmed AS (
+       UPDATE messages SET wamid = $3, status = $4, status_rank = $5, error_code = $6, error_reason = $7,
+         sending_until = NULL, unconfirmed_since = NULL, updated_at = now()
+       WHERE workspace_id = $1 AND id = $8 AND direction = 'outbound' AND wamid IS NULL
+         AND (status_rank < $5 OR (status = 'failed' AND unconfirmed_since IS NOT NULL))
+         AND NOT EXISTS (SELECT 1 FROM advanced)
+       RETURNING ${CHANGED}),
+     m AS (SELECT * FROM advanced UNION ALL SELECT * FROM confirmed)`,
+    params: [wamid, status, STATUS_RANK[status], error?.code ?? null, error?.reason ?? null, callbackData],
+  };
 }
 
 /**
@@ -107,15 +107,13 @@ export async function failMessage(
   error: { code: number; reason: string },
   refused: boolean,
 ): Promise<StatusChange | null> {
-  return changeStatus(ctx, workspaceId, async (db) => {
-    const { rows } = await db.query<StatusChange>(
-      `UPDATE messages SET status = 'failed', status_rank = 5, error_code = $3, error_reason = $4,
-         sending_until = NULL, unconfirmed_since = CASE WHEN $5 THEN NULL ELSE unconfirmed_since END,
+  return changeStatus(ctx, workspaceId, {
+    sql: `m AS (
+       UPDATE messages SET status = 'failed', status_rank = 5, error_code = $4, error_reason = $5,
+         sending_until = NULL, unconfirmed_since = CASE WHEN $6 THEN NULL ELSE unconfirmed_since END,
          updated_at = now()
-       WHERE workspace_id = $1 AND id = $2 AND status_rank < CASE WHEN $5 THEN 5 ELSE 1 END
-       RETURNING ${CHANGED}`,
-      [workspaceId, id, error.code, error.reason, refused],
-    );
-    return rows[0] ?? null;
+       WHERE workspace_id = $1 AND id = $3 AND status_rank < CASE WHEN $6 THEN 5 ELSE 1 END
+       RETURNING ${CHANGED})`,
+    params: [id, error.code, error.reason, refused],
   });
 }

@@ -3,7 +3,7 @@ import { safeEqual } from '../../lib/constant-time.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { verifyHubSignature } from './cloud-api/signature.js';
 import { webhookVerifyToken } from './connect-cloud-number.js';
-import { type ConnectedNumber, numberById, numbersNamedIn } from './connected-numbers.js';
+import { type ConnectedNumber, numbersNamedIn, webhookNumber } from './connected-numbers.js';
 import { receiveWebhook } from './receive-webhook.js';
 import { isObject } from './webhook-items.js';
 
@@ -39,7 +39,7 @@ export async function whatsappWebhookRoutes(app: FastifyInstance): Promise<void>
     '/:numberId',
     { schema: { hide: true } },
     async (request, reply) => {
-      const number = await numberById(app.ctx, request.params.numberId);
+      const number = await webhookNumber(app.ctx, request.params.numberId);
       return challenge(request, reply, (token) => !!number && sha256Hex(token) === number.verifyTokenHash);
     },
   );
@@ -111,7 +111,7 @@ export async function whatsappWebhookRoutes(app: FastifyInstance): Promise<void>
     '/:numberId',
     { schema: { hide: true } },
     async (request, reply) => {
-      const number = await numberById(app.ctx, request.params.numberId);
+      const number = await webhookNumber(app.ctx, request.params.numberId);
       if (!number) return reply.code(404).send({ error: 'unknown number' });
       const raw = rawOf(request);
       if (!verifyHubSignature(raw, signatureOf(request), number.appSecret)) {

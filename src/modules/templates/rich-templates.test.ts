@@ -30,13 +30,15 @@ async function approvedAndSynced(
   ws: { id: string; number: { businessAccountId: string } },
   name: string,
   language: string,
+  app = t,
+  at = base,
 ) {
   const approved = await simControl(
-    base,
+    at,
     `/templates/${name}/${language}/approve?business_account_id=${ws.number.businessAccountId}`,
   );
   expect(approved.status).toBe(200);
-  await runCommand(t.ctx, 'templates.sync', { workspaceId: ws.id });
+  await runCommand(app.ctx, 'templates.sync', { workspaceId: ws.id });
 }
 
 describe('a template with a header, named variables and buttons', () => {
@@ -197,24 +199,26 @@ describe('a template with a header, named variables and buttons', () => {
   });
 });
 
+// The header was added on the network after Parley last synced.
+const STALE = `UPDATE templates SET components = (SELECT jsonb_agg(c) FROM jsonb_array_elements(components) c
+  WHERE c->>'type' <> 'HEADER') WHERE workspace_id = $1 AND name = 'summer_sale'`;
+const SUMMER_SALE = {
+  to: '+14155552671',
+  template: {
+    name: 'summer_sale',
+    language: 'en_US',
+    body: { first_name: 'Pablo', discount: '25%' },
+    buttons: [{ index: 0, text: 's25' }],
+  },
+};
+
 describe("Parley's copy of a template out of date", () => {
   it("answers 422 naming the template with the network's words, and syncs the templates again", async () => {
     const ws = await connectedWorkspace(t, base);
     await createTemplate(t.ctx, ws.id, PROMO);
     await approvedAndSynced(ws, 'summer_sale', 'en_US');
-    // The header was added on the network after Parley last synced.
-    const stale = `UPDATE templates SET components = (SELECT jsonb_agg(c) FROM jsonb_array_elements(components) c
-      WHERE c->>'type' <> 'HEADER') WHERE workspace_id = $1 AND name = 'summer_sale'`;
-    await t.ctx.db.query(stale, [ws.id]);
-    const res = await t.api('POST', '/messages', ws.key, {
-      to: '+14155552671',
-      template: {
-        name: 'summer_sale',
-        language: 'en_US',
-        body: { first_name: 'Pablo', discount: '25%' },
-        buttons: [{ index: 0, text: 's25' }],
-      },
-    });
+    await t.ctx.db.query(STALE, [ws.id]);
+    const res = await t.api('POST', '/messages', ws.key, SUMMER_SALE);
     expect(res.statusCode).toBe(422);
     expect(res.json().error.details).toEqual([
       { field: 'template', message: expect.stringContaining('header: number of localizable_params') },
@@ -226,13 +230,43 @@ describe("Parley's copy of a template out of date", () => {
     expect(header).toEqual({ format: 'IMAGE', takes_value: true });
 
     // With a queue, the sync is the templates.sync job's, for that number alone.
-    await t.ctx.db.query(stale, [ws.id]);
+    await t.ctx.db.query(STALE, [ws.id]);
     await jobCatalog['templates.sync'].handler(t.ctx, { numberId: ws.number.id }, { lastTry: false });
     const synced = await t.ctx.db.query(
       "SELECT components->0->>'type' AS first FROM templates WHERE workspace_id = $1 AND name = 'summer_sale'",
       [ws.id],
     );
     expect(synced.rows[0]).toEqual({ first: 'HEADER' });
+  });
+});
+
+describe('a burst of sends refused for a stale template', () => {
+  it('asks for one templates.sync job a minute for the number, whichever instance the refusals reach', async () => {
+    const q = await createTestApp({ queue: true, role: 'api' });
+    try {
+      const at = await listen(q);
+      simState(q).statusDelaysMs = [-1, -1, -1];
+      const ws = await connectedWorkspace(q, at);
+      await createTemplate(q.ctx, ws.id, PROMO);
+      await approvedAndSynced(ws, 'summer_sale', 'en_US', q, at);
+      await q.ctx.db.query(STALE, [ws.id]);
+      const send = () => q.api('POST', '/messages', ws.key, SUMMER_SALE);
+      const jobs = async () =>
+        (
+          await q.ctx.db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'templates.sync' AND singleton_key = $1",
+            [ws.number.id],
+          )
+        ).rows[0]!.n;
+      expect((await send()).statusCode).toBe(422);
+      await until(async () => (await jobs()) > 0, 5_000);
+      // Asked again by later refusals, here or on any instance sharing the queue: the same job.
+      for (const res of await Promise.all([send(), send(), send()])) expect(res.statusCode).toBe(422);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await jobs()).toBe(1);
+    } finally {
+      await q.close();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Agent } from 'undici';
 import { readCapped } from '../../../lib/read-capped.js';
 import { networkError } from './error-code.js';
 import { type OutboundMessage, sendRequestBody } from './send-body.js';
@@ -33,6 +34,10 @@ const WA_ID = /^\d{4,20}$/;
 // under a few hundred. Anything past this is not an answer we can read, and is not held in memory.
 const MAX_ANSWER_BYTES = 1024 * 1024;
 const MAX_TEMPLATE_PAGES = 100;
+
+// Connections to the Graph API (or a simulator), kept open between calls and bounded per origin: a
+// send does not pay for a new connection, and a burst queues for one instead of opening hundreds.
+const graphAgent = new Agent({ connections: 128 });
 
 export class CloudApiError extends Error {
   constructor(
@@ -196,6 +201,7 @@ export class CloudApiClient {
     let res: Response;
     try {
       res = await fetch(`${this.config.baseUrl}/${this.config.version}${path}`, {
+        dispatcher: graphAgent,
         method,
         headers: {
           authorization: `Bearer ${this.config.accessToken}`,

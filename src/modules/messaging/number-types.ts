@@ -1,0 +1,22 @@
+/** A connected number as sends use it, its secrets opened (connected-numbers.ts reads it). */
+export interface ConnectedNumber {
+  id: string;
+  workspaceId: string;
+  phoneNumberId: string;
+  businessAccountId: string;
+  displayPhone: string;
+  graphBaseUrl: string;
+  messagesPerSecond: number;
+  accessToken: string;
+  appSecret: string;
+}
+
+/** The whole row, as the settings page and the webhook's verification read it. */
+export type StoredNumber = ConnectedNumber & {
+  verifyTokenHash: string;
+  templatesSyncedAt: Date | null;
+  connectedAt: Date;
+  verifiedName: string | null;
+  qualityRating: string | null;
+  messagingLimitTier: string | null;
+};
