@@ -66,7 +66,7 @@ export function registerAppFormRoutes(app: RestApp): void {
     const b = request.body;
     const fields = b.fields === undefined ? null : checkFields(b.fields as FormField[]);
     const name = b.name?.trim();
-    if (name === '') throw ApiError.validation('name', 'must not be blank');
+    if (name === '') throw ApiError.invalid('name', 'Enter a name.');
     const redirect =
       b.redirect_url === undefined ? undefined : b.redirect_url ? checkRedirectUrl(b.redirect_url) : null;
     const thankYou = b.thank_you_message === undefined ? undefined : b.thank_you_message?.trim() || null;

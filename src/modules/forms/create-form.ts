@@ -24,7 +24,7 @@ export async function createForm(
   input: NewForm = {},
 ): Promise<{ id: string; token: string }> {
   const name = (input.name ?? 'Contact form').trim();
-  if (!name || name.length > 200) throw ApiError.validation('name', 'must be 1 to 200 characters');
+  if (!name || name.length > 200) throw ApiError.invalid('name', 'Enter a name of 1 to 200 characters.');
   const fields = checkFields(input.fields ?? DEFAULT_FIELDS);
   const thankYou = input.thankYouMessage?.trim() || null;
   if (thankYou && thankYou.length > 1000)

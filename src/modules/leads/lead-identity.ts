@@ -16,7 +16,7 @@ export function readEmail(value: unknown): Read {
   const email = text(value);
   if (email === null) return { ok: true, value: null };
   if (email.length > 254 || !EMAIL.test(email))
-    return { ok: false, message: `email: "${email.slice(0, 100)}" is not a valid e-mail address` };
+    return { ok: false, message: 'Enter an e-mail address, such as name@example.com.' };
   return { ok: true, value: email };
 }
 
@@ -26,7 +26,7 @@ export function readPhone(value: unknown, defaultCountryCode: string | null): Re
   const normalized = normalizePhone(phone.slice(0, 40), defaultCountryCode);
   return normalized.ok
     ? { ok: true, value: normalized.digits }
-    : { ok: false, message: `phone: ${normalized.message}` };
+    : { ok: false, message: normalized.message };
 }
 
 /** Names longer than a column should hold are cut, not refused: the rest of the lead matters more. */

@@ -117,7 +117,9 @@ async function start(
   const emailValue = email.ok ? email.value : null;
   const phoneValue = phone.ok ? phone.value : null;
   if (!emailValue && !phoneValue) {
-    const problems = [email, phone].filter((r) => !r.ok).map((r) => (r as { message: string }).message);
+    const problems = Object.entries({ email, phone })
+      .filter(([, r]) => !r.ok)
+      .map(([field, r]) => `${field}: ${(r as { message: string }).message}`);
     throw invalid(problems.length ? `No lead could be created: ${problems.join('; ')}` : NO_CONTACT_DETAILS);
   }
   const lead = {

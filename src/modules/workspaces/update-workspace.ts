@@ -18,7 +18,7 @@ export async function updateWorkspace(
       `${cc} is not a known calling code (for example 91 or 1)`,
     );
   }
-  if (name !== undefined && !name.trim()) throw ApiError.validation('name', 'must not be blank');
+  if (name !== undefined && !name.trim()) throw ApiError.invalid('name', 'Enter a name.');
   // Cached API key principals carry the default country code: a change of it is announced to every
   // instance on commit, and updated_at moves for their fallback poll.
   await db.query(
