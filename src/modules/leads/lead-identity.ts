@@ -34,4 +34,4 @@ export function readName(value: unknown): string | null {
   return text(value)?.slice(0, 200) ?? null;
 }
 
-export const NO_CONTACT_DETAILS = 'A lead needs an e-mail address or a phone number; neither was given';
+export const NO_CONTACT_DETAILS = 'Enter an e-mail address or a phone number: a lead needs one of them.';

@@ -39,7 +39,7 @@ export async function startFromWebhook(ctx: AppContext, request: WebhookRequest)
     throw new ApiError('invalid_json', 'The request body is not valid JSON');
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw invalid("The body must be a JSON object holding the lead's fields");
+    throw invalid("Send a JSON object holding the lead's fields.");
   }
   const checked = storableJson(parsed);
   if (!checked.ok) throw invalid(checked.message);
