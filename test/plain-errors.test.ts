@@ -3,7 +3,13 @@ import { createTestApp } from './support/app.js';
 import { type AppClient, signIn } from './support/app-session.js';
 import { freshAddress } from './support/intake.js';
 import { listen } from './support/messaging.js';
-import { fillPath, pathParams, type RegisteredRoute, routeName, withRouteTable } from './support/route-table.js';
+import {
+  fillPath,
+  pathParams,
+  type RegisteredRoute,
+  routeName,
+  withRouteTable,
+} from './support/route-table.js';
 import { Tenant } from './support/tenant.js';
 
 // The routes come from the server itself, so a route added to the web app's API or to lead intake

@@ -46,7 +46,9 @@ function sentence(e: AjvError): string {
     case 'type':
       return TYPE_WORDS[String(p.type).split(',')[0]!] ?? 'Use a value of the right kind here.';
     case 'minLength':
-      return Number(p.limit) === 1 ? 'Fill this in.' : `Use at least ${plural(p.limit, 'character', 'characters')}.`;
+      return Number(p.limit) === 1
+        ? 'Fill this in.'
+        : `Use at least ${plural(p.limit, 'character', 'characters')}.`;
     case 'maxLength':
       return `Use at most ${plural(p.limit, 'character', 'characters')}.`;
     case 'minItems':
@@ -116,7 +118,10 @@ export function plainValidationDetails(errors: AjvError[], context: string): Err
     const first = branches.find((e) => e.keyword !== 'const' && e.keyword !== 'type') ?? branches[0];
     const union = errors.find((e) => e.instancePath === path)!;
     if (branches.length > 0 && branches.every((e) => e.keyword === 'const')) {
-      add(fieldOf(union, context), `Choose one of ${branches.map((e) => quoted(e.params.allowedValue)).join(', ')}.`);
+      add(
+        fieldOf(union, context),
+        `Choose one of ${branches.map((e) => quoted(e.params.allowedValue)).join(', ')}.`,
+      );
     } else {
       add(fieldOf(first ?? union, context), first ? sentence(first) : sentence(union));
     }

@@ -7,9 +7,10 @@ import { IdParams } from '../accounts/schemas.js';
 import { createApiKey } from './create-api-key.js';
 import { listApiKeys } from './list-api-keys.js';
 import { revokeApiKey } from './revoke-api-key.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const KeyBody = Type.Object(
-  { name: Type.Optional(Text({ maxLength: 100 })) },
+  { name: Type.Optional(Text({ maxLength: FIELD_LIMITS.apiKeyName })) },
   { additionalProperties: false },
 );
 /** Settings › Developer: API keys (shown once, revocable). */

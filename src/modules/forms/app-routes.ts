@@ -9,24 +9,25 @@ import { checkFields, FIELD_TYPES, type FormField } from './form-fields.js';
 import { getForm } from './get-form.js';
 import { listForms } from './list-forms.js';
 import { updateForm } from './update-form.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const FieldBody = Type.Object(
   {
-    name: Text({ minLength: 1, maxLength: 64 }),
-    label: Text({ minLength: 1, maxLength: 200 }),
+    name: Text({ minLength: 1, maxLength: FIELD_LIMITS.formFieldName }),
+    label: Text({ minLength: 1, maxLength: FIELD_LIMITS.formFieldLabel }),
     type: Type.Unsafe<FormField['type']>({ type: 'string', enum: [...FIELD_TYPES] }),
     required: Type.Boolean(),
-    options: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
+    options: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: FIELD_LIMITS.formOption }), { maxItems: 100 })),
   },
   { additionalProperties: false },
 );
 const FormBody = Type.Object(
   {
-    name: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(Text({ minLength: 1, maxLength: FIELD_LIMITS.formName })),
     fields: Type.Optional(Type.Array(FieldBody, { minItems: 1, maxItems: 50 })),
     active: Type.Optional(Type.Boolean()),
-    thank_you_message: Type.Optional(Type.Union([Text({ maxLength: 1000 }), Type.Null()])),
-    redirect_url: Type.Optional(Type.Union([Text({ maxLength: 2000 }), Type.Null()])),
+    thank_you_message: Type.Optional(Type.Union([Text({ maxLength: FIELD_LIMITS.thankYouMessage }), Type.Null()])),
+    redirect_url: Type.Optional(Type.Union([Text({ maxLength: FIELD_LIMITS.redirectUrl }), Type.Null()])),
   },
   { additionalProperties: false },
 );

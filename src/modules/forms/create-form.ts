@@ -60,7 +60,6 @@ export function checkRedirectUrl(raw: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw ApiError.invalid('redirect_url', 'Use an address starting with https:// or http://.');
-  if (raw.length > 2000)
-    throw ApiError.invalid('redirect_url', 'Use at most 2,000 characters.');
+  if (raw.length > 2000) throw ApiError.invalid('redirect_url', 'Use at most 2,000 characters.');
   return url.toString();
 }

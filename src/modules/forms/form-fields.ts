@@ -61,8 +61,7 @@ export function checkFields(fields: FormField[]): FormField[] {
     seen.add(f.name);
     if (typeof f.label !== 'string' || !f.label.trim() || f.label.length > 200)
       throw refuse('label', 'Give a label of 1 to 200 characters.');
-    if (!FIELD_TYPES.includes(f.type))
-      throw refuse('type', `Choose one of ${FIELD_TYPES.join(', ')}.`);
+    if (!FIELD_TYPES.includes(f.type)) throw refuse('type', `Choose one of ${FIELD_TYPES.join(', ')}.`);
     const builtIn = BUILT_IN_TYPES[f.name];
     if (builtIn && f.type !== builtIn)
       throw refuse('type', `The ${f.name} field is always of type ${builtIn}.`);

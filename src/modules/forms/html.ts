@@ -85,7 +85,11 @@ function input(field: FormField, state?: FormState): string {
  * JavaScript, and carries the token and the honeypot (an off-screen field people never fill). Given
  * a state, it shows the values typed and each error beside its field; errors of no field lead.
  */
-export function formHtml(form: { token: string; fields: FormField[] }, action: string, state?: FormState): string {
+export function formHtml(
+  form: { token: string; fields: FormField[] },
+  action: string,
+  state?: FormState,
+): string {
   const names = new Set(form.fields.map((f) => f.name));
   const others = Object.entries(state?.errors ?? {}).filter(([field]) => !names.has(field));
   const summary = state

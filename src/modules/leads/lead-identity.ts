@@ -24,9 +24,7 @@ export function readPhone(value: unknown, defaultCountryCode: string | null): Re
   const phone = text(value);
   if (phone === null) return { ok: true, value: null };
   const normalized = normalizePhone(phone.slice(0, 40), defaultCountryCode);
-  return normalized.ok
-    ? { ok: true, value: normalized.digits }
-    : { ok: false, message: normalized.message };
+  return normalized.ok ? { ok: true, value: normalized.digits } : { ok: false, message: normalized.message };
 }
 
 /** Names longer than a column should hold are cut, not refused: the rest of the lead matters more. */

@@ -8,10 +8,11 @@ import { createEndpoint, WEBHOOK_EVENTS } from './endpoints.js';
 import { listDeliveries } from './list-deliveries.js';
 import { listEndpoints } from './list-endpoints.js';
 import { sendTestEvent } from './send-test-event.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const EndpointBody = Type.Object(
   {
-    url: Text({ minLength: 1, maxLength: 2000 }),
+    url: Text({ minLength: 1, maxLength: FIELD_LIMITS.webhookUrl }),
     events: Type.Optional(Type.Array(Text({ maxLength: 64 }), { minItems: 1, maxItems: 20 })),
   },
   { additionalProperties: false },
