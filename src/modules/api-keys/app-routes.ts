@@ -2,12 +2,12 @@ import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { createApiKey } from './create-api-key.js';
 import { listApiKeys } from './list-api-keys.js';
 import { revokeApiKey } from './revoke-api-key.js';
-import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const KeyBody = Type.Object(
   { name: Type.Optional(Text({ maxLength: FIELD_LIMITS.apiKeyName })) },

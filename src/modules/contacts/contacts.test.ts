@@ -84,9 +84,7 @@ describe('POST /contacts', () => {
       { 'content-type': 'application/json' },
     );
     expect(res.statusCode).toBe(422);
-    expect(res.json().error.details).toEqual([
-      { field: 'traits.seats', message: 'Use a smaller number.' },
-    ]);
+    expect(res.json().error.details).toEqual([{ field: 'traits.seats', message: 'Use a smaller number.' }]);
     expect(await listAll(key)).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { IdParams } from '../accounts/schemas.js';
 import { checkRedirectUrl, createForm } from './create-form.js';
 import { embedSnippets } from './embed-snippets.js';
@@ -9,7 +10,6 @@ import { checkFields, FIELD_TYPES, type FormField } from './form-fields.js';
 import { getForm } from './get-form.js';
 import { listForms } from './list-forms.js';
 import { updateForm } from './update-form.js';
-import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const FieldBody = Type.Object(
   {
@@ -17,7 +17,9 @@ const FieldBody = Type.Object(
     label: Text({ minLength: 1, maxLength: FIELD_LIMITS.formFieldLabel }),
     type: Type.Unsafe<FormField['type']>({ type: 'string', enum: [...FIELD_TYPES] }),
     required: Type.Boolean(),
-    options: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: FIELD_LIMITS.formOption }), { maxItems: 100 })),
+    options: Type.Optional(
+      Type.Array(Text({ minLength: 1, maxLength: FIELD_LIMITS.formOption }), { maxItems: 100 }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -26,7 +28,9 @@ const FormBody = Type.Object(
     name: Type.Optional(Text({ minLength: 1, maxLength: FIELD_LIMITS.formName })),
     fields: Type.Optional(Type.Array(FieldBody, { minItems: 1, maxItems: 50 })),
     active: Type.Optional(Type.Boolean()),
-    thank_you_message: Type.Optional(Type.Union([Text({ maxLength: FIELD_LIMITS.thankYouMessage }), Type.Null()])),
+    thank_you_message: Type.Optional(
+      Type.Union([Text({ maxLength: FIELD_LIMITS.thankYouMessage }), Type.Null()]),
+    ),
     redirect_url: Type.Optional(Type.Union([Text({ maxLength: FIELD_LIMITS.redirectUrl }), Type.Null()])),
   },
   { additionalProperties: false },

@@ -31,7 +31,10 @@ describe('forms', () => {
       { fields: [{ name: 'company', label: 'Company', type: 'text' as const, required: true }] },
       /email or a phone/,
     ],
-    [{ fields: [{ name: 'token', label: 'T', type: 'text' as const, required: false }] }, /kept for the form/],
+    [
+      { fields: [{ name: 'token', label: 'T', type: 'text' as const, required: false }] },
+      /kept for the form/,
+    ],
     [
       { fields: [{ name: HONEYPOT_FIELD, label: 'T', type: 'text' as const, required: false }] },
       /lower-case letters|kept for the form/,

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { deleteEndpoint } from './delete-endpoint.js';
@@ -8,7 +9,6 @@ import { createEndpoint, WEBHOOK_EVENTS } from './endpoints.js';
 import { listDeliveries } from './list-deliveries.js';
 import { listEndpoints } from './list-endpoints.js';
 import { sendTestEvent } from './send-test-event.js';
-import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const EndpointBody = Type.Object(
   {

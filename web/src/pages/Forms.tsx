@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api, formatDate, useApi } from '../api';
 import { ListTable } from '../list';
 import { Link, navigate } from '../router';
@@ -63,7 +64,7 @@ export function FormsPage() {
             <span>Form name</span>
             <input
               value={name}
-              maxLength={200}
+              maxLength={FIELD_LIMITS.formName}
               placeholder="Contact form"
               onChange={(e) => setName(e.target.value)}
             />
@@ -214,18 +215,41 @@ function FieldEditor({ form, types, onSaved }: { form: Form; types: string[]; on
       <form className="stack" onSubmit={submitHandler(submit)}>
         <label className="field narrow">
           <span>Form name</span>
-          <input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+          <input
+            value={name}
+            maxLength={FIELD_LIMITS.formName}
+            aria-invalid={save.fieldErrors.name ? true : undefined}
+            onChange={(e) => setName(e.target.value)}
+          />
+          {save.fieldErrors.name && <p className="field-error">{save.fieldErrors.name}</p>}
         </label>
         <ol className="field-list">
           {fields.map((f, i) => (
             <li key={f.key} className="field-row">
               <label className="field">
                 <span>Label</span>
-                <input value={f.label} onChange={(e) => set(i, { label: e.target.value })} />
+                <input
+                  value={f.label}
+                  maxLength={FIELD_LIMITS.formFieldLabel}
+                  aria-invalid={save.fieldErrors[`fields.${i}.label`] ? true : undefined}
+                  onChange={(e) => set(i, { label: e.target.value })}
+                />
+                {save.fieldErrors[`fields.${i}.label`] && (
+                  <p className="field-error">{save.fieldErrors[`fields.${i}.label`]}</p>
+                )}
               </label>
               <label className="field">
                 <span>Key</span>
-                <input className="mono" value={f.name} onChange={(e) => set(i, { name: e.target.value })} />
+                <input
+                  className="mono"
+                  value={f.name}
+                  maxLength={FIELD_LIMITS.formFieldName}
+                  aria-invalid={save.fieldErrors[`fields.${i}.name`] ? true : undefined}
+                  onChange={(e) => set(i, { name: e.target.value })}
+                />
+                {save.fieldErrors[`fields.${i}.name`] && (
+                  <p className="field-error">{save.fieldErrors[`fields.${i}.name`]}</p>
+                )}
               </label>
               <label className="field">
                 <span>Type</span>
@@ -338,7 +362,7 @@ function AfterSubmit({ form, onSaved }: { form: Form; onSaved: () => void }) {
           <span>Thank-you message</span>
           <textarea
             rows={3}
-            maxLength={1000}
+            maxLength={FIELD_LIMITS.thankYouMessage}
             value={message}
             placeholder="Thanks! We'll be in touch shortly."
             onChange={(e) => setMessage(e.target.value)}
@@ -348,6 +372,7 @@ function AfterSubmit({ form, onSaved }: { form: Form; onSaved: () => void }) {
           <span>Or redirect to (optional)</span>
           <input
             type="url"
+            maxLength={FIELD_LIMITS.redirectUrl}
             value={redirect}
             placeholder="https://example.com/thanks"
             onChange={(e) => setRedirect(e.target.value)}

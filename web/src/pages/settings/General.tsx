@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, useApi } from '../../api';
 import { useSession } from '../../session';
 import { Card, ErrorNote, Field, InputField, Loading, SaveButton, submitHandler, useAction } from '../../ui';
@@ -51,6 +52,7 @@ export function GeneralSettings() {
             error={fieldErrors.name}
             value={name}
             required
+            maxLength={FIELD_LIMITS.workspaceName}
             disabled={readOnly}
             onChange={(e) => {
               setName(e.target.value);
