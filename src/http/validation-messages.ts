@@ -1,4 +1,8 @@
-import type { ErrorDetail } from './errors.js';
+/** A field at fault and the sentence shown beside it (errors.ts's ErrorDetail; not imported, errors.ts imports this). */
+interface FieldSentence {
+  field: string;
+  message: string;
+}
 
 /** One schema validation failure as Ajv reports it (with `verbose`, so `data` is the value refused). */
 export interface AjvError {
@@ -99,11 +103,11 @@ function fieldOf(e: AjvError, context: string): string {
  * per branch and then its own: branches that are each one allowed value become a single
  * "Choose one of ..."; otherwise the first branch's reason stands for the union.
  */
-export function plainValidationDetails(errors: AjvError[], context: string): ErrorDetail[] {
+export function plainValidationDetails(errors: AjvError[], context: string): FieldSentence[] {
   const unionPaths = new Set(
     errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath),
   );
-  const details: ErrorDetail[] = [];
+  const details: FieldSentence[] = [];
   const seen = new Set<string>();
   const add = (field: string, message: string) => {
     const key = `${field}\n${message}`;
