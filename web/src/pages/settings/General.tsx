@@ -120,7 +120,7 @@ export function GeneralSettings() {
 function NewWorkspace() {
   const { refresh } = useSession();
   const [name, setName] = useState('');
-  const { busy, error, run } = useAction();
+  const { busy, error, fieldErrors, run } = useAction();
   const create = () =>
     run(async () => {
       await api('POST', '/workspaces', { name });
@@ -135,8 +135,9 @@ function NewWorkspace() {
       <form className="row wrap align-end" onSubmit={submitHandler(create)}>
         <InputField
           label="New workspace name"
+          error={fieldErrors.name}
           required
-          maxLength={200}
+          maxLength={FIELD_LIMITS.workspaceName}
           value={name}
           onChange={(e) => setName(e.target.value)}
         />
