@@ -226,31 +226,21 @@ function FieldEditor({ form, types, onSaved }: { form: Form; types: string[]; on
         <ol className="field-list">
           {fields.map((f, i) => (
             <li key={f.key} className="field-row">
-              <label className="field">
-                <span>Label</span>
-                <input
-                  value={f.label}
-                  maxLength={FIELD_LIMITS.formFieldLabel}
-                  aria-invalid={save.fieldErrors[`fields.${i}.label`] ? true : undefined}
-                  onChange={(e) => set(i, { label: e.target.value })}
-                />
-                {save.fieldErrors[`fields.${i}.label`] && (
-                  <p className="field-error">{save.fieldErrors[`fields.${i}.label`]}</p>
-                )}
-              </label>
-              <label className="field">
-                <span>Key</span>
-                <input
-                  className="mono"
-                  value={f.name}
-                  maxLength={FIELD_LIMITS.formFieldName}
-                  aria-invalid={save.fieldErrors[`fields.${i}.name`] ? true : undefined}
-                  onChange={(e) => set(i, { name: e.target.value })}
-                />
-                {save.fieldErrors[`fields.${i}.name`] && (
-                  <p className="field-error">{save.fieldErrors[`fields.${i}.name`]}</p>
-                )}
-              </label>
+              <RowInput
+                label="Label"
+                value={f.label}
+                maxLength={FIELD_LIMITS.formFieldLabel}
+                error={save.fieldErrors[`fields.${i}.label`]}
+                onChange={(label) => set(i, { label })}
+              />
+              <RowInput
+                label="Key"
+                mono
+                value={f.name}
+                maxLength={FIELD_LIMITS.formFieldName}
+                error={save.fieldErrors[`fields.${i}.name`]}
+                onChange={(name) => set(i, { name })}
+              />
               <label className="field">
                 <span>Type</span>
                 <select
@@ -428,5 +418,29 @@ function PublishEmbed({ form, publish }: { form: Form; publish: Publish }) {
         </div>
       </Card>
     </div>
+  );
+}
+
+/** One text input of a field row, with the server's error for it beside it. */
+function RowInput(props: {
+  label: string;
+  value: string;
+  maxLength: number;
+  error: string | undefined;
+  mono?: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <input
+        className={props.mono ? 'mono' : undefined}
+        value={props.value}
+        maxLength={props.maxLength}
+        aria-invalid={props.error ? true : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.error && <p className="field-error">{props.error}</p>}
+    </label>
   );
 }
