@@ -34,7 +34,8 @@ async function page(
   const values = (request.body ?? {}) as Record<string, unknown>;
   const form =
     failure.details && typeof values.token === 'string'
-      ? await activeFormByToken(app.ctx.db, values.token)
+      ? // The database failing here leaves the short page, not a second error inside the handler.
+        await activeFormByToken(app.ctx.db, values.token).catch(() => null)
       : null;
   if (!form) return reply.send(errorPage(reply.statusCode, failure.error));
   const errors: Record<string, string> = {};
