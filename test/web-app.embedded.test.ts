@@ -203,6 +203,10 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await page.getByRole('heading', { name: 'Website enquiry' }).waitFor();
     await page.getByRole('button', { name: 'Add field' }).click();
     await page.getByLabel('Label').last().fill('City');
+    // A refusal is said beside the field at fault, in plain words.
+    await page.getByLabel('Key').last().fill('email');
+    await page.getByRole('button', { name: 'Save fields' }).click();
+    await page.locator('.field-row').last().getByText('Two fields are named "email": rename one.').waitFor();
     await page.getByLabel('Key').last().fill('city');
     await page.getByRole('button', { name: 'Save fields' }).click();
     await page.getByRole('status').getByText('Saved').waitFor();
@@ -219,6 +223,14 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await visitor.getByLabel('Phone').fill('+91 99887 76655');
     await visitor.getByLabel('City').fill('Pune');
     await screenshot(visitor, '21-hosted-form');
+    // A bad phone: the same page again, what was typed kept, the error beside the phone field.
+    await visitor.getByLabel('Phone').fill('99887 7665x');
+    await visitor.getByRole('button', { name: 'Send' }).click();
+    await visitor.getByText(/^Use digits only/).waitFor();
+    expect(await visitor.getByLabel('City').inputValue()).toBe('Pune');
+    expect(await visitor.getByLabel('Phone').getAttribute('aria-invalid')).toBe('true');
+    await screenshot(visitor, '21-hosted-form-error');
+    await visitor.getByLabel('Phone').fill('+91 99887 76655');
     await visitor.getByRole('button', { name: 'Send' }).click();
     await visitor.getByRole('heading', { name: 'Thank you' }).waitFor();
     await visitor.close();

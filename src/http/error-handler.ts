@@ -12,7 +12,7 @@ import {
 
 /** How one part of the API words an error: REST v1 and the web app's API, or lead intake. */
 export interface Envelope {
-  send(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply;
+  send(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply | Promise<FastifyReply>;
 }
 
 export interface RestErrorBody {
@@ -37,21 +37,25 @@ export const restEnvelope: Envelope = {
 export interface IntakeFailure {
   success: false;
   error: string;
+  /** On a 422: each field at fault with a sentence to show beside it. */
+  details?: ErrorDetail[];
 }
 
 /**
- * Lead intake's `{"success": false, "error": "..."}`. `unsupportedMediaType` says which bodies the
- * endpoint takes; `render` may answer a browser with a page instead (the plain HTML form).
+ * Lead intake's `{"success": false, "error": "...", "details"?: [...]}`. `unsupportedMediaType` says
+ * which bodies the endpoint takes; `render` may answer a browser with a page instead (the plain HTML
+ * form), or null to keep the JSON.
  */
 export function intakeEnvelope(options: {
   unsupportedMediaType: string;
   render?: (
     request: FastifyRequest,
     reply: FastifyReply,
-    status: number,
-    message: string,
-  ) => FastifyReply | null;
+    failure: IntakeFailure,
+  ) => Promise<FastifyReply | null> | null;
 }): Envelope {
+  const json = (reply: FastifyReply, failure: IntakeFailure) =>
+    reply.type('application/json; charset=utf-8').send(failure);
   return {
     send: (request, reply, err) => {
       const message =
@@ -60,12 +64,13 @@ export function intakeEnvelope(options: {
           : err.code === 'internal_error'
             ? 'Something failed on our side; please try again'
             : err.message;
-      return (
-        options.render?.(request, reply, err.status, message) ??
-        reply
-          .type('application/json; charset=utf-8')
-          .send({ success: false, error: message } satisfies IntakeFailure)
-      );
+      const failure: IntakeFailure = {
+        success: false,
+        error: message,
+        ...(err.code === 'validation_error' && err.details ? { details: err.details } : {}),
+      };
+      const page = options.render?.(request, reply, failure);
+      return page ? page.then((sent) => sent ?? json(reply, failure)) : json(reply, failure);
     },
   };
 }
@@ -76,7 +81,7 @@ function answer(
   err: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
-): FastifyReply {
+): FastifyReply | Promise<FastifyReply> {
   let apiError = toApiError(err);
   if (!apiError) {
     request.log.error({ err }, 'unhandled error');
@@ -108,7 +113,7 @@ export function answerNotFound(
   envelope: Envelope,
   request: FastifyRequest,
   reply: FastifyReply,
-): FastifyReply {
+): FastifyReply | Promise<FastifyReply> {
   const path = redactUrl(request.url.split('?')[0]!);
   return answer(envelope, new ApiError('not_found', `No endpoint ${request.method} ${path}`), request, reply);
 }
@@ -120,7 +125,11 @@ const intakeByPath = intakeEnvelope({ unsupportedMediaType: 'Send the body as JS
  * Where no plugin's handler applies (before routing, and the server's own routes such as /f/{token}
  * or /readyz): the envelope of the part of the API the path names.
  */
-export function answerForPath(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function answerForPath(
+  err: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | Promise<FastifyReply> {
   const envelope = INTAKE_PATHS.test(request.raw.url ?? '') ? intakeByPath : restEnvelope;
   return answer(envelope, err, request, reply);
 }

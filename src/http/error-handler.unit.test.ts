@@ -54,9 +54,9 @@ async function appWith(envelope: Envelope): Promise<FastifyInstance> {
 
 const form = intakeEnvelope({
   unsupportedMediaType: 'Send the form as JSON or urlencoded',
-  render: (request, reply, status, message) =>
+  render: async (request, reply, failure) =>
     request.headers.accept === 'text/html'
-      ? reply.type('text/html; charset=utf-8').send(`<p>${status}: ${message}</p>`)
+      ? reply.type('text/html; charset=utf-8').send(`<p>${reply.statusCode}: ${failure.error}</p>`)
       : null,
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { DatabaseUnreachableError } from '../db/outage.js';
+import { type AjvError, plainValidationDetails } from './validation-messages.js';
 
 /**
  * Every error code a client can meet and the status it is answered with: the one table, closed.
@@ -86,14 +87,6 @@ function databaseUnavailable(cause: DatabaseUnreachableError): ApiError {
 /** What a fault of ours is answered with: nothing of the fault itself reaches the client. */
 export const INTERNAL_ERROR_MESSAGE = 'Something failed on our side; quote the request id if it persists';
 
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-  data?: unknown;
-}
-
 /**
  * Turns anything thrown into the ApiError the client may see (ours, a schema validation failure,
  * Fastify's own refusals of a request, a JSON SyntaxError), or null for a fault of ours.
@@ -128,44 +121,11 @@ export function toApiError(err: unknown): ApiError | null {
 }
 
 function validationError(errors: AjvError[], context: string): ApiError {
-  // Every branch of a union refuses the same value: say it once.
-  const seen = new Set<string>();
-  const details = errors
-    .map((e) => describe(e, context))
-    .filter((d) => {
-      const key = `${d.field}\n${d.message}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, 20);
+  const details = plainValidationDetails(errors, context);
   const first = details[0];
   return new ApiError(
     'validation_error',
-    first ? `${first.field}: ${first.message}` : 'The request is not valid',
+    first ? `${first.field}: ${first.message}` : 'The request is not valid.',
     details,
   );
-}
-
-function describe(e: AjvError, context: string): ErrorDetail {
-  const path = e.instancePath
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const prefix = context === 'body' ? [] : [context];
-  const field = (extra?: unknown) =>
-    [...prefix, ...path, ...(extra ? [String(extra)] : [])].join('.') || context;
-  if (typeof e.data === 'number' && !Number.isFinite(e.data)) {
-    return { field: field(), message: 'is a number too large to store' };
-  }
-  switch (e.keyword) {
-    case 'required':
-      return { field: field(e.params.missingProperty), message: 'is required' };
-    case 'additionalProperties':
-      return { field: field(e.params.additionalProperty), message: 'is not a known field' };
-    case 'pattern':
-      return { field: field(), message: 'contains characters that are not allowed' };
-    default:
-      return { field: field(), message: e.message ?? 'is not valid' };
-  }
 }

@@ -30,7 +30,7 @@ export function normalizePhone(raw: string, defaultCountryCode: string | null): 
   if (!/^\d{1,20}$/.test(digits)) {
     return {
       ok: false,
-      message: 'phone must hold digits only, optionally with +, spaces, dashes, dots or parentheses',
+      message: 'Use digits only, optionally with +, spaces, dashes, dots or parentheses.',
     };
   }
   if (international) {

@@ -174,7 +174,9 @@ export function expectIntakeEnvelope(res: LightMyRequestResponse): void {
   if (res.statusCode < 400) return;
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.json();
-  expect(Object.keys(body).sort()).toEqual(['error', 'success']);
+  expect(Object.keys(body).sort()).toEqual(
+    res.statusCode === 422 && body.details ? ['details', 'error', 'success'] : ['error', 'success'],
+  );
   expect(body.success).toBe(false);
   expect(body.error).toEqual(expect.any(String));
 }

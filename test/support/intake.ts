@@ -29,7 +29,9 @@ export function expectIntakeError(res: LightMyRequestResponse, status: number, m
   expect(res.statusCode, res.body).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.json();
-  expect(Object.keys(body).sort()).toEqual(['error', 'success']);
+  expect(Object.keys(body).sort()).toEqual(
+    status === 422 && body.details ? ['details', 'error', 'success'] : ['error', 'success'],
+  );
   expect(body.success).toBe(false);
   expect(body.error).toEqual(expect.any(String));
   if (message) expect(body.error).toMatch(message);

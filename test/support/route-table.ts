@@ -11,6 +11,8 @@ export interface RegisteredRoute {
   /** The pattern under the prefix, e.g. /contacts/:id. */
   path: string;
   public: boolean;
+  /** The JSON schema its body is validated against, if any. */
+  body?: unknown;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function withRouteTable<T>(
           prefix,
           path: route.url.slice(prefix.length) || '/',
           public: route.config?.public === true,
+          body: (route.schema as { body?: unknown } | undefined)?.body,
         });
       }
     });

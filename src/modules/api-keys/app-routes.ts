@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { createApiKey } from './create-api-key.js';
@@ -9,7 +10,7 @@ import { listApiKeys } from './list-api-keys.js';
 import { revokeApiKey } from './revoke-api-key.js';
 
 const KeyBody = Type.Object(
-  { name: Type.Optional(Text({ maxLength: 100 })) },
+  { name: Type.Optional(Text({ maxLength: FIELD_LIMITS.apiKeyName })) },
   { additionalProperties: false },
 );
 /** Settings › Developer: API keys (shown once, revocable). */

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { AnyKey, Text } from '../../http/schema.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const TraitValue = Type.Union([Text({ maxLength: 1024 }), Type.Number(), Type.Boolean(), Type.Null()]);
 
@@ -13,9 +14,9 @@ const Phone = Text({
 export const ContactUpsertBody = Type.Object(
   {
     phone: Phone,
-    name: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
-    email: Type.Optional(Text({ maxLength: 254, format: 'email' })),
-    tags: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: 64 }), { maxItems: 100 })),
+    name: Type.Optional(Text({ minLength: 1, maxLength: FIELD_LIMITS.contactName })),
+    email: Type.Optional(Text({ maxLength: FIELD_LIMITS.email, format: 'email' })),
+    tags: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: FIELD_LIMITS.tag }), { maxItems: 100 })),
     traits: Type.Optional(
       Type.Record(AnyKey, TraitValue, {
         maxProperties: 100,

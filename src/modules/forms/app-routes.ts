@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { IdParams } from '../accounts/schemas.js';
 import { checkRedirectUrl, createForm } from './create-form.js';
 import { embedSnippets } from './embed-snippets.js';
@@ -12,21 +13,25 @@ import { updateForm } from './update-form.js';
 
 const FieldBody = Type.Object(
   {
-    name: Text({ minLength: 1, maxLength: 64 }),
-    label: Text({ minLength: 1, maxLength: 200 }),
+    name: Text({ minLength: 1, maxLength: FIELD_LIMITS.formFieldName }),
+    label: Text({ minLength: 1, maxLength: FIELD_LIMITS.formFieldLabel }),
     type: Type.Unsafe<FormField['type']>({ type: 'string', enum: [...FIELD_TYPES] }),
     required: Type.Boolean(),
-    options: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
+    options: Type.Optional(
+      Type.Array(Text({ minLength: 1, maxLength: FIELD_LIMITS.formOption }), { maxItems: 100 }),
+    ),
   },
   { additionalProperties: false },
 );
 const FormBody = Type.Object(
   {
-    name: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(Text({ minLength: 1, maxLength: FIELD_LIMITS.formName })),
     fields: Type.Optional(Type.Array(FieldBody, { minItems: 1, maxItems: 50 })),
     active: Type.Optional(Type.Boolean()),
-    thank_you_message: Type.Optional(Type.Union([Text({ maxLength: 1000 }), Type.Null()])),
-    redirect_url: Type.Optional(Type.Union([Text({ maxLength: 2000 }), Type.Null()])),
+    thank_you_message: Type.Optional(
+      Type.Union([Text({ maxLength: FIELD_LIMITS.thankYouMessage }), Type.Null()]),
+    ),
+    redirect_url: Type.Optional(Type.Union([Text({ maxLength: FIELD_LIMITS.redirectUrl }), Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -66,7 +71,7 @@ export function registerAppFormRoutes(app: RestApp): void {
     const b = request.body;
     const fields = b.fields === undefined ? null : checkFields(b.fields as FormField[]);
     const name = b.name?.trim();
-    if (name === '') throw ApiError.validation('name', 'must not be blank');
+    if (name === '') throw ApiError.invalid('name', 'Enter a name.');
     const redirect =
       b.redirect_url === undefined ? undefined : b.redirect_url ? checkRedirectUrl(b.redirect_url) : null;
     const thankYou = b.thank_you_message === undefined ? undefined : b.thank_you_message?.trim() || null;

@@ -24,7 +24,7 @@ export async function createForm(
   input: NewForm = {},
 ): Promise<{ id: string; token: string }> {
   const name = (input.name ?? 'Contact form').trim();
-  if (!name || name.length > 200) throw ApiError.validation('name', 'must be 1 to 200 characters');
+  if (!name || name.length > 200) throw ApiError.invalid('name', 'Enter a name of 1 to 200 characters.');
   const fields = checkFields(input.fields ?? DEFAULT_FIELDS);
   const thankYou = input.thankYouMessage?.trim() || null;
   if (thankYou && thankYou.length > 1000)
@@ -56,11 +56,10 @@ export function checkRedirectUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw ApiError.invalid('redirect_url', 'the redirect URL is not a valid absolute URL');
+    throw ApiError.invalid('redirect_url', 'Enter a full web address, such as https://example.com/thanks.');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw ApiError.invalid('redirect_url', 'the redirect URL must start with https:// or http://');
-  if (raw.length > 2000)
-    throw ApiError.invalid('redirect_url', 'the redirect URL is at most 2,000 characters');
+    throw ApiError.invalid('redirect_url', 'Use an address starting with https:// or http://.');
+  if (raw.length > 2000) throw ApiError.invalid('redirect_url', 'Use at most 2,000 characters.');
   return url.toString();
 }

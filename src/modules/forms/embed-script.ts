@@ -1,5 +1,5 @@
 import type { PublicForm } from './find-form.js';
-import { HONEYPOT_FIELD } from './form-fields.js';
+import { FIELD_VALUE_MAX_LENGTH, HONEYPOT_FIELD } from './form-fields.js';
 
 /** JSON that is safe inside a <script>: no "</script>", no line separators JavaScript chokes on. */
 function scriptJson(value: unknown): string {
@@ -22,6 +22,7 @@ export function embedScript(form: PublicForm): string {
     honeypot: HONEYPOT_FIELD,
     thankYou: form.thankYouMessage ?? 'Thank you! We received your details and will be in touch.',
     redirect: form.redirectUrl,
+    maxLength: FIELD_VALUE_MAX_LENGTH,
   };
   return `/* Parley form embed */
 (function () {
@@ -42,10 +43,11 @@ export function embedScript(form: PublicForm): string {
       '.parley-form .pf-field{margin:0 0 1rem}.parley-form label{display:block;font-weight:600;margin:0 0 .25rem}' +
       '.parley-form input,.parley-form select,.parley-form textarea{box-sizing:border-box;width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8c959f;border-radius:8px}' +
       '.parley-form input[type=checkbox]{width:auto}.parley-form button{font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:8px;background:#1a7f37;color:#fff;cursor:pointer}' +
-      '.parley-form .pf-hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}.parley-form .pf-status{margin:.75rem 0 0}';
+      '.parley-form .pf-error{color:#cf222e;margin:.25rem 0 0}.parley-form .pf-hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}.parley-form .pf-status{margin:.75rem 0 0}';
     doc.head.appendChild(style);
   }
   var form = el('form', { 'class': 'parley-form', 'data-parley-form': cfg.token });
+  var inputs = {};
   cfg.fields.forEach(function (f) {
     var id = 'pf-' + cfg.token.slice(3, 11) + '-' + f.name;
     var wrap = el('div', { 'class': 'pf-field' });
@@ -56,10 +58,31 @@ export function embedScript(form: PublicForm): string {
       input.appendChild(el('option', { value: '' }, ''));
       (f.options || []).forEach(function (o) { input.appendChild(el('option', { value: o }, o)); });
     } else input = el('input', { id: id, name: f.name, type: f.type, required: f.required, value: f.type === 'checkbox' ? 'yes' : undefined });
+    if (input.tagName !== 'SELECT' && f.type !== 'checkbox') input.setAttribute('maxlength', String(cfg.maxLength));
     var label = el('label', { 'for': id }, f.label + (f.required ? ' *' : ''));
     if (f.type === 'checkbox') { wrap.appendChild(input); wrap.appendChild(label); } else { wrap.appendChild(label); wrap.appendChild(input); }
+    var error = el('p', { 'class': 'pf-error', id: id + '-error', hidden: true });
+    wrap.appendChild(error);
+    inputs[f.name] = { input: input, error: error };
     form.appendChild(wrap);
   });
+  function showErrors(details) {
+    var rest = [];
+    for (var name in inputs) {
+      inputs[name].error.hidden = true;
+      inputs[name].input.removeAttribute('aria-invalid');
+      inputs[name].input.removeAttribute('aria-describedby');
+    }
+    (details || []).forEach(function (d) {
+      var at = inputs[String(d.field).split('.')[0]];
+      if (!at || !at.error.hidden) { if (!at) rest.push(d.message); return; }
+      at.error.textContent = d.message;
+      at.error.hidden = false;
+      at.input.setAttribute('aria-invalid', 'true');
+      at.input.setAttribute('aria-describedby', at.error.id);
+    });
+    return rest;
+  }
   var hp = el('div', { 'class': 'pf-hp', 'aria-hidden': 'true' });
   hp.appendChild(el('input', { type: 'text', name: cfg.honeypot, tabindex: '-1', autocomplete: 'off' }));
   form.appendChild(hp);
@@ -81,7 +104,11 @@ export function embedScript(form: PublicForm): string {
           var done = el('p', { 'class': 'parley-form pf-thanks', role: 'status' }, cfg.thankYou);
           form.parentNode.replaceChild(done, form);
         } else {
-          status.textContent = (body && body.error) || 'The form could not be sent.';
+          var details = body && body.details;
+          var rest = showErrors(details);
+          status.textContent = details && details.length
+            ? (rest.length ? rest.join(' ') : 'Please correct the fields marked above.')
+            : (body && body.error) || 'The form could not be sent.';
           button.disabled = false;
         }
       })

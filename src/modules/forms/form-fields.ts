@@ -27,6 +27,9 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 /** Posted empty by every rendering of a form, hidden from people; a value means a bot filled it. */
 export const HONEYPOT_FIELD = '_hp_website';
 
+/** The longest text one form field takes: the intake schema's limit, and each input's maxlength. */
+export const FIELD_VALUE_MAX_LENGTH = 10_000;
+
 /** Field names a form cannot use for custom fields. */
 export const RESERVED_FIELDS = new Set(['token', HONEYPOT_FIELD]);
 
@@ -42,26 +45,26 @@ const BUILT_IN_TYPES: Record<string, FieldType> = { name: 'text', email: 'email'
 /** Checks a form's field list, returning it in the stored shape; throws a validation error naming the field. */
 export function checkFields(fields: FormField[]): FormField[] {
   if (fields.length === 0 || fields.length > 50)
-    throw ApiError.invalid('fields', 'a form has 1 to 50 fields');
+    throw ApiError.invalid('fields', 'Give a form 1 to 50 fields.');
   const seen = new Set<string>();
   const checked = fields.map((f, i) => {
-    const at = `field ${i + 1}`;
+    // Shown beside the field in the web app; the message alone also says which field.
+    const refuse = (key: string, sentence: string) =>
+      new ApiError('validation_error', `Field ${i + 1}: ${sentence}`, [
+        { field: `fields.${i}.${key}`, message: sentence },
+      ]);
     if (typeof f.name !== 'string' || !FIELD_NAME.test(f.name))
-      throw ApiError.invalid(
-        `fields.${i}.name`,
-        `${at}: name must be lower-case letters, digits and _ (1 to 64, a letter first)`,
-      );
+      throw refuse('name', 'Use lower-case letters, digits and _ (1 to 64, a letter first).');
     if (RESERVED_FIELDS.has(f.name))
-      throw ApiError.invalid(`fields.${i}.name`, `${at}: the name "${f.name}" is reserved`);
-    if (seen.has(f.name)) throw ApiError.invalid(`fields.${i}.name`, `${at}: "${f.name}" appears twice`);
+      throw refuse('name', `The name "${f.name}" is kept for the form itself: choose another.`);
+    if (seen.has(f.name)) throw refuse('name', `Two fields are named "${f.name}": rename one.`);
     seen.add(f.name);
     if (typeof f.label !== 'string' || !f.label.trim() || f.label.length > 200)
-      throw ApiError.invalid(`fields.${i}.label`, `${at}: label must be 1 to 200 characters`);
-    if (!FIELD_TYPES.includes(f.type))
-      throw ApiError.invalid(`fields.${i}.type`, `${at}: type must be one of ${FIELD_TYPES.join(', ')}`);
+      throw refuse('label', 'Give a label of 1 to 200 characters.');
+    if (!FIELD_TYPES.includes(f.type)) throw refuse('type', `Choose one of ${FIELD_TYPES.join(', ')}.`);
     const builtIn = BUILT_IN_TYPES[f.name];
     if (builtIn && f.type !== builtIn)
-      throw ApiError.invalid(`fields.${i}.type`, `${at}: ${f.name} must have type ${builtIn}`);
+      throw refuse('type', `The ${f.name} field is always of type ${builtIn}.`);
     const field: FormField = {
       name: f.name,
       label: f.label.trim(),
@@ -75,15 +78,12 @@ export function checkFields(fields: FormField[]): FormField[] {
         options.length > 100 ||
         options.some((o) => typeof o !== 'string' || !o || o.length > 200)
       )
-        throw ApiError.invalid(
-          `fields.${i}.options`,
-          `${at}: a select needs 1 to 100 options of 1 to 200 characters`,
-        );
+        throw refuse('options', 'Give a choice list 1 to 100 options of 1 to 200 characters each.');
       field.options = options;
     }
     return field;
   });
   if (!seen.has('email') && !seen.has('phone'))
-    throw ApiError.invalid('fields', 'a form needs an email or a phone field: a lead needs one of them');
+    throw ApiError.invalid('fields', 'Add an email or a phone field: a lead needs one of them.');
   return checked;
 }

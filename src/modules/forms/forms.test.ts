@@ -25,16 +25,19 @@ describe('forms', () => {
 
   it.each([
     [{ redirectUrl: 'javascript:alert(1)' }, /https/],
-    [{ redirectUrl: 'not a url' }, /valid/],
+    [{ redirectUrl: 'not a url' }, /full web address/],
     [{ fields: [] }, /1 to 50/],
     [
       { fields: [{ name: 'company', label: 'Company', type: 'text' as const, required: true }] },
       /email or a phone/,
     ],
-    [{ fields: [{ name: 'token', label: 'T', type: 'text' as const, required: false }] }, /reserved/],
+    [
+      { fields: [{ name: 'token', label: 'T', type: 'text' as const, required: false }] },
+      /kept for the form/,
+    ],
     [
       { fields: [{ name: HONEYPOT_FIELD, label: 'T', type: 'text' as const, required: false }] },
-      /name must be|reserved/,
+      /lower-case letters|kept for the form/,
     ],
     [{ fields: [{ name: 'email', label: 'E', type: 'text' as const, required: false }] }, /type email/],
     [{ fields: [{ name: 'Bad Name', label: 'E', type: 'text' as const, required: false }] }, /lower-case/],
@@ -45,7 +48,7 @@ describe('forms', () => {
           { name: 'email', label: 'E', type: 'email' as const, required: false },
         ],
       },
-      /twice/,
+      /Two fields are named "email": rename one\./,
     ],
     [
       {
@@ -92,7 +95,7 @@ describe('GET /f/{token}: the hosted page', () => {
     expect(res.body).toContain(`name="${HONEYPOT_FIELD}"`);
     expect(res.body).not.toContain('<script>');
     expect(res.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;');
-    expect(res.body).toMatch(/<textarea id="pf_note" name="note"><\/textarea>/);
+    expect(res.body).toMatch(/<textarea id="pf_note" name="note" maxlength="10000"><\/textarea>/);
   });
 
   it('answers 404 for an inactive or unknown form', async () => {

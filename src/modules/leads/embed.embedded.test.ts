@@ -90,16 +90,18 @@ describe.skipIf(!hasChromium)('forms in a browser', () => {
     });
   });
 
-  it('the embed script shows the error the endpoint gives', async () => {
+  it('the embed script shows the error the endpoint gives beside its field', async () => {
     const ws = await t.workspace({ defaultCountryCode: null });
     const form = await createForm(t.ctx.db, ws.id);
     await page.goto(customerPage('/embed-error', `<script src="${base}/f/${form.token}/embed.js"></script>`));
     await page.getByLabel('Phone (with country code)').fill('98765 43210');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page
-      .getByRole('status')
-      .getByText(/add the country code/)
-      .waitFor();
+    await page.getByRole('status').getByText('Please correct the fields marked above.').waitFor();
+    const phone = page.getByLabel('Phone (with country code)');
+    expect(await phone.getAttribute('aria-invalid')).toBe('true');
+    const said = await page.locator(`[id="${await phone.getAttribute('aria-describedby')}"]`).textContent();
+    expect(said).toMatch(/^9876543210 is not a valid international number: add the country code/);
+    expect(await phone.inputValue()).toBe('98765 43210');
     expect(await leadsOf(t, ws.id)).toEqual([]);
   });
 

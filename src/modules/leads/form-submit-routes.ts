@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answerErrorsWith, intakeEnvelope } from '../../http/error-handler.js';
+import { answerErrorsWith, type IntakeFailure, intakeEnvelope } from '../../http/error-handler.js';
 import { ApiError } from '../../http/errors.js';
 import { clientAddressKey } from '../../lib/client-address.js';
-import { errorPage, PAGE_HEADERS, thankYouPage } from '../forms/html.js';
+import { activeFormByToken } from '../forms/find-form.js';
+import { errorPage, formPage, PAGE_HEADERS, thankYouPage } from '../forms/html.js';
 import { createFormRateLimiter } from '../rate-limit/create-limiter.js';
 import type { LimitDecision } from '../rate-limit/limiter.js';
 import { FormSubmitBody } from './schemas.js';
@@ -17,6 +18,29 @@ function wantsHtml(request: FastifyRequest): boolean {
     (request.headers['content-type'] ?? '').toLowerCase().startsWith(URLENCODED) &&
     (request.headers.accept ?? '').includes('text/html')
   );
+}
+
+/**
+ * A browser's refused submission: a field at fault shows the form again with what was typed and
+ * each error beside its field; anything else gets a page saying what happened.
+ */
+async function page(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  failure: IntakeFailure,
+): Promise<FastifyReply> {
+  reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8');
+  const values = (request.body ?? {}) as Record<string, unknown>;
+  const form =
+    failure.details && typeof values.token === 'string'
+      ? // The database failing here leaves the short page, not a second error inside the handler.
+        await activeFormByToken(app.ctx.db, values.token).catch(() => null)
+      : null;
+  if (!form) return reply.send(errorPage(reply.statusCode, failure.error));
+  const errors: Record<string, string> = {};
+  for (const d of failure.details ?? []) errors[d.field.split('.')[0]!] ??= d.message;
+  return reply.send(formPage(form, '/api/forms/submit', { values, errors }));
 }
 
 /** Repeated names become a list, as a checkbox group sends them. */
@@ -49,10 +73,7 @@ export async function formSubmitRoutes(app: FastifyInstance): Promise<void> {
     intakeEnvelope({
       unsupportedMediaType:
         'Send the form as JSON (application/json) or urlencoded (application/x-www-form-urlencoded)',
-      render: (request, reply, status, message) =>
-        wantsHtml(request)
-          ? reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(errorPage(status, message))
-          : null,
+      render: (request, reply, failure) => (wantsHtml(request) ? page(app, request, reply, failure) : null),
     }),
   );
   app.addHook('onRequest', async (request, reply) => {

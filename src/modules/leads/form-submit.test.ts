@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { expectIntakeError, freshAddress, leadsOf, submit } from '../../../test/support/intake.js';
 import { buildServer } from '../../http/server.js';
 import { createForm } from '../forms/create-form.js';
-import { HONEYPOT_FIELD } from '../forms/form-fields.js';
+import { DEFAULT_FIELDS, HONEYPOT_FIELD } from '../forms/form-fields.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
 import { setPlan } from '../workspaces/plans.js';
 
@@ -167,7 +167,7 @@ describe('POST /api/forms/submit', () => {
     expectIntakeError(
       await submit(t, { token: form.token, email: 'a@example.com', company: 'A', phone: '12ab' }),
       422,
-      /phone/,
+      /^Use digits only/,
     );
     expect(await count('leads', ws.id)).toBe(0);
   });
@@ -178,7 +178,7 @@ describe('POST /api/forms/submit', () => {
       expectIntakeError(
         await submit(t, { token: form.token, email: 'a@example.com', [name]: [{}] }),
         422,
-        /must be string/,
+        /: Use text here\.$/,
       );
     }
     expect(await count('leads', ws.id)).toBe(0);
@@ -334,6 +334,55 @@ describe('the plain HTML form (application/x-www-form-urlencoded)', () => {
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('https://customer.example/thanks?x=1');
     expect(await count('leads', ws.id)).toBe(1);
+  });
+
+  it('shows a browser the same form again with what was typed and each error beside its field', async () => {
+    const { ws, form } = await workspaceWithForm({
+      fields: [
+        ...DEFAULT_FIELDS,
+        { name: 'note', label: 'Note', type: 'textarea', required: false },
+        { name: 'size', label: 'Size', type: 'select', required: false, options: ['1-10', '11-50'] },
+      ],
+    });
+    const typed = {
+      token: form.token,
+      name: 'Ravi "R" <b>',
+      phone: '12ab',
+      note: 'Call <after> 5',
+      size: '11-50',
+    };
+    const res = await submit(t, new URLSearchParams(typed).toString(), { headers: browser });
+    expect(res.statusCode).toBe(422);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    const html = res.body;
+    expect(html).toContain('<form method="post" action="/api/forms/submit"');
+    expect(html).toContain('value="Ravi &quot;R&quot; &lt;b&gt;"');
+    expect(html).toContain('value="12ab"');
+    expect(html).toContain('>Call &lt;after&gt; 5</textarea>');
+    expect(html).toContain('<option selected>11-50</option>');
+    expect(html).toMatch(
+      /<input id="pf_phone" [^>]*aria-invalid="true" aria-describedby="pf_phone_error">\s*<p class="error" id="pf_phone_error">Use digits only[^<]*\.<\/p>/,
+    );
+    expect(html).not.toMatch(/back button|phone:/);
+    expect(await count('leads', ws.id)).toBe(0);
+
+    // Fixed and sent again, it goes through.
+    const fixed = await submit(t, new URLSearchParams({ ...typed, phone: '+14155552671' }).toString(), {
+      headers: browser,
+    });
+    expect(fixed.statusCode).toBe(201);
+  });
+
+  it('puts the error of a value the form has no field for above the form, and keeps the fields', async () => {
+    const { form } = await workspaceWithForm();
+    const body = `token=${form.token}&name=Asha&extra=${'x'.repeat(10_001)}`;
+    const page = await submit(t, body, { headers: browser });
+    expect(page.statusCode).toBe(422);
+    expect(page.body).toMatch(
+      /<div class="error" role="alert"><p>Please correct[^<]*<\/p><p>Use at most 10,000 characters\.<\/p><\/div>\s*<form/,
+    );
+    expect(page.body).toContain('value="Asha"');
   });
 
   it('shows a browser a readable error page, and gives non-browser callers the JSON envelope', async () => {

@@ -16,7 +16,7 @@ export function readEmail(value: unknown): Read {
   const email = text(value);
   if (email === null) return { ok: true, value: null };
   if (email.length > 254 || !EMAIL.test(email))
-    return { ok: false, message: `email: "${email.slice(0, 100)}" is not a valid e-mail address` };
+    return { ok: false, message: 'Enter an e-mail address, such as name@example.com.' };
   return { ok: true, value: email };
 }
 
@@ -24,9 +24,7 @@ export function readPhone(value: unknown, defaultCountryCode: string | null): Re
   const phone = text(value);
   if (phone === null) return { ok: true, value: null };
   const normalized = normalizePhone(phone.slice(0, 40), defaultCountryCode);
-  return normalized.ok
-    ? { ok: true, value: normalized.digits }
-    : { ok: false, message: `phone: ${normalized.message}` };
+  return normalized.ok ? { ok: true, value: normalized.digits } : { ok: false, message: normalized.message };
 }
 
 /** Names longer than a column should hold are cut, not refused: the rest of the lead matters more. */
@@ -34,4 +32,4 @@ export function readName(value: unknown): string | null {
   return text(value)?.slice(0, 200) ?? null;
 }
 
-export const NO_CONTACT_DETAILS = 'A lead needs an e-mail address or a phone number; neither was given';
+export const NO_CONTACT_DETAILS = 'Enter an e-mail address or a phone number: a lead needs one of them.';

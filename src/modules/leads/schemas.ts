@@ -1,10 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { AnyKey, LenientText } from '../../http/schema.js';
+import { FIELD_VALUE_MAX_LENGTH } from '../forms/form-fields.js';
 
 // Form values are text; JSON callers may also send numbers, booleans, null, and lists of text
 // (checkbox groups; a urlencoded body with a repeated name gives a list too).
 const FieldValue = Type.Union([
-  LenientText({ maxLength: 10_000 }),
+  LenientText({ maxLength: FIELD_VALUE_MAX_LENGTH }),
   Type.Number(),
   Type.Boolean(),
   Type.Null(),

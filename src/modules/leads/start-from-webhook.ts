@@ -38,7 +38,7 @@ export async function startFromWebhook(ctx: AppContext, request: WebhookRequest)
     throw new ApiError('invalid_json', 'The request body is not valid JSON');
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw invalid("The body must be a JSON object holding the lead's fields");
+    throw invalid("Send a JSON object holding the lead's fields.");
   }
   const checked = storableJson(parsed);
   if (!checked.ok) throw invalid(checked.message);
@@ -109,7 +109,9 @@ async function start(
   const emailValue = email.ok ? email.value : null;
   const phoneValue = phone.ok ? phone.value : null;
   if (!emailValue && !phoneValue) {
-    const problems = [email, phone].filter((r) => !r.ok).map((r) => (r as { message: string }).message);
+    const problems = Object.entries({ email, phone })
+      .filter(([, r]) => !r.ok)
+      .map(([field, r]) => `${field}: ${(r as { message: string }).message}`);
     throw invalid(problems.length ? `No lead could be created: ${problems.join('; ')}` : NO_CONTACT_DETAILS);
   }
   const lead = {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { deleteEndpoint } from './delete-endpoint.js';
@@ -11,7 +12,7 @@ import { sendTestEvent } from './send-test-event.js';
 
 const EndpointBody = Type.Object(
   {
-    url: Text({ minLength: 1, maxLength: 2000 }),
+    url: Text({ minLength: 1, maxLength: FIELD_LIMITS.webhookUrl }),
     events: Type.Optional(Type.Array(Text({ maxLength: 64 }), { minItems: 1, maxItems: 20 })),
   },
   { additionalProperties: false },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
+import { privateAddressOf } from './safe-fetch.js';
 
 export const WEBHOOK_EVENTS = [
   'message.status',
@@ -24,15 +25,21 @@ export async function createEndpoint(
   try {
     parsed = new URL(url);
   } catch {
-    throw ApiError.validation('url', 'the URL is not valid');
+    throw ApiError.invalid('url', 'Enter a full web address, such as https://example.com/hook.');
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    throw ApiError.validation('url', 'the URL must be http or https');
+    throw ApiError.invalid('url', 'Use an address starting with https:// or http://.');
+  const blocked = ctx.config.allowPrivateWebhooks ? null : await privateAddressOf(parsed);
+  if (blocked)
+    throw ApiError.invalid(
+      'url',
+      `${blocked} is a private or local address, which webhooks may not reach. The server's operator can allow such addresses with the setting WEBHOOKS_ALLOW_PRIVATE=true.`,
+    );
   const unknown = events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
   if (unknown.length)
-    throw ApiError.validation(
+    throw ApiError.invalid(
       'events',
-      `unknown: ${unknown.join(', ')} (known: ${WEBHOOK_EVENTS.join(', ')})`,
+      `Unknown events: ${unknown.join(', ')}. Choose from ${WEBHOOK_EVENTS.join(', ')}.`,
     );
   const id = newId('we');
   const secret = `whsec_${randomBytes(24).toString('base64')}`;

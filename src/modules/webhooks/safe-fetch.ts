@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns';
+import { lookup as lookupAll } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { Agent } from 'undici';
 
@@ -46,5 +47,31 @@ export function assertAllowedHost(url: string, allowPrivate: boolean): void {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) {
     throw new BlockedAddressError(`${host} is a private address`);
+  }
+}
+
+/** How long adding an endpoint waits on DNS; past it the name is left to the check at delivery. */
+const LOOKUP_TIMEOUT_MS = 2_000;
+
+/**
+ * Whether a URL's host is, or resolves to, an address that is not public: told when an endpoint is
+ * added, so it is refused then rather than failing every delivery. A name that does not resolve
+ * (yet) passes: each delivery checks again at connect time.
+ */
+export async function privateAddressOf(url: URL): Promise<string | null> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) return isPublicAddress(host) ? null : host;
+  if (host === 'localhost' || host.endsWith('.localhost')) return host;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), LOOKUP_TIMEOUT_MS);
+  });
+  try {
+    const addresses = await Promise.race([lookupAll(host, { all: true }), timeout]);
+    return addresses.find((a) => !isPublicAddress(a.address))?.address ?? null;
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
   }
 }

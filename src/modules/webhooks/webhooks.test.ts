@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { connectedWorkspace, listen, simHeaders, simState } from '../../../test/support/messaging.js';
 import { queueIdle, unfinishedJobs } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
@@ -140,11 +141,43 @@ describe('outbound webhooks', () => {
     expect(hooks.received.slice(before).filter((r) => r.body.includes('retry me'))).toHaveLength(2);
   });
 
-  it('refuses private and loopback targets unless the operator allows them', async () => {
+  it('refuses a private or loopback endpoint when it is added, naming the setting that allows it', async () => {
+    const strict = await createTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'false' } });
+    try {
+      const { client } = await workspaceWithOwner(strict);
+      for (const url of [
+        hookUrl,
+        'http://10.1.2.3/hook',
+        'https://[::1]/hook',
+        'http://app.localhost/hook',
+      ]) {
+        const res = await client.call('POST', '/webhooks', { url });
+        expect(res.statusCode, url).toBe(422);
+        const { error } = res.json();
+        expect(error.details).toEqual([
+          { field: 'url', message: expect.stringContaining('WEBHOOKS_ALLOW_PRIVATE=true') },
+        ]);
+        expect(error.message).toMatch(/is a private or local address/);
+      }
+      expect((await client.call('GET', '/webhooks')).json().endpoints ?? []).toEqual([]);
+      // A name that does not resolve is left to the check at each delivery.
+      const unresolved = await client.call('POST', '/webhooks', { url: 'https://hooks.example.invalid/x' });
+      expect(unresolved.statusCode).toBe(201);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('refuses delivery to private and loopback targets unless the operator allows them', async () => {
+    // An endpoint added while they were allowed, or whose name now resolves to a private address.
     const strict = await createTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'false' } });
     try {
       const ws = await strict.workspace();
-      const { id } = await createEndpoint(strict.ctx, ws.id, hookUrl);
+      const id = 'we_private';
+      await strict.ctx.db.query(
+        'INSERT INTO webhook_endpoints (workspace_id, id, url, secret_enc, events) VALUES ($1, $2, $3, $4, $5)',
+        [ws.id, id, hookUrl, strict.ctx.secrets.seal('whsec_c2VjcmV0c2VjcmV0c2VjcmV0'), ['message.status']],
+      );
       await strict.ctx.db.query(
         `INSERT INTO webhook_deliveries (workspace_id, id, endpoint_id, event_type, event_key, payload)
          VALUES ($1, 'evt_x', $2, 'message.status', 'k', '{}')`,

@@ -12,7 +12,7 @@ export interface NewWorkspace {
 
 export async function createWorkspace(db: Queryable, input: NewWorkspace): Promise<{ id: string }> {
   const name = input.name.trim();
-  if (!name || name.length > 200) throw ApiError.validation('name', 'must be 1 to 200 characters');
+  if (!name || name.length > 200) throw ApiError.invalid('name', 'Enter a name of 1 to 200 characters.');
   const cc = input.defaultCountryCode?.replace(/^\+/, '') || null;
   if (cc !== null && !isCallingCode(cc)) {
     throw ApiError.invalid(

@@ -20,11 +20,11 @@ const MAX_KEYWORDS = 20;
 function keywords(field: string, words: string[] | undefined): string[] | null {
   if (words === undefined) return null;
   const kept = [...new Set(words.map(keywordForm))];
-  if (kept.includes('')) throw ApiError.validation(field, 'a keyword needs at least one letter or digit');
+  if (kept.includes('')) throw ApiError.invalid(field, 'Give each word at least one letter or digit.');
   const long = kept.find((w) => w.length > MAX_KEYWORD);
   if (long)
-    throw ApiError.validation(field, `"${long.slice(0, 20)}…" is longer than ${MAX_KEYWORD} characters`);
-  if (kept.length > MAX_KEYWORDS) throw ApiError.validation(field, `at most ${MAX_KEYWORDS} words`);
+    throw ApiError.invalid(field, `Shorten "${long.slice(0, 20)}…" to at most ${MAX_KEYWORD} characters.`);
+  if (kept.length > MAX_KEYWORDS) throw ApiError.invalid(field, `Use at most ${MAX_KEYWORDS} words.`);
   return kept;
 }
 
@@ -43,12 +43,15 @@ export async function updateWorkspace(
       `${cc} is not a known calling code (for example 91 or 1)`,
     );
   }
-  if (name !== undefined && !name.trim()) throw ApiError.validation('name', 'must not be blank');
+  if (name !== undefined && !name.trim()) throw ApiError.invalid('name', 'Enter a name.');
   const optOut = keywords('opt_out_keywords', changes.opt_out_keywords);
   const optIn = keywords('opt_in_keywords', changes.opt_in_keywords);
   const both = optOut && optIn ? optOut.filter((w) => optIn.includes(w)) : [];
   if (both.length)
-    throw ApiError.validation('opt_in_keywords', `${both.join(', ')} cannot both opt out and opt in`);
+    throw ApiError.invalid(
+      'opt_in_keywords',
+      `${both.join(', ')} cannot both opt out and opt in: remove it from one of the lists.`,
+    );
   const confirmation = (v: string | null | undefined) => (v === undefined ? undefined : v?.trim() || null);
   const confirmOut = confirmation(changes.opt_out_confirmation);
   const confirmIn = confirmation(changes.opt_in_confirmation);

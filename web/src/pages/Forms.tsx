@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api, formatDate, useApi } from '../api';
 import { ListTable } from '../list';
 import { Link, navigate } from '../router';
@@ -63,7 +64,7 @@ export function FormsPage() {
             <span>Form name</span>
             <input
               value={name}
-              maxLength={200}
+              maxLength={FIELD_LIMITS.formName}
               placeholder="Contact form"
               onChange={(e) => setName(e.target.value)}
             />
@@ -214,19 +215,32 @@ function FieldEditor({ form, types, onSaved }: { form: Form; types: string[]; on
       <form className="stack" onSubmit={submitHandler(submit)}>
         <label className="field narrow">
           <span>Form name</span>
-          <input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+          <input
+            value={name}
+            maxLength={FIELD_LIMITS.formName}
+            aria-invalid={save.fieldErrors.name ? true : undefined}
+            onChange={(e) => setName(e.target.value)}
+          />
+          {save.fieldErrors.name && <p className="field-error">{save.fieldErrors.name}</p>}
         </label>
         <ol className="field-list">
           {fields.map((f, i) => (
             <li key={f.key} className="field-row">
-              <label className="field">
-                <span>Label</span>
-                <input value={f.label} onChange={(e) => set(i, { label: e.target.value })} />
-              </label>
-              <label className="field">
-                <span>Key</span>
-                <input className="mono" value={f.name} onChange={(e) => set(i, { name: e.target.value })} />
-              </label>
+              <RowInput
+                label="Label"
+                value={f.label}
+                maxLength={FIELD_LIMITS.formFieldLabel}
+                error={save.fieldErrors[`fields.${i}.label`]}
+                onChange={(label) => set(i, { label })}
+              />
+              <RowInput
+                label="Key"
+                mono
+                value={f.name}
+                maxLength={FIELD_LIMITS.formFieldName}
+                error={save.fieldErrors[`fields.${i}.name`]}
+                onChange={(name) => set(i, { name })}
+              />
               <label className="field">
                 <span>Type</span>
                 <select
@@ -338,7 +352,7 @@ function AfterSubmit({ form, onSaved }: { form: Form; onSaved: () => void }) {
           <span>Thank-you message</span>
           <textarea
             rows={3}
-            maxLength={1000}
+            maxLength={FIELD_LIMITS.thankYouMessage}
             value={message}
             placeholder="Thanks! We'll be in touch shortly."
             onChange={(e) => setMessage(e.target.value)}
@@ -348,6 +362,7 @@ function AfterSubmit({ form, onSaved }: { form: Form; onSaved: () => void }) {
           <span>Or redirect to (optional)</span>
           <input
             type="url"
+            maxLength={FIELD_LIMITS.redirectUrl}
             value={redirect}
             placeholder="https://example.com/thanks"
             onChange={(e) => setRedirect(e.target.value)}
@@ -403,5 +418,29 @@ function PublishEmbed({ form, publish }: { form: Form; publish: Publish }) {
         </div>
       </Card>
     </div>
+  );
+}
+
+/** One text input of a field row, with the server's error for it beside it. */
+function RowInput(props: {
+  label: string;
+  value: string;
+  maxLength: number;
+  error: string | undefined;
+  mono?: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <input
+        className={props.mono ? 'mono' : undefined}
+        value={props.value}
+        maxLength={props.maxLength}
+        aria-invalid={props.error ? true : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.error && <p className="field-error">{props.error}</p>}
+    </label>
   );
 }

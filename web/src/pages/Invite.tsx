@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api, useApi } from '../api';
 import { navigate } from '../router';
 import { ErrorNote, InputField, Loading, submitHandler, useAction } from '../ui';
@@ -52,6 +53,8 @@ export function InvitePage({ token, onDone }: { token: string; onDone: () => Pro
         {!i.has_account && (
           <InputField
             label="Your name"
+            error={fieldErrors.name}
+            maxLength={FIELD_LIMITS.personName}
             value={name}
             onChange={(e) => setName(e.target.value)}
             autoComplete="name"
@@ -64,6 +67,7 @@ export function InvitePage({ token, onDone }: { token: string; onDone: () => Pro
           type="password"
           required
           minLength={i.has_account ? 1 : 10}
+          maxLength={FIELD_LIMITS.password}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           autoComplete={i.has_account ? 'current-password' : 'new-password'}

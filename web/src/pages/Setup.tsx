@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api } from '../api';
 import { navigate } from '../router';
 import { ErrorNote, InputField, submitHandler, useAction } from '../ui';
@@ -31,12 +32,20 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
       subtitle="Create the owner account and your workspace. This screen shows only once, on a new server."
     >
       <form onSubmit={submitHandler(submit)} className="stack">
-        <InputField label="Your name" value={form.name} onChange={set('name')} autoComplete="name" />
+        <InputField
+          label="Your name"
+          error={fieldErrors.name}
+          maxLength={FIELD_LIMITS.personName}
+          value={form.name}
+          onChange={set('name')}
+          autoComplete="name"
+        />
         <InputField
           label="E-mail"
           error={fieldErrors.email}
           type="email"
           required
+          maxLength={FIELD_LIMITS.email}
           value={form.email}
           onChange={set('email')}
           autoComplete="email"
@@ -48,6 +57,7 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
           type="password"
           required
           minLength={10}
+          maxLength={FIELD_LIMITS.password}
           value={form.password}
           onChange={set('password')}
           autoComplete="new-password"
@@ -57,6 +67,7 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
           hint="Your company or team; you can change it later."
           error={fieldErrors.workspace_name}
           required
+          maxLength={FIELD_LIMITS.workspaceName}
           value={form.workspace_name}
           onChange={set('workspace_name')}
           autoComplete="organization"

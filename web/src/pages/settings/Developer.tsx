@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, formatDate, timeAgo, useApi } from '../../api';
 import { ListTable } from '../../list';
 import { useSession } from '../../session';
@@ -53,8 +54,9 @@ function ApiKeys() {
           <InputField
             label="Key name"
             hint="Where it will be used, e.g. “Website backend”."
+            error={create.fieldErrors.name}
             value={name}
-            maxLength={100}
+            maxLength={FIELD_LIMITS.apiKeyName}
             onChange={(e) => setName(e.target.value)}
           />
           <button type="submit" className="btn primary" disabled={create.busy}>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, useApi } from '../../api';
 import { useSession } from '../../session';
 import { Card, ErrorNote, Field, InputField, Loading, SaveButton, submitHandler, useAction } from '../../ui';
@@ -55,6 +56,7 @@ export function GeneralSettings() {
             error={fieldErrors.name}
             value={name}
             required
+            maxLength={FIELD_LIMITS.workspaceName}
             disabled={readOnly}
             onChange={(e) => {
               setName(e.target.value);
@@ -229,7 +231,7 @@ function OptOutSettings({
 function NewWorkspace() {
   const { refresh } = useSession();
   const [name, setName] = useState('');
-  const { busy, error, run } = useAction();
+  const { busy, error, fieldErrors, run } = useAction();
   const create = () =>
     run(async () => {
       await api('POST', '/workspaces', { name });
@@ -244,8 +246,9 @@ function NewWorkspace() {
       <form className="row wrap align-end" onSubmit={submitHandler(create)}>
         <InputField
           label="New workspace name"
+          error={fieldErrors.name}
           required
-          maxLength={200}
+          maxLength={FIELD_LIMITS.workspaceName}
           value={name}
           onChange={(e) => setName(e.target.value)}
         />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, formatDate, useApi } from '../../api';
 import { Table } from '../../list';
 import { useSession } from '../../session';
@@ -55,6 +56,7 @@ export function TeamSettings() {
               error={invite.fieldErrors.email}
               type="email"
               required
+              maxLength={FIELD_LIMITS.email}
               value={email}
               onChange={(e) => setEmail(e.target.value)}
             />

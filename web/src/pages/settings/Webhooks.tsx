@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, formatDate, useApi } from '../../api';
 import { ListTable } from '../../list';
 import { useSession } from '../../session';
@@ -63,6 +64,7 @@ export function Webhooks() {
             error={create.fieldErrors.url}
             type="url"
             required
+            maxLength={FIELD_LIMITS.webhookUrl}
             placeholder="https://example.com/parley-webhooks"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
