@@ -31,7 +31,7 @@ describe('Settings › General opt-out words and replies', () => {
 
   it.each([
     [{ opt_out_keywords: ['!!!'] }, 'opt_out_keywords', /at least one letter or digit/],
-    [{ opt_in_keywords: ['x'.repeat(51)] }, 'opt_in_keywords', /longer than 50 characters/],
+    [{ opt_in_keywords: ['x'.repeat(51)] }, 'opt_in_keywords', /at most 50 characters/],
     [
       { opt_out_keywords: ['stop it'], opt_in_keywords: ['Stop it!'] },
       'opt_in_keywords',
