@@ -60,7 +60,7 @@ describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { time
     await page.getByLabel('Name').fill('Booking');
     await page.getByLabel('When this event is tracked').fill('booked');
 
-    await page.getByRole('button', { name: /Send media or buttons/ }).click();
+    await page.locator('.add-step-btn', { hasText: 'Send media or buttons' }).click();
     await page.getByLabel('Kind').selectOption({ label: 'Image' });
     await page.getByLabel('Link to the file').fill('ftp://cdn.example/room.jpg');
     await error('The address starts with https://').waitFor();
@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { time
     await page.getByLabel('Caption (optional)').fill('Your room, {{contact.name | guest}}');
     expect(await page.locator('.field-error').count()).toBe(0);
 
-    await page.getByRole('button', { name: /Send media or buttons/ }).click();
+    await page.locator('.add-step-btn', { hasText: 'Send media or buttons' }).click();
     await page.getByLabel('Kind').selectOption({ label: 'Reply buttons' });
     await error('Write the text the buttons answer.').waitFor();
     await page.getByLabel('Text', { exact: true }).fill('Keep your booking?');
@@ -90,9 +90,11 @@ describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { time
     expect(tracked.status).toBe(202);
     const sent = await until(async () => {
       const { messages } = (await sim('GET', `/messages?to=${CUSTOMER}`)) as {
-        messages: { payload: unknown }[];
+        messages: { payload: { type: string } }[];
       };
-      return messages.length === 2 && messages.map((m) => m.payload);
+      // By type: image before interactive, whatever order the simulator lists them in.
+      const payloads = messages.map((m) => m.payload);
+      return payloads.length === 2 && payloads.sort((a, b) => a.type.localeCompare(b.type));
     }, 30_000);
     expect(sent).toMatchObject([
       { type: 'image', image: { link: 'https://cdn.example/room.jpg', caption: 'Your room, Ravi' } },
