@@ -52,7 +52,7 @@ const Condition = Type.Union([
 export type Condition = Static<typeof Condition>;
 
 /** The kinds a send_message step sends: POST /messages' own schema for each, so both take the same. */
-export const MESSAGE_KINDS = [
+const MESSAGE_KINDS = [
   'image',
   'video',
   'audio',
