@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { type Static, Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import { Text } from '../../http/schema.js';
+import { SendMessageBody } from '../messaging/schemas.js';
 
 /** The shape of a flow or sequence, stored as JSON: a trigger and a graph of steps without cycles. */
 /** A string from a closed list, typed as that list's union. */
@@ -49,6 +50,32 @@ const Condition = Type.Union([
   Type.Object({ any: Type.Array(Check, { minItems: 1, maxItems: 20 }) }, { additionalProperties: false }),
 ]);
 export type Condition = Static<typeof Condition>;
+
+/** The kinds a send_message step sends: POST /messages' own schema for each, so both take the same. */
+const MESSAGE_KINDS = [
+  'image',
+  'video',
+  'audio',
+  'document',
+  'sticker',
+  'interactive',
+  'location',
+] as const;
+const Message = Type.Object(
+  { type: oneOf(MESSAGE_KINDS), ...Type.Pick(SendMessageBody, MESSAGE_KINDS).properties },
+  {
+    additionalProperties: false,
+    description:
+      "the kind in `type` and its object in Meta's shape under that name, as POST /messages takes them",
+  },
+);
+export type RichMessage = Static<typeof Message>;
+
+const NotSent = Type.Optional(
+  Type.Union([StepId, Type.Null()], {
+    description: 'where to go when the 24-hour window is closed; the run ends there when absent',
+  }),
+);
 
 const step = <T extends string, P extends Record<string, Parameters<typeof Type.Object>[0][string]>>(
   type: T,
@@ -114,12 +141,9 @@ const STEPS = {
   }),
   send_text: step('send_text', {
     text: Text({ minLength: 1, maxLength: 4096 }),
-    not_sent: Type.Optional(
-      Type.Union([StepId, Type.Null()], {
-        description: 'where to go when the 24-hour window is closed; the run ends there when absent',
-      }),
-    ),
+    not_sent: NotSent,
   }),
+  send_message: step('send_message', { message: Message, not_sent: NotSent }),
   wait: step('wait', {
     duration: Type.Optional(
       Type.String({ pattern: '^[0-9]{1,6}(s|m|h|d)$', description: 'e.g. 30s, 10m, 2h, 3d' }),
@@ -155,6 +179,7 @@ const STEPS = {
 const Step = Type.Union([
   STEPS.send_template,
   STEPS.send_text,
+  STEPS.send_message,
   STEPS.wait,
   STEPS.add_tag,
   STEPS.remove_tag,
@@ -246,6 +271,19 @@ function ajvProblems(prefix: string, errors: typeof checkOutline.errors): Proble
   });
 }
 
+const checkMessage = ajv.compile(Message);
+/** What breaks POST /messages' schema in a message whose placeholders are filled, in plain words. */
+export function messageProblems(message: RichMessage): string[] {
+  if (checkMessage(message)) return [];
+  return (checkMessage.errors ?? []).map((e) => {
+    const field = ['message', ...e.instancePath.split('/').filter(Boolean)].join('.');
+    const limit = (e.params as { limit?: number }).limit;
+    if (e.keyword === 'maxLength') return `${field} is longer than ${limit} characters`;
+    if (e.keyword === 'minLength') return `${field} is empty`;
+    return `${field}: ${ajvProblems('', [e])[0]!.message}`;
+  });
+}
+
 /**
  * Validates a definition: its shape, then the graph (ids unique, every link to an existing step, no
  * cycle, so each step runs at most once per run). Throws a validation error naming each problem.
@@ -273,6 +311,13 @@ function checkGraph(input: Definition): Definition {
     if (s.type === 'wait' && !s.duration === !s.until) {
       problems.push({ field: `steps.${i}`, message: 'a wait needs exactly one of duration or until' });
     }
+    if (s.type === 'send_message') {
+      const { type, ...given } = s.message;
+      if (!(type in given))
+        problems.push({ field: `steps.${i}.message.${type}`, message: `is required for a ${type} message` });
+      for (const other of Object.keys(given).filter((k) => k !== type))
+        problems.push({ field: `steps.${i}.message.${other}`, message: `is not part of a ${type} message` });
+    }
   });
   input.steps.forEach((s, i) => {
     for (const [key, target] of Object.entries(links(s))) {
@@ -292,7 +337,7 @@ function checkGraph(input: Definition): Definition {
 /** The steps a step can lead to, by the field that names each. */
 export function links(s: Step): Record<string, string | null | undefined> {
   if (s.type === 'condition') return { if_true: s.if_true, if_false: s.if_false };
-  if (s.type === 'send_text') return { next: s.next, not_sent: s.not_sent };
+  if (s.type === 'send_text' || s.type === 'send_message') return { next: s.next, not_sent: s.not_sent };
   return { next: s.next };
 }
 

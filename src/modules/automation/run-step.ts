@@ -9,7 +9,7 @@ import { publishedDefinition } from './published-definition.js';
 import { queueStep } from './start-runs.js';
 import { addTag, removeTag, setTrait, updateLeadStatus } from './steps/contact-steps.js';
 import { httpRequest } from './steps/http-request.js';
-import { sendTemplate, sendText } from './steps/send-steps.js';
+import { sendRich, sendTemplate, sendText } from './steps/send-steps.js';
 import { PermanentStepError, type StepInput, type StepOutcome, TransientStepError } from './steps/step.js';
 import { waitUntil } from './steps/wait.js';
 
@@ -33,6 +33,8 @@ async function perform(step: Step, input: StepInput): Promise<StepOutcome> {
       return sendTemplate(input, step.template);
     case 'send_text':
       return sendText(input, step.text, step.not_sent ?? null);
+    case 'send_message':
+      return sendRich(input, step.message, step.not_sent ?? null);
     case 'wait':
       return waitUntil(step);
     case 'add_tag':

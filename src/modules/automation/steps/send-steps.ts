@@ -1,8 +1,8 @@
 import { ApiError } from '../../../http/errors.js';
 import type { SendMessageBody } from '../../messaging/schemas.js';
 import { type SendResult, sendMessage } from '../../messaging/send-message.js';
-import type { TemplateStep } from '../definition.js';
-import { interpolate, lookup } from '../interpolate.js';
+import { messageProblems, type RichMessage, type TemplateStep } from '../definition.js';
+import { interpolate, lookup, type Scope } from '../interpolate.js';
 import { PermanentStepError, type StepInput, type StepOutcome } from './step.js';
 import { templateValues } from './template-values.js';
 
@@ -62,11 +62,39 @@ export async function sendTemplate(input: StepInput, template: TemplateStep): Pr
   return { status: 'done', outcome: { message_id: result.id, message_status: result.status } };
 }
 
+/** Every string in a value with its placeholders filled; numbers and the rest as they are. */
+function fill<T>(value: T, scope: Scope): T {
+  if (typeof value === 'string') return interpolate(value, scope) as T;
+  if (Array.isArray(value)) return value.map((v) => fill(v, scope)) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, scope)])) as T;
+  return value;
+}
+
+/**
+ * A media, interactive or location message, filled from the run, then held to POST /messages' schema
+ * (a value too long or empty once filled fails the step) and sent like free text.
+ */
+export async function sendRich(
+  input: StepInput,
+  message: RichMessage,
+  notSent: string | null,
+): Promise<StepOutcome> {
+  const filled = fill(message, input.scope);
+  const problems = messageProblems(filled);
+  if (problems.length)
+    throw new PermanentStepError(`once its placeholders are filled, ${problems.join('; ')}`);
+  return windowed(await send(input, filled), notSent);
+}
+
 /** Free text goes out only inside the 24-hour window; otherwise the step takes its "not sent" branch. */
 export async function sendText(input: StepInput, text: string, notSent: string | null): Promise<StepOutcome> {
   const body = interpolate(text, input.scope).slice(0, 4096);
   if (body.trim() === '') throw new PermanentStepError('the text is empty once its placeholders are filled');
-  const result = await send(input, { type: 'text', text: body });
+  return windowed(await send(input, { type: 'text', text: body }), notSent);
+}
+
+function windowed(result: SendResult | ApiError, notSent: string | null): StepOutcome {
   if (result instanceof ApiError) {
     if (result.code !== 'outside_window') throw new PermanentStepError(`${result.code}: ${result.message}`);
     return {

@@ -2,7 +2,17 @@ import type { ReactNode } from 'react';
 import { TemplateValues } from '../templates/TemplateValues';
 import type { Template, TemplateValues as Values } from '../templates/types';
 import { emptyValues } from '../templates/values';
-import { type Check, LEAD_STATUSES, OPS, type Step, stepMeta, summarize, targetLabel } from './model';
+import {
+  type Check,
+  hasWindow,
+  LEAD_STATUSES,
+  OPS,
+  type Step,
+  stepMeta,
+  summarize,
+  targetLabel,
+} from './model';
+import { type RichMessage, RichMessageFields } from './RichMessageFields';
 
 interface Props {
   steps: Step[];
@@ -85,10 +95,10 @@ export function StepCard({
             </span>
           </div>
         ) : (
-          (step.next !== undefined || (step.type === 'send_text' && step.not_sent !== undefined)) && (
+          (step.next !== undefined || (hasWindow(step) && step.not_sent !== undefined)) && (
             <div className="branches">
               <span className="branch">Then {targetLabel(steps, index, step.next)}</span>
-              {step.type === 'send_text' && (
+              {hasWindow(step) && (
                 <span className="branch no">
                   Window closed → {targetLabel(steps, index, (step.not_sent as string | null) ?? null)}
                 </span>
@@ -108,7 +118,7 @@ export function StepCard({
               ) : (
                 <>
                   {target('Then', 'next', true)}
-                  {step.type === 'send_text' && target('When the window is closed', 'not_sent', false)}
+                  {hasWindow(step) && target('When the window is closed', 'not_sent', false)}
                 </>
               )}
             </div>
@@ -202,6 +212,14 @@ function StepFields({
         <Input label="Text" hint={PLACEHOLDER_HINT}>
           <textarea rows={3} value={String(s.text ?? '')} onChange={(e) => set({ text: e.target.value })} />
         </Input>
+      );
+    case 'send_message':
+      return (
+        <RichMessageFields
+          message={s.message as RichMessage}
+          problems={problems}
+          onChange={(message) => set({ message })}
+        />
       );
     case 'wait': {
       const m = /^(\d+)([smhd])$/.exec(String(s.duration ?? '1h')) ?? ['', '1', 'h'];

@@ -1,7 +1,10 @@
+import { describeMessage, emptyMessage, type RichMessage } from './RichMessageFields';
+
 /** The builder's view of an automation definition (the server validates it: src/modules/automation/definition.ts). */
 export type StepType =
   | 'send_template'
   | 'send_text'
+  | 'send_message'
   | 'wait'
   | 'add_tag'
   | 'remove_tag'
@@ -43,6 +46,12 @@ export const STEP_TYPES: { type: StepType; label: string; icon: string; hint: st
     hint: 'An approved WhatsApp template, any time',
   },
   { type: 'send_text', label: 'Send text', icon: '✎', hint: 'Free text, only inside the 24-hour window' },
+  {
+    type: 'send_message',
+    label: 'Send media or buttons',
+    icon: '▣',
+    hint: 'An image, file, reply buttons or a location, only inside the 24-hour window',
+  },
   { type: 'wait', label: 'Wait', icon: '◷', hint: 'Pause for minutes, hours or days' },
   { type: 'condition', label: 'Condition', icon: '◇', hint: 'Branch on a tag, trait, event or lead field' },
   { type: 'add_tag', label: 'Add tag', icon: '+', hint: 'Tag the contact' },
@@ -79,6 +88,8 @@ export function newStep(type: StepType, steps: Step[]): Step {
       return { id, type, template: { name: '', language: '', body: [] } };
     case 'send_text':
       return { id, type, text: '' };
+    case 'send_message':
+      return { id, type, message: emptyMessage('image') };
     case 'wait':
       return { id, type, duration: '1h' };
     case 'add_tag':
@@ -111,6 +122,8 @@ export function summarize(step: Step): string {
     }
     case 'send_text':
       return String(s.text || 'Write the text');
+    case 'send_message':
+      return describeMessage(s.message as RichMessage);
     case 'wait':
       return s.duration ? `for ${s.duration}` : `until ${String(s.until)}`;
     case 'add_tag':
@@ -130,6 +143,9 @@ export function summarize(step: Step): string {
       return `to ${String(s.status)}`;
   }
 }
+
+/** Steps sent only inside the 24-hour window, with a "not sent" link for when it is closed. */
+export const hasWindow = (step: Step) => step.type === 'send_text' || step.type === 'send_message';
 
 /** Where a step's link leads, in words. */
 export function targetLabel(steps: Step[], index: number, target: string | null | undefined): string {

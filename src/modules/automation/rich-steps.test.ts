@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { until } from '../../../test/support/until.js';
+import { ApiError } from '../../http/errors.js';
+import { getRun, listRuns } from './list-runs.js';
+import { runStep } from './run-step.js';
+import { createAutomation } from './save-automation.js';
+
+// send_message: a media, reply-buttons or location message from a flow, inside the 24-hour window.
+
+let t: TestApp;
+let base: string;
+beforeAll(async () => {
+  t = await createTestApp({ queue: true });
+  base = await listen(t);
+  simState(t).statusDelaysMs = [-1, -1, -1];
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const IMAGE = {
+  id: 'photo',
+  type: 'send_message',
+  message: {
+    type: 'image',
+    image: { link: '{{event.properties.image}}', caption: 'For you, {{contact.name | "friend"}}' },
+  },
+  not_sent: 'missed',
+};
+const BUTTONS = {
+  id: 'ask',
+  type: 'send_message',
+  message: {
+    type: 'interactive',
+    interactive: {
+      type: 'button',
+      body: { text: 'Keep your booking, {{contact.name}}?' },
+      action: {
+        buttons: [
+          { type: 'reply', reply: { id: 'keep', title: 'Keep it' } },
+          { type: 'reply', reply: { id: 'move', title: 'Move it' } },
+        ],
+      },
+    },
+  },
+  next: null,
+};
+const MISSED = { id: 'missed', type: 'add_tag', tag: 'missed', next: null };
+
+async function flowOf(workspaceId: string, event: string, steps: unknown[]) {
+  return createAutomation(
+    t.ctx,
+    workspaceId,
+    { name: event, trigger: { type: 'event', event }, steps },
+    { publish: true },
+  );
+}
+
+async function runOf(workspaceId: string, automationId: string) {
+  const run = await until(async () => {
+    const [r] = await listRuns(t.ctx, workspaceId, { automationId });
+    return (r?.status === 'completed' || r?.status === 'failed') && r;
+  });
+  return (await getRun(t.ctx, workspaceId, run.id))!;
+}
+
+const sentTo = (phone: string) => simState(t).messages.filter((m) => m.to === phone);
+
+async function contactWithWindow(ws: Awaited<ReturnType<typeof connectedWorkspace>>, phone: string) {
+  await t.api('POST', '/contacts', ws.key, { phone: `+${phone}`, name: 'Ravi' });
+  await simControl(base, '/inbound', { from: phone, text: 'hi', phone_number_id: ws.number.phoneNumberId });
+}
+
+describe('a send_message step', () => {
+  it("sends an image with a filled caption, then reply buttons, in Meta's shapes", async () => {
+    const ws = await connectedWorkspace(t, base);
+    const f = await flowOf(ws.id, 'booked', [IMAGE, BUTTONS, MISSED]);
+    await contactWithWindow(ws, '14155556001');
+    await t.api('POST', '/events', ws.key, {
+      phone: '+14155556001',
+      event: 'booked',
+      properties: { image: 'https://cdn.example/room.jpg' },
+    });
+    const run = await runOf(ws.id, f.id);
+    expect(run.steps.map((s) => [s.step_id, s.status])).toEqual([
+      ['photo', 'done'],
+      ['ask', 'done'],
+    ]);
+    expect(sentTo('14155556001').map((m) => m.payload)).toMatchObject([
+      {
+        type: 'image',
+        image: { link: 'https://cdn.example/room.jpg', caption: 'For you, Ravi' },
+      },
+      {
+        type: 'interactive',
+        interactive: { ...BUTTONS.message.interactive, body: { text: 'Keep your booking, Ravi?' } },
+      },
+    ]);
+  });
+
+  it('takes not_sent outside the 24-hour window and sends nothing', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const f = await flowOf(ws.id, 'late', [IMAGE, BUTTONS, MISSED]);
+    await t.api('POST', '/events', ws.key, {
+      phone: '+14155556002',
+      event: 'late',
+      properties: { image: 'https://cdn.example/room.jpg' },
+    });
+    const run = await runOf(ws.id, f.id);
+    expect(run.steps.map((s) => [s.step_id, s.status, s.outcome.sent ?? null])).toEqual([
+      ['photo', 'skipped', false],
+      ['missed', 'done', null],
+    ]);
+    expect(sentTo('14155556002')).toEqual([]);
+  });
+
+  it('fails with a plain reason naming the part that is too long once filled', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const long = {
+      ...IMAGE,
+      message: {
+        type: 'image',
+        image: {
+          link: 'https://x.example/a.jpg',
+          caption: '{{event.properties.blurb}} {{event.properties.blurb}}',
+        },
+      },
+    };
+    const f = await flowOf(ws.id, 'long', [long, MISSED]);
+    await contactWithWindow(ws, '14155556003');
+    await t.api('POST', '/events', ws.key, {
+      phone: '+14155556003',
+      event: 'long',
+      properties: { blurb: 'x'.repeat(600) },
+    });
+    const run = await runOf(ws.id, f.id);
+    expect(run.status).toBe('failed');
+    expect(run.error).toBe(
+      'step "photo": once its placeholders are filled, message.image.caption is longer than 1024 characters',
+    );
+    expect(sentTo('14155556003')).toEqual([]);
+  });
+
+  it('sends once when its job runs again after a crash', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const f = await flowOf(ws.id, 'again', [{ ...BUTTONS, not_sent: null }]);
+    await contactWithWindow(ws, '14155556004');
+    await t.api('POST', '/events', ws.key, { phone: '+14155556004', event: 'again' });
+    const run = await runOf(ws.id, f.id);
+    expect(run.status).toBe('completed');
+    // As if the worker died after the send but before recording it.
+    await t.ctx.db.query("UPDATE runs SET status = 'running' WHERE workspace_id = $1 AND id = $2", [
+      ws.id,
+      run.id,
+    ]);
+    await t.ctx.db.query("UPDATE run_steps SET status = 'started' WHERE workspace_id = $1 AND run_id = $2", [
+      ws.id,
+      run.id,
+    ]);
+    await runStep(t.ctx, { workspaceId: ws.id, runId: run.id, stepId: 'ask' }, false);
+    expect(sentTo('14155556004')).toHaveLength(1);
+  });
+
+  it('is refused when saved without the object its type names, or with another', async () => {
+    const ws = await connectedWorkspace(t, base);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: 'image' }, 'steps.0.message.image'],
+      [{ type: 'image', image: { link: 'https://x.example/a.jpg' }, audio: {} }, 'steps.0.message.audio'],
+      [{ type: 'location', location: { latitude: 100, longitude: 0 } }, 'steps.0.message.location.latitude'],
+    ];
+    for (const [message, field] of cases) {
+      const refused = await flowOf(ws.id, 'bad', [{ id: 's', type: 'send_message', message }]).catch(
+        (e: unknown) => e,
+      );
+      expect(refused, field).toBeInstanceOf(ApiError);
+      expect((refused as ApiError).details, field).toEqual([{ field, message: expect.any(String) }]);
+    }
+  });
+});

@@ -1,0 +1,116 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { until } from './support/until.js';
+
+const CUSTOMER = '919876500001';
+
+// A flow's "Send media or buttons" step, built in the editor and sent through the simulator.
+describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { timeout: 120_000 }, () => {
+  let app: AppInBrowser;
+  let page: Page;
+  let base: string;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    app = await appInBrowser();
+    ({ base, page } = app);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 90_000);
+  afterAll(() => app?.stop());
+
+  const sim = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}/_sim${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${app.simulatorToken()}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : null,
+    });
+    expect(res.status).toBeLessThan(300);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const go = (name: string) => page.locator('nav').getByRole('link', { name, exact: true }).click();
+  const error = (text: string) => page.locator('.field-error', { hasText: text });
+
+  it('signs up, connects the simulator and makes an API key', async () => {
+    await page.goto(base);
+    await page.getByLabel('Your name').fill('Asha Rao');
+    await page.getByLabel('E-mail').fill('asha@example.com');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByLabel('Workspace name').fill('Acme Foods');
+    await page.getByLabel(/Default country code/).fill('91');
+    await page.getByRole('button', { name: 'Create account and workspace' }).click();
+    await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+    await go('Settings');
+    await page.getByRole('tab', { name: 'Connected number' }).click();
+    await page.getByRole('button', { name: 'Connect the simulator' }).click();
+    await page.getByText('Built-in WhatsApp simulator').waitFor();
+    await page.getByRole('tab', { name: 'Developer' }).click();
+    await page.getByLabel('Key name').fill('Tests');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    apiKey = (await page.getByTestId('new-api-key').locator('code').first().textContent()) ?? '';
+    expect(apiKey).toMatch(/^pk_live_/);
+  });
+
+  it('builds an image and a reply-buttons step, with errors in words beside the fields, and sends them', async () => {
+    await go('Flows');
+    await page.getByRole('link', { name: 'New flow' }).first().click();
+    await page.getByLabel('Name').fill('Booking');
+    await page.getByLabel('When this event is tracked').fill('booked');
+
+    await page.locator('.add-step-btn', { hasText: 'Send media or buttons' }).click();
+    await page.getByLabel('Kind').selectOption({ label: 'Image' });
+    await page.getByLabel('Link to the file').fill('ftp://cdn.example/room.jpg');
+    await error('The address starts with https://').waitFor();
+    await page.getByLabel('Link to the file').fill('https://cdn.example/room.jpg');
+    await page.getByLabel('Caption (optional)').fill('Your room, {{contact.name | guest}}');
+    expect(await page.locator('.field-error').count()).toBe(0);
+
+    await page.locator('.add-step-btn', { hasText: 'Send media or buttons' }).click();
+    await page.getByLabel('Kind').selectOption({ label: 'Reply buttons' });
+    await error('Write the text the buttons answer.').waitFor();
+    await page.getByLabel('Text', { exact: true }).fill('Keep your booking?');
+    await page.getByLabel('Button 1').fill('Keep it, thank you very much');
+    await error('A button title holds at most 20 characters.').waitFor();
+    await page.getByLabel('Button 1').fill('Keep it');
+    await page.getByLabel('Button 2 (optional)').fill('Move it');
+    expect(await page.locator('.field-error').count()).toBe(0);
+    await screenshot(page, 'flow-rich-step');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.locator('.badge', { hasText: 'published' }).waitFor();
+
+    await sim('POST', '/inbound', { from: CUSTOMER, name: 'Ravi', text: 'Hi' });
+    const tracked = await fetch(`${base}/api/v1/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: `+${CUSTOMER}`, event: 'booked' }),
+    });
+    expect(tracked.status).toBe(202);
+    const sent = await until(async () => {
+      const { messages } = (await sim('GET', `/messages?to=${CUSTOMER}`)) as {
+        messages: { payload: { type: string } }[];
+      };
+      // By type: image before interactive, whatever order the simulator lists them in.
+      const payloads = messages.map((m) => m.payload);
+      return payloads.length === 2 && payloads.sort((a, b) => a.type.localeCompare(b.type));
+    }, 30_000);
+    expect(sent).toMatchObject([
+      { type: 'image', image: { link: 'https://cdn.example/room.jpg', caption: 'Your room, Ravi' } },
+      {
+        type: 'interactive',
+        interactive: {
+          type: 'button',
+          body: { text: 'Keep your booking?' },
+          action: {
+            buttons: [
+              { type: 'reply', reply: { id: 'Keep it', title: 'Keep it' } },
+              { type: 'reply', reply: { id: 'Move it', title: 'Move it' } },
+            ],
+          },
+        },
+      },
+    ]);
+  });
+});
