@@ -52,15 +52,7 @@ const Condition = Type.Union([
 export type Condition = Static<typeof Condition>;
 
 /** The kinds a send_message step sends: POST /messages' own schema for each, so both take the same. */
-const MESSAGE_KINDS = [
-  'image',
-  'video',
-  'audio',
-  'document',
-  'sticker',
-  'interactive',
-  'location',
-] as const;
+const MESSAGE_KINDS = ['image', 'video', 'audio', 'document', 'sticker', 'interactive', 'location'] as const;
 const Message = Type.Object(
   { type: oneOf(MESSAGE_KINDS), ...Type.Pick(SendMessageBody, MESSAGE_KINDS).properties },
   {
@@ -314,9 +306,15 @@ function checkGraph(input: Definition): Definition {
     if (s.type === 'send_message') {
       const { type, ...given } = s.message;
       if (!(type in given))
-        problems.push({ field: `steps.${i}.message.${type}`, message: `is required for a ${type} message` });
+        problems.push({
+          field: `steps.${i}.message.${type}`,
+          message: `Fill this in: a ${type} message needs it.`,
+        });
       for (const other of Object.keys(given).filter((k) => k !== type))
-        problems.push({ field: `steps.${i}.message.${other}`, message: `is not part of a ${type} message` });
+        problems.push({
+          field: `steps.${i}.message.${other}`,
+          message: `Remove this: a ${type} message has no ${other}.`,
+        });
     }
   });
   input.steps.forEach((s, i) => {
