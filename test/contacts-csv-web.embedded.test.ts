@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium)('contacts import and opt-out in a browser', { time
     await page.locator('nav').getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByLabel('More opt-out words').fill('baja, !!!');
     await page.getByRole('button', { name: 'Save opt-out settings' }).click();
-    await page.getByText('a keyword needs at least one letter or digit', { exact: true }).waitFor();
+    await page.getByText('Give each word at least one letter or digit.', { exact: true }).waitFor();
     await expect(page.getByText(/opt_out_keywords/).count()).resolves.toBe(0);
     await page.getByLabel('More opt-out words').fill('baja, no more');
     await page.getByLabel('Reply to an opt-out').fill('You will get no more offers.');
