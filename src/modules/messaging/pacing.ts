@@ -123,14 +123,25 @@ export async function releaseSend<T>(
 
 /** 0 when a send may go now, else how long until a window may have room. */
 function placeIn(sends: { reached: number[]; onTheirWay: number }, rate: number, now: number): number {
-  const fresh = sends.reached.findIndex((at) => at > now - WINDOWS[0]!.ms);
-  sends.reached.splice(0, fresh < 0 ? sends.reached.length : fresh);
+  sends.reached.splice(0, firstAfter(sends.reached, now - WINDOWS[0]!.ms));
   for (const { ms, share } of WINDOWS) {
-    const first = sends.reached.findIndex((at) => at > now - ms);
-    const inWindow = first < 0 ? 0 : sends.reached.length - first;
+    const first = firstAfter(sends.reached, now - ms);
+    const inWindow = sends.reached.length - first;
     if (inWindow + sends.onTheirWay < Math.max(1, Math.floor(rate * share))) continue;
     // Every place may be held by sends on their way: one frees a place once it reaches the network.
     return inWindow ? Math.max(1, sends.reached[first]! + ms - now) : 1;
   }
   return 0;
+}
+
+/** The index of the first time after `t` in ascending `times` (their length if none). */
+function firstAfter(times: number[], t: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (times[mid]! > t) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
