@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
@@ -95,5 +96,51 @@ describe('a burst past the number’s throughput', () => {
     // (above), which shortens the span seen by up to that second. Unpaced, it would be a few ms.
     const times = received.map((m) => m.receivedAt).sort((a, b) => a - b);
     expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(2_500);
+  });
+});
+
+describe('a stall of the event loop while a send is on its way to the network', () => {
+  it('delays the sends after it instead of bunching them: no second at the network holds more than the rate', async () => {
+    const ws = await connectedWorkspace(t, base, { messagesPerSecond: 10 });
+    // The 8th send to this number holds the whole process for a second between being let go and
+    // being written to the network: as a long embedded-database query can.
+    let leaving = 0;
+    const stall = (message: unknown) => {
+      const { request } = message as { request: { path: string } };
+      if (!request.path.includes(`/${ws.number.phoneNumberId}/messages`) || ++leaving !== 8) return;
+      const until = performance.now() + 1_000;
+      while (performance.now() < until);
+    };
+    subscribe('undici:request:create', stall);
+    try {
+      const tos = Array.from({ length: 30 }, (_, i) => `+1415555${String(4000 + i)}`);
+      const answers = await Promise.all(
+        tos.map((to) =>
+          t.api('POST', '/messages', ws.key, { to, template: { name: 'hello', language: 'en_US' } }),
+        ),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual(tos.map(() => 201));
+      await until(async () => {
+        const { rows } = await t.ctx.db.query(
+          "SELECT 1 FROM messages WHERE workspace_id = $1 AND status = 'accepted'",
+          [ws.id],
+        );
+        return rows.length === 30;
+      }, 20_000);
+    } finally {
+      unsubscribe('undici:request:create', stall);
+    }
+    expect(leaving).toBeGreaterThanOrEqual(8);
+    // Every second as the simulator counts it, by the time each send reached it.
+    const received = simState(t).messages.filter((m) => m.phoneNumberId === ws.number.phoneNumberId);
+    expect(new Set(received.map((m) => m.to)).size).toBe(30);
+    const times = received.map((m) => m.receivedAt).sort((a, b) => a - b);
+    expect(times).toHaveLength(30);
+    let busiest = 0;
+    for (let i = 0, j = 0; i < times.length; i++) {
+      while (times[i]! - times[j]! >= 1_000) j++;
+      busiest = Math.max(busiest, i - j + 1);
+    }
+    expect(busiest).toBeLessThanOrEqual(10);
   });
 });

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queryable } from '../../db/db.js';
+import { onReachingNetwork } from './cloud-api/network-moment.js';
 
 export type SendSlot =
   | {
@@ -68,32 +69,79 @@ export async function refusedSlot(db: Queryable, number: PacedNumber): Promise<S
   return { granted: false, retryInMs: Math.max(0, Number(later.rows[0]?.wait_ms ?? 0)) };
 }
 
-/** When this process last let sends of each number go: a ring of the last messages_per_second. */
-const recent = new Map<string, { at: number[]; next: number }>();
+/** Sends of each number this process let go: when each reached the network, and how many are on their way. */
+const released = new Map<string, { reached: number[]; onTheirWay: number }>();
 
 /**
- * Waits for a granted slot. A stalled event loop (a long query on the embedded database) wakes
- * several waiting sends at once, so this process also keeps to the number's rate in any one second
- * on its own clock. A sliding second, not a fixed gap: a send that woke late may still go at once
- * when the last second has room, so lateness never adds up into a slower rate.
+ * The windows a number's rate holds over, as the network counts sends: any second, and any tenth of
+ * one (so that sends let go together after a stall spread out instead of landing at once). Each has
+ * a 1% margin for the network's own jitter in when it sees each send.
  */
-export async function waitForSlot(number: PacedNumber, waitMs: number): Promise<void> {
+const WINDOWS = [
+  { ms: 1_010, share: 1 },
+  { ms: 101, share: 0.1 },
+];
+
+/**
+ * Waits for a granted slot, then sends, keeping to the number's rate as the network sees it. The
+ * database's slots space sends across processes, but a stalled event loop (a long query on the
+ * embedded database) wakes several waiting sends at once, and a send let go before the stall may
+ * reach the network only after it. So the decision is taken at release and counted at the moment
+ * the send reaches the network: a send may go only while fewer than the rate's share of sends
+ * reached it in the last second, and in the last tenth of a second, or are still on their way.
+ * Sliding windows, not a fixed gap: a send that woke late may still go at once when the window has
+ * room, so lateness never adds up into a slower rate, and a stall delays sends instead of bunching.
+ */
+export async function releaseSend<T>(
+  number: PacedNumber,
+  waitMs: number,
+  send: () => Promise<T>,
+): Promise<T> {
   if (waitMs > 0) await sleep(waitMs);
-  const rate = number.messagesPerSecond;
-  let ring = recent.get(number.id);
-  if (!ring || ring.at.length !== rate) {
-    ring = { at: new Array<number>(rate).fill(Number.NEGATIVE_INFINITY), next: 0 };
-    recent.set(number.id, ring);
+  let sends = released.get(number.id);
+  if (!sends) {
+    sends = { reached: [], onTheirWay: 0 };
+    released.set(number.id, sends);
   }
   for (;;) {
-    // The oldest of the last `rate` sends must be a second old before another may go.
-    const free = ring.at[ring.next]! + 1000;
-    const now = performance.now();
-    if (now >= free) {
-      ring.at[ring.next] = now;
-      ring.next = (ring.next + 1) % rate;
-      return;
-    }
-    await sleep(free - now);
+    const wait = placeIn(sends, number.messagesPerSecond, performance.now());
+    if (wait === 0) break;
+    await sleep(wait);
   }
+  const mine = sends;
+  mine.onTheirWay++;
+  let counted = false;
+  const reached = () => {
+    if (counted) return;
+    counted = true;
+    mine.onTheirWay--;
+    mine.reached.push(performance.now());
+  };
+  // A send that never reached the network (or whose moment went unseen) counts from when it ended.
+  return onReachingNetwork(reached, send).finally(reached);
+}
+
+/** 0 when a send may go now, else how long until a window may have room. */
+function placeIn(sends: { reached: number[]; onTheirWay: number }, rate: number, now: number): number {
+  sends.reached.splice(0, firstAfter(sends.reached, now - WINDOWS[0]!.ms));
+  for (const { ms, share } of WINDOWS) {
+    const first = firstAfter(sends.reached, now - ms);
+    const inWindow = sends.reached.length - first;
+    if (inWindow + sends.onTheirWay < Math.max(1, Math.floor(rate * share))) continue;
+    // Every place may be held by sends on their way: one frees a place once it reaches the network.
+    return inWindow ? Math.max(1, sends.reached[first]! + ms - now) : 1;
+  }
+  return 0;
+}
+
+/** The index of the first time after `t` in ascending `times` (their length if none). */
+function firstAfter(times: number[], t: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (times[mid]! > t) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }

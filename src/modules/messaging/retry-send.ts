@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { bodyComponents, type OutboundMessage } from './cloud-api/send-body.js';
 import type { GraphSendComponent } from './cloud-api/types.js';
 import { sendingNumber } from './connected-numbers.js';
-import { takeSendSlot, waitForSlot } from './pacing.js';
+import { releaseSend, takeSendSlot } from './pacing.js';
 import type { RichType } from './schemas.js';
 import { deliverMessage } from './send-message.js';
 import { JOB_SLOT_WAIT_MS, leaseSeconds, scheduleSend } from './send-schedule.js';
@@ -84,8 +84,9 @@ export async function retrySend(
     await scheduleSend(ctx, data, slot.retryInMs - JOB_SLOT_WAIT_MS / 2, false);
     return;
   }
-  await waitForSlot(number, slot.waitMs);
-  const outcome = await deliverMessage(ctx, number, data.messageId, message);
+  const outcome = await releaseSend(number, slot.waitMs, () =>
+    deliverMessage(ctx, number, data.messageId, message),
+  );
   if (outcome.status !== 'queued') return;
   if (outcome.unconfirmed) return followLease(ctx, data);
   if (lastTry) await markFailed(ctx, data, outcome.code ?? 0, 'the network kept failing; retries exhausted');

@@ -14,11 +14,11 @@ import { refuseMarketingToOptedOut } from './opt-out-check.js';
 import {
   granted,
   refusedSlot,
+  releaseSend,
   type SendSlot,
   type SlotRow,
   slotParams,
   slotStatement,
-  waitForSlot,
 } from './pacing.js';
 import { richContent } from './rich-message.js';
 import type { SendMessageBody } from './schemas.js';
@@ -216,12 +216,12 @@ async function attemptWithin(
     await scheduleSend(ctx, job, slot.retryInMs - JOB_SLOT_HEADSTART_MS, false);
     return { id, wamid: null, status: 'queued' as const };
   }
-  const attempt = waitForSlot(number, slot.waitMs)
-    .then(() => deliverMessage(ctx, number, id, message))
-    .then(async (outcome) => {
+  const attempt = releaseSend(number, slot.waitMs, () => deliverMessage(ctx, number, id, message)).then(
+    async (outcome) => {
       if (outcome.status === 'queued') await scheduleSend(ctx, job, 2_000, true);
       return outcome;
-    });
+    },
+  );
   attempt.catch((err) => ctx.log.error({ err, messageId: id }, 'send attempt failed'));
   const deadline = new Promise<null>((resolve) =>
     setTimeout(resolve, Math.max(0, ctx.config.sendDeadlineMs - (Date.now() - started)), null).unref(),
