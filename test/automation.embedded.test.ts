@@ -38,7 +38,7 @@ describe('flows on the embedded default, across a restart', () => {
     );
     const refused = await runCli(['flow', 'create', '--workspace', demo.workspace_id, '--file', bad], env);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/steps\.0\.type: must be one of send_template/);
+    expect(refused.stderr).toMatch(/steps\.0\.type: Choose one of "send_template"/);
     const wrongKind = await runCli(
       ['sequence', 'create', '--workspace', demo.workspace_id, '--file', bad],
       env,

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { type Static, Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import { Text } from '../../http/schema.js';
+import { plainValidationDetails } from '../../http/validation-messages.js';
 import { SendMessageBody } from '../messaging/schemas.js';
 
 /** The shape of a flow or sequence, stored as JSON: a trigger and a graph of steps without cycles. */
@@ -243,24 +244,11 @@ const checkStep = Object.fromEntries(Object.entries(STEPS).map(([k, v]) => [k, a
 
 type Problem = { field: string; message: string };
 
+/** Each failure as a plain sentence at its field (`steps.2.template`), as every other 422 says it. */
 function ajvProblems(prefix: string, errors: typeof checkOutline.errors): Problem[] {
-  return (errors ?? []).map((e) => {
-    const path = [prefix, e.instancePath.replace(/^\//, '').replaceAll('/', '.')].filter(Boolean).join('.');
-    const missing = (e.params as { missingProperty?: string }).missingProperty;
-    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
-    const allowed = (e.params as { allowedValue?: unknown }).allowedValue;
-    const choices = (e.params as { allowedValues?: unknown[] }).allowedValues;
-    const message = missing
-      ? `"${missing}" is required`
-      : extra
-        ? `"${extra}" is not a known field`
-        : allowed !== undefined
-          ? `must be ${JSON.stringify(allowed)}`
-          : choices
-            ? `must be one of ${choices.join(', ')}`
-            : (e.message ?? 'is invalid');
-    return { field: path || '(definition)', message };
-  });
+  return plainValidationDetails(errors ?? [], prefix || 'body').map((p) =>
+    p.field === 'body' ? { ...p, field: '(definition)' } : p,
+  );
 }
 
 const checkMessage = ajv.compile(Message);
@@ -298,10 +286,17 @@ function checkGraph(input: Definition): Definition {
   const problems: Problem[] = [];
   const ids = new Map<string, number>();
   input.steps.forEach((s, i) => {
-    if (ids.has(s.id)) problems.push({ field: `steps.${i}.id`, message: `"${s.id}" is used twice` });
+    if (ids.has(s.id))
+      problems.push({
+        field: `steps.${i}.id`,
+        message: `Another step has the id "${s.id}": give each step its own.`,
+      });
     ids.set(s.id, i);
     if (s.type === 'wait' && !s.duration === !s.until) {
-      problems.push({ field: `steps.${i}`, message: 'a wait needs exactly one of duration or until' });
+      problems.push({
+        field: `steps.${i}`,
+        message: 'Give a wait either a duration or a time to wait until (one of them).',
+      });
     }
     if (s.type === 'send_message') {
       const { type, ...given } = s.message;
@@ -320,13 +315,17 @@ function checkGraph(input: Definition): Definition {
   input.steps.forEach((s, i) => {
     for (const [key, target] of Object.entries(links(s))) {
       if (target && !ids.has(target)) {
-        problems.push({ field: `steps.${i}.${key}`, message: `no step with id "${target}"` });
+        problems.push({
+          field: `steps.${i}.${key}`,
+          message: `No step has the id "${target}": pick one that exists.`,
+        });
       }
     }
   });
   if (problems.length === 0) {
     const cycle = findCycle(input.steps);
-    if (cycle) problems.push({ field: 'steps', message: `steps form a loop: ${cycle.join(' → ')}` });
+    if (cycle)
+      problems.push({ field: 'steps', message: `These steps form a loop: ${cycle.join(' → ')}. Break it.` });
   }
   if (problems.length > 0) throw invalidDefinition(problems);
   return input;

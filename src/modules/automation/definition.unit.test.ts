@@ -47,23 +47,29 @@ describe('parseDefinition', () => {
   it('reports a missing field against the step, not as a failed union', () => {
     const d = structuredClone(valid) as { steps: Record<string, unknown>[] };
     d.steps[0] = { id: 'hello', type: 'send_template' };
-    expect(problemsOf(d)).toEqual([{ field: 'steps.0', message: '"template" is required' }]);
+    expect(problemsOf(d)).toEqual([{ field: 'steps.0.template', message: 'Fill this in.' }]);
   });
 
   it('refuses unknown fields, links to missing steps, repeated ids and loops', () => {
     const extra = structuredClone(valid) as { steps: Record<string, unknown>[] };
     extra.steps[3] = { id: 'tag', type: 'add_tag', tag: 'x', colour: 'red' };
-    expect(problemsOf(extra)[0]).toEqual({ field: 'steps.3', message: '"colour" is not a known field' });
+    expect(problemsOf(extra)[0]).toEqual({
+      field: 'steps.3.colour',
+      message: 'Remove this field: it is not one this accepts.',
+    });
 
     const dangling = structuredClone(valid) as { steps: Record<string, unknown>[] };
     dangling.steps[2] = { ...dangling.steps[2], if_true: 'nowhere' };
     expect(problemsOf(dangling)).toEqual([
-      { field: 'steps.2.if_true', message: 'no step with id "nowhere"' },
+      { field: 'steps.2.if_true', message: 'No step has the id "nowhere": pick one that exists.' },
     ]);
 
     const twice = structuredClone(valid) as { steps: Record<string, unknown>[] };
     twice.steps[3] = { id: 'pause', type: 'add_tag', tag: 'x' };
-    expect(problemsOf(twice)).toContainEqual({ field: 'steps.3.id', message: '"pause" is used twice' });
+    expect(problemsOf(twice)).toContainEqual({
+      field: 'steps.3.id',
+      message: 'Another step has the id "pause": give each step its own.',
+    });
 
     const loop = structuredClone(valid) as { steps: Record<string, unknown>[] };
     loop.steps[3] = { id: 'tag', type: 'add_tag', tag: 'x', next: 'hello' };
@@ -74,11 +80,11 @@ describe('parseDefinition', () => {
     const wait = structuredClone(valid) as { steps: Record<string, unknown>[] };
     wait.steps[1] = { id: 'pause', type: 'wait' };
     expect(problemsOf(wait)).toEqual([
-      { field: 'steps.1', message: 'a wait needs exactly one of duration or until' },
+      { field: 'steps.1', message: 'Give a wait either a duration or a time to wait until (one of them).' },
     ]);
     expect(problemsOf({ ...valid, trigger: { type: 'cron' } })[0]!.field).toBe('trigger.type');
     expect(problemsOf({ ...valid, trigger: { type: 'event' } })).toEqual([
-      { field: 'trigger', message: '"event" is required' },
+      { field: 'trigger.event', message: 'Fill this in.' },
     ]);
     expect(problemsOf({ ...valid, steps: [] })[0]!.field).toBe('steps');
     expect(problemsOf('not an object')[0]!.field).toBe('(definition)');
