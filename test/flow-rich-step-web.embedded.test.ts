@@ -19,38 +19,12 @@ describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { time
   }, 90_000);
   afterAll(() => app?.stop());
 
-  const sim = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}/_sim${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${app.simulatorToken()}`,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : null,
-    });
-    expect(res.status).toBeLessThan(300);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
+  const sim = (method: string, path: string, body?: unknown) => app.sim(method, path, body);
   const go = (name: string) => page.locator('nav').getByRole('link', { name, exact: true }).click();
   const error = (text: string) => page.locator('.field-error', { hasText: text });
 
   it('signs up, connects the simulator and makes an API key', async () => {
-    await page.goto(base);
-    await page.getByLabel('Your name').fill('Asha Rao');
-    await page.getByLabel('E-mail').fill('asha@example.com');
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByLabel('Workspace name').fill('Acme Foods');
-    await page.getByLabel(/Default country code/).fill('91');
-    await page.getByRole('button', { name: 'Create account and workspace' }).click();
-    await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
-    await go('Settings');
-    await page.getByRole('tab', { name: 'Connected number' }).click();
-    await page.getByRole('button', { name: 'Connect the simulator' }).click();
-    await page.getByText('Built-in WhatsApp simulator').waitFor();
-    await page.getByRole('tab', { name: 'Developer' }).click();
-    await page.getByLabel('Key name').fill('Tests');
-    await page.getByRole('button', { name: 'Create API key' }).click();
-    apiKey = (await page.getByTestId('new-api-key').locator('code').first().textContent()) ?? '';
+    apiKey = await app.signUp();
     expect(apiKey).toMatch(/^pk_live_/);
   });
 

@@ -45,6 +45,10 @@ export interface AppInBrowser {
   page: Page;
   /** The simulator's operator token, for its control routes (`/_sim/...`). */
   simulatorToken(): string;
+  /** A call to the simulator's control API; throws, with its answer, unless it answers 2xx. */
+  sim(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
+  /** The first visit's sign-up, the simulator connected and an API key made, all in the browser: the key. */
+  signUp(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -64,11 +68,43 @@ export async function appInBrowser(): Promise<AppInBrowser> {
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(15_000);
+  const base = server.url;
+  const simulatorToken = () => readFileSync(join(data.dir, 'simulator.token'), 'utf8');
   return {
-    base: server.url,
+    base,
     browser,
     page,
-    simulatorToken: () => readFileSync(join(data.dir, 'simulator.token'), 'utf8'),
+    simulatorToken,
+    async sim(method, path, body) {
+      const res = await fetch(`${base}/_sim${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${simulatorToken()}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+      if (res.status >= 300) throw new Error(`${method} /_sim${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as Record<string, unknown>;
+    },
+    async signUp() {
+      await page.goto(base);
+      await page.getByLabel('Your name').fill('Asha Rao');
+      await page.getByLabel('E-mail').fill('asha@example.com');
+      await page.getByLabel('Password').fill('a long enough password');
+      await page.getByLabel('Workspace name').fill('Acme Foods');
+      await page.getByLabel(/Default country code/).fill('91');
+      await page.getByRole('button', { name: 'Create account and workspace' }).click();
+      await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+      await page.locator('nav').getByRole('link', { name: 'Settings', exact: true }).click();
+      await page.getByRole('tab', { name: 'Connected number' }).click();
+      await page.getByRole('button', { name: 'Connect the simulator' }).click();
+      await page.getByText('Built-in WhatsApp simulator').waitFor();
+      await page.getByRole('tab', { name: 'Developer' }).click();
+      await page.getByLabel('Key name').fill('Tests');
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      return (await page.getByTestId('new-api-key').locator('code').first().textContent()) ?? '';
+    },
     async stop() {
       await browser.close();
       await server.stop();
