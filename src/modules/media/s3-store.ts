@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { AwsClient } from 'aws4fetch';
+import { readCapped } from '../../lib/read-capped.js';
 import { checkKey, type MediaStore } from './store.js';
 
 export interface S3Options {
@@ -14,6 +15,8 @@ export interface S3Options {
 }
 
 const REQUEST_TIMEOUT_MS = 60_000;
+// The bucket's own answers (an upload id, an error's XML) are small; a larger one is cut here.
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
  * Media in an S3-compatible bucket (AWS S3, MinIO, Ceph, R2...), for servers that share no disk and
@@ -32,29 +35,33 @@ export function s3Store(options: S3Options): MediaStore {
   const partBytes = options.partBytes ?? 8 * 1024 * 1024;
   const urlOf = (key: string, query = '') =>
     `${options.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(options.bucket)}/${checkKey(key)}${query}`;
-  // Bounded until the answer's headers: a file being read out is paced by whoever reads it.
+  // Bounded in time until the answer's headers, and for `text` its (capped) body too: a file being
+  // read out is paced by whoever reads it.
   const call = async (
     url: string,
     init: RequestInit = {},
     ok: (status: number) => boolean = (s) => s < 300,
-  ) => {
+  ): Promise<{ res: Response; text: string }> => {
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new Error('the media bucket did not answer in time')),
       REQUEST_TIMEOUT_MS,
     );
-    let res: Response;
     try {
-      res = await aws.fetch(url, { ...init, signal: controller.signal });
+      const res = await aws.fetch(url, { ...init, signal: controller.signal });
+      const failed = !ok(res.status);
+      const text =
+        failed || init.method === 'POST'
+          ? (await readCapped(res.body, MAX_ANSWER_BYTES)).bytes.toString('utf8')
+          : '';
+      if (failed) {
+        const code = /<Code>([^<]{1,100})<\/Code>/.exec(text)?.[1];
+        throw new Error(`the media bucket answered ${res.status}${code ? ` ${code}` : ''}`);
+      }
+      return { res, text };
     } finally {
       clearTimeout(timer);
     }
-    if (!ok(res.status)) {
-      const text = await res.text().catch(() => '');
-      const code = /<Code>([^<]{1,100})<\/Code>/.exec(text)?.[1];
-      throw new Error(`the media bucket answered ${res.status}${code ? ` ${code}` : ''}`);
-    }
-    return res;
   };
 
   return {
@@ -86,14 +93,14 @@ export function s3Store(options: S3Options): MediaStore {
         await call(url, { method: 'PUT', body: part });
         return;
       }
-      const started = await (await call(`${url}?uploads`, { method: 'POST' })).text();
+      const started = (await call(`${url}?uploads`, { method: 'POST' })).text;
       const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(started)?.[1];
       if (!uploadId) throw new Error('the media bucket answered a multipart upload without an UploadId');
       const id = encodeURIComponent(uploadId);
       const etags: string[] = [];
       try {
         for (let n = 1; ; n++) {
-          const res = await call(`${url}?partNumber=${n}&uploadId=${id}`, { method: 'PUT', body: part });
+          const { res } = await call(`${url}?partNumber=${n}&uploadId=${id}`, { method: 'PUT', body: part });
           etags.push(res.headers.get('etag') ?? '');
           if (!more) break;
           ({ part, more } = await fill());
@@ -106,15 +113,14 @@ export function s3Store(options: S3Options): MediaStore {
           body: `<CompleteMultipartUpload>${parts.join('')}</CompleteMultipartUpload>`,
         });
         // S3 may answer 200 and still fail the completion, saying so in the body.
-        if ((await done.text()).includes('<Error>'))
-          throw new Error('the media bucket failed to complete the upload');
+        if (done.text.includes('<Error>')) throw new Error('the media bucket failed to complete the upload');
       } catch (err) {
         await call(`${url}?uploadId=${id}`, { method: 'DELETE' }, () => true).catch(() => {});
         throw err;
       }
     },
     async get(key) {
-      const res = await call(urlOf(key), {}, (s) => s < 300 || s === 404);
+      const { res } = await call(urlOf(key), {}, (s) => s < 300 || s === 404);
       if (res.status === 404) {
         await res.body?.cancel();
         return null;
