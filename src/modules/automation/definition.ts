@@ -255,13 +255,7 @@ const checkMessage = ajv.compile(Message);
 /** What breaks POST /messages' schema in a message whose placeholders are filled, in plain words. */
 export function messageProblems(message: RichMessage): string[] {
   if (checkMessage(message)) return [];
-  return (checkMessage.errors ?? []).map((e) => {
-    const field = ['message', ...e.instancePath.split('/').filter(Boolean)].join('.');
-    const limit = (e.params as { limit?: number }).limit;
-    if (e.keyword === 'maxLength') return `${field} is longer than ${limit} characters`;
-    if (e.keyword === 'minLength') return `${field} is empty`;
-    return `${field}: ${ajvProblems('', [e])[0]!.message}`;
-  });
+  return ajvProblems('message', checkMessage.errors).map((p) => `${p.field}: ${p.message}`);
 }
 
 /**

@@ -138,7 +138,7 @@ describe('a send_message step', () => {
     const run = await runOf(ws.id, f.id);
     expect(run.status).toBe('failed');
     expect(run.error).toBe(
-      'step "photo": once its placeholders are filled, message.image.caption is longer than 1024 characters',
+      'step "photo": once its placeholders are filled, message.image.caption: Use at most 1,024 characters.',
     );
     expect(sentTo('14155556003')).toEqual([]);
   });
