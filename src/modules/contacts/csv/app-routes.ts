@@ -9,7 +9,7 @@ import { answerImport } from './start-import.js';
 
 /** The web app's Contacts page: upload a CSV (the browser sends it as text/csv), follow the import, download all. */
 export async function appContactCsvRoutes(app: RestApp): Promise<void> {
-  acceptCsvUploads(app);
+  await acceptCsvUploads(app);
 
   app.post('/contacts/import', { schema: { querystring: ImportQuery } }, async (request, reply) =>
     answerImport(app.ctx, request.session().workspaceId, request, request.query, reply),

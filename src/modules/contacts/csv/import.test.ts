@@ -125,6 +125,46 @@ describe('POST /contacts/import', () => {
     ]);
   });
 
+  it('refuses a multipart form without a file, a broken one, and one whose file is too large, never with a 500', async () => {
+    const ws = await t.workspace({ defaultCountryCode: '1' });
+    const noFile = new FormData();
+    noFile.append('note', 'no file here');
+    const empty = await upload(ws.key, '', '', {});
+    expect(empty.statusCode).toBe(415);
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts/import',
+      headers: { authorization: `Bearer ${ws.key}` },
+      payload: noFile,
+    });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().error.details).toEqual([{ field: 'file', message: 'Add the CSV file here.' }]);
+    const broken = await upload(
+      ws.key,
+      '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nphone\n+1415555',
+      '',
+      { 'content-type': 'multipart/form-data; boundary=x' },
+    );
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error.code).toBe('bad_request');
+    const saved = { ...CSV_LIMITS };
+    try {
+      CSV_LIMITS.bytes = 4096;
+      const big = new FormData();
+      big.append('file', new Blob([`phone\n${'+14155550100\n'.repeat(1000)}`]), 'big.csv');
+      const tooLarge = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/contacts/import',
+        headers: { authorization: `Bearer ${ws.key}` },
+        payload: big,
+      });
+      expect(tooLarge.statusCode).toBe(413);
+    } finally {
+      Object.assign(CSV_LIMITS, saved);
+    }
+    expect(await importsLeft(ws.id)).toBe(0);
+  });
+
   it("stops at the plan's contact limit and says at which row", async () => {
     const ws = await t.workspace({ defaultCountryCode: '1', plan: 'tiny' });
     await t.api('POST', '/contacts', ws.key, { phone: '+14155550200' });

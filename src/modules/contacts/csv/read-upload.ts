@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
+import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../../http/errors.js';
 import type { RestApp } from '../../../http/rest-app.js';
@@ -8,10 +8,13 @@ import { CSV_LIMITS } from './read-csv.js';
 const CSV_TYPES = ['text/csv', 'application/csv', 'application/vnd.ms-excel'];
 
 /** The routes of `app` take a CSV body as it streams in (text/csv, or a file in multipart/form-data). */
-export function acceptCsvUploads(app: RestApp): void {
-  app.addContentTypeParser([...CSV_TYPES, 'multipart/form-data'], (_request, payload, done) =>
-    done(null, payload),
-  );
+export async function acceptCsvUploads(app: RestApp): Promise<void> {
+  app.addContentTypeParser(CSV_TYPES, (_request, payload, done) => done(null, payload));
+  // One file; a little past the cap so the CSV reader, which counts, says it is too large.
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { files: 1, fields: 20, parts: 30, fieldSize: 4096, fileSize: CSV_LIMITS.bytes + 1 },
+  });
 }
 
 export interface Upload {
@@ -31,47 +34,39 @@ export async function uploadOf(request: FastifyRequest): Promise<Upload> {
       'payload_too_large',
       `The file is larger than ${CSV_LIMITS.bytes / 1024 / 1024} MB; split it`,
     );
+  if (type === 'multipart/form-data') return multipartFile(request);
   if (!isStream(request.body)) {
     throw new ApiError(
       'unsupported_media_type',
       'Send the CSV file as the body with Content-Type: text/csv, or as the "file" part of multipart/form-data',
     );
   }
-  if (type !== 'multipart/form-data') return { source: request.body, fileName: null };
-  return multipartFile(request, request.body);
+  return { source: request.body, fileName: null };
 }
 
 const unreadable = () =>
   new ApiError('bad_request', 'The multipart form could not be read; send the CSV as its "file" part');
 
-function multipartFile(request: FastifyRequest, body: Readable): Promise<Upload> {
-  return new Promise((resolve, reject) => {
-    let form: busboy.Busboy;
-    try {
-      form = busboy({
-        headers: request.headers,
-        limits: { files: 1, fields: 20, parts: 30, fieldSize: 4096, fileSize: CSV_LIMITS.bytes + 1 },
-      });
-    } catch {
-      return reject(unreadable());
-    }
-    let file: Readable | null = null;
-    form.on('file', (_field, stream, info) => {
-      file = stream;
-      resolve({ source: stream, fileName: info.filename ?? null });
-    });
-    form.on('error', () => {
-      const err = unreadable();
-      if (file) file.destroy(err);
-      else reject(err);
-    });
-    form.on('close', () =>
-      reject(
-        new ApiError('validation_error', 'The form has no file: send the CSV as its "file" part', [
-          { field: 'file', message: 'is required' },
-        ]),
-      ),
-    );
-    body.pipe(form);
-  });
+async function multipartFile(request: FastifyRequest): Promise<Upload> {
+  let part: Awaited<ReturnType<FastifyRequest['file']>>;
+  try {
+    part = await request.file();
+  } catch {
+    throw unreadable();
+  }
+  if (!part) {
+    throw new ApiError('validation_error', 'The form has no file: send the CSV as its "file" part', [
+      { field: 'file', message: 'Add the CSV file here.' },
+    ]);
+  }
+  return { source: readable(part.file), fileName: part.filename || null };
+}
+
+/** The file's bytes; a form that breaks off or is malformed part way is said to be unreadable. */
+async function* readable(file: Readable): AsyncIterable<Buffer> {
+  try {
+    for await (const chunk of file) yield chunk as Buffer;
+  } catch {
+    throw unreadable();
+  }
 }

@@ -10,7 +10,7 @@ import { answerImport } from './start-import.js';
 
 /** REST v1: CSV import of contacts (a job whose progress is read back) and CSV export. */
 export async function contactCsvRoutes(app: RestApp): Promise<void> {
-  acceptCsvUploads(app);
+  await acceptCsvUploads(app);
 
   app.post(
     '/contacts/import',
