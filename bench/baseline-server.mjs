@@ -54,7 +54,7 @@ app.post('/upsert', async (request, reply) => {
   return reply.code(created ? 201 : 200).send({ result: true, id, created });
 });
 app.get('/list', async () => {
-  const page = await listContacts(db, WORKSPACE_ID, 50, 0);
+  const page = await listContacts(db, WORKSPACE_ID, { limit: 50, offset: 0 });
   return { result: true, contacts: page.contacts, limit: 50, offset: 0, has_next_page: page.hasNextPage };
 });
 await app.listen({ port: Number(PORT), host: '127.0.0.1' });

@@ -1,9 +1,9 @@
 // Helpers for npm run bench: child processes that are always cleaned up, autocannon runs, and the
 // seeded databases every server under test starts from.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -51,6 +51,12 @@ export function start(args, env, readyPattern, { nodeOptions = [] } = {}) {
   });
   children.add(child);
   child.on('exit', () => children.delete(child));
+  // BENCH_LOG_DIR: every server's whole output also goes to a file there, for looking into a run.
+  if (process.env.BENCH_LOG_DIR) {
+    const file = createWriteStream(`${process.env.BENCH_LOG_DIR}/${basename(args[0])}-${child.pid}.log`);
+    child.stdout.pipe(file);
+    child.stderr.pipe(file);
+  }
   return new Promise((resolve, reject) => {
     // Keep only the tail of the output: enough to report a failed start without holding a whole
     // run's log in memory.

@@ -59,12 +59,23 @@ async function connectNumbers(env, secret, workspaceId, simUrl) {
 }
 
 async function post(url, body, headers = {}) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  } catch (err) {
+    return { status: 0, body: { error: { code: err.cause?.code ?? err.message } } };
+  }
+}
+
+/** "3 × a, 1 × b" for a list of strings. */
+function summarise(values) {
+  const counts = new Map();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].map(([v, n]) => `${n} × ${v}`).join(', ');
 }
 
 /** The simulator's operator token, for its control routes. */
@@ -220,6 +231,10 @@ async function pacingRun(parleyUrl, simUrl, keys) {
   for (const t of times)
     perSecond[Math.floor((t - times[0]) / 1000)] = (perSecond[Math.floor((t - times[0]) / 1000)] ?? 0) + 1;
   process.stderr.write(`  pacing, sends the network received per second: ${perSecond.join(' ')}\n`);
+  const refusals = answers
+    .filter((a) => a.status !== 201)
+    .map((a) => `${a.status} ${a.body?.error?.code ?? ''}`);
+  if (refusals.length > 0) process.stderr.write(`  pacing, not answered 201: ${summarise(refusals)}\n`);
   return {
     configured: PACING_RATE,
     sends: PACING_SENDS,

@@ -2,7 +2,10 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../src/http/app-api.js';
 import { createTestApp } from './support/app.js';
+import { broadcastWalls } from './support/broadcast-walls.js';
 import { expectRestError } from './support/endpoint-security.js';
+import { submit } from './support/intake.js';
+import { jpeg } from './support/media-files.js';
 import { listen, simControl } from './support/messaging.js';
 import {
   fillPath,
@@ -27,13 +30,15 @@ const sessionRoutes = appRoutes.filter((r) => !r.public);
 const named = (list: RegisteredRoute[]) => list.map((r) => [routeName(r), r] as const);
 const changesState = (r: RegisteredRoute) => !['GET', 'HEAD', 'OPTIONS'].includes(r.method);
 
-/** The routes reachable without a session: first-run setup, sign-in, invitations. */
+/** The routes reachable without a session: first-run setup, sign-in, invitations, password resets. */
 const PUBLIC = [
   'GET /session',
   'POST /setup',
   'POST /login',
   'GET /invitations/:token',
   'POST /invitations/accept',
+  'POST /password-reset',
+  'POST /password-reset/complete',
 ];
 
 const call = (route: RegisteredRoute, headers: Record<string, string>) =>
@@ -86,6 +91,28 @@ describe.each(named(appRoutes.filter(changesState)))('%s', (_name, route) => {
 });
 
 type Wall = (a: Tenant, b: Tenant) => Promise<Omit<WallCase, 'a'>>;
+
+const quickReplies = new Map<Tenant, Promise<{ id: string; title: string }>>();
+/** A quick reply only A has. */
+const quickReply = (a: Tenant) => {
+  if (!quickReplies.has(a)) {
+    quickReplies.set(
+      a,
+      a.app('POST', '/quick-replies', { title: `Reply ${a.tag}`, text: 'Hi {{name}}' }).then((res) => ({
+        id: res.json().id,
+        title: `Reply ${a.tag}`,
+      })),
+    );
+  }
+  return quickReplies.get(a)!;
+};
+
+/** The id of A's own template, as the web app lists it. */
+const templateId = async (a: Tenant): Promise<string> => {
+  const { name } = await a.template();
+  const listed = (await a.app('GET', '/templates')).json().templates as { id: string; name: string }[];
+  return listed.find((x) => x.name === name)!.id;
+};
 
 const read = (x: Tenant, path: string) => async () => (await x.app('GET', path)).json();
 
@@ -203,10 +230,39 @@ const WALLS: Record<string, Wall> = {
 
   // Contacts and messages
   'GET /contacts': async (a) => ({ markers: [(await a.contact()).id] }),
+  'GET /contacts/tags': async (a) => {
+    const tag = `tag_${a.tag}`;
+    const res = await a.rest('POST', '/contacts', { phone: a.phone(), tags: [tag] });
+    expect(res.statusCode).toBeLessThan(300);
+    return { markers: [tag] };
+  },
   'GET /contacts/:id': async (a) => {
     const contact = await a.contact();
     return { params: { id: contact.id }, markers: [contact.name] };
   },
+  // B adds a contact with A's phone: its own, in its own workspace; A's stays as it was.
+  'POST /contacts': async (a) => {
+    const contact = await a.contact();
+    return {
+      body: { phone: `+${contact.phone}`, name: 'Of B' },
+      status: 201,
+      snapshot: read(a, `/contacts/${contact.id}`),
+    };
+  },
+  'PATCH /contacts/:id': async (a) => {
+    const contact = await a.contact();
+    return {
+      params: { id: contact.id },
+      body: { name: 'Renamed by B', add_tags: ['b'], remove_traits: ['x'] },
+      snapshot: read(a, `/contacts/${contact.id}`),
+    };
+  },
+  'DELETE /contacts/:id': async (a) => {
+    const contact = await a.contact();
+    return { params: { id: contact.id }, snapshot: read(a, `/contacts/${contact.id}`) };
+  },
+  // Who did what in A: B's log never shows A's entries.
+  'GET /audit-log': async (a) => ({ markers: [(await a.contact()).id] }),
   'PUT /contacts/:id/opt-out': async (a) => {
     const contact = await a.contact();
     return {
@@ -269,6 +325,58 @@ const WALLS: Record<string, Wall> = {
     return { params: { id }, body: { text: 'From B' }, snapshot: read(a, `/conversations/${id}`) };
   },
 
+  // The inbox: A's conversation (a message sent to A's contact) and quick replies.
+  'GET /inbox': async (a) => {
+    await a.message();
+    return { markers: [(await a.contact()).id] };
+  },
+  'GET /inbox/unread': async (a) => {
+    const { phone } = await a.contact();
+    const { phoneNumberId } = await a.number();
+    await simControl(base, '/inbound', { from: phone, text: 'unread', phone_number_id: phoneNumberId });
+    await until(async () => (await (await a.app('GET', '/inbox/unread')).json()).unread_conversations > 0);
+    return { shows: (body) => (body as { unread_conversations: number }).unread_conversations > 0 };
+  },
+  // Only the conversation's handling: its messages' statuses move on by themselves.
+  'PATCH /conversations/:id': async (a) => {
+    const { id } = await a.contact();
+    await a.message();
+    const handling = async () => (await read(a, `/conversations/${id}`)()).conversation;
+    return { params: { id }, body: { state: 'resolved' }, snapshot: handling };
+  },
+  'POST /conversations/:id/notes': async (a) => {
+    const { id } = await a.contact();
+    return { params: { id }, body: { text: 'From B' }, snapshot: read(a, `/conversations/${id}`) };
+  },
+  'GET /quick-replies': async (a) => ({ markers: [(await quickReply(a)).title] }),
+  'POST /quick-replies': async (a) => {
+    await quickReply(a);
+    return { body: { title: 'Of B', text: 'x' }, status: 201, snapshot: read(a, '/quick-replies') };
+  },
+  'PUT /quick-replies/:id': async (a) => ({
+    params: { id: (await quickReply(a)).id },
+    body: { title: 'Changed by B', text: 'x' },
+    snapshot: read(a, '/quick-replies'),
+  }),
+  'DELETE /quick-replies/:id': async (a) => ({
+    params: { id: (await quickReply(a)).id },
+    snapshot: read(a, '/quick-replies'),
+  }),
+  // B's own upload, to B's own number: nothing of A's moves.
+  'POST /media': async (a, b) => {
+    await a.number();
+    await b.number();
+    const form = new FormData();
+    form.append('file', new Blob([jpeg()], { type: 'image/jpeg' }), 'photo.jpg');
+    return { body: form, status: 200, snapshot: read(a, '/number') };
+  },
+  // Without EventSource's Accept header, the events kept for the workspace as JSON: A's message's own.
+  'GET /events': async (a) => {
+    const { id } = await a.message();
+    await until(async () => JSON.stringify((await a.app('GET', '/events')).json()).includes(id));
+    return { markers: [id] };
+  },
+
   // Templates: B has a number of its own, so its sync and submission really happen.
   'GET /templates': async (a) => ({ markers: [(await a.template()).name] }),
   'POST /templates/sync': async (a, b) => {
@@ -286,7 +394,30 @@ const WALLS: Record<string, Wall> = {
     };
   },
 
+  'DELETE /templates/:id': async (a) => {
+    const id = await templateId(a);
+    return { params: { id }, snapshot: read(a, '/templates') };
+  },
+  'POST /templates/:id/archive': async (a) => {
+    const id = await templateId(a);
+    return { params: { id }, snapshot: read(a, '/templates') };
+  },
+  'POST /templates/:id/restore': async (a) => {
+    const id = await templateId(a);
+    await a.app('POST', `/templates/${id}/archive`);
+    return { params: { id }, snapshot: read(a, '/templates?archived=true') };
+  },
+
   // Flows and sequences
+  'POST /automations/:id/archive': async (a) => {
+    const { id } = await a.sequence();
+    return { params: { id }, snapshot: read(a, `/automations/${id}`) };
+  },
+  'POST /automations/:id/restore': async (a) => {
+    const { id } = await a.sequence();
+    await a.app('POST', `/automations/${id}/archive`);
+    return { params: { id }, snapshot: read(a, `/automations/${id}`) };
+  },
   'GET /automations': async (a) => ({ markers: [(await a.sequence()).id] }),
   'POST /automations': async (a) => {
     await a.sequence();
@@ -322,6 +453,7 @@ const WALLS: Record<string, Wall> = {
     const { id } = await a.sequence();
     return { params: { id }, snapshot: read(a, `/automations/${id}`) };
   },
+  'GET /runs': async (a) => ({ markers: [(await a.lead()).runId] }),
   'GET /runs/:id': async (a) => {
     const { runId } = await a.lead();
     return { params: { id: runId }, markers: [runId] };
@@ -336,6 +468,34 @@ const WALLS: Record<string, Wall> = {
   'PATCH /leads/:id': async (a) => {
     const { id } = await a.lead();
     return { params: { id }, body: { status: 'won' }, snapshot: read(a, `/leads/${id}`) };
+  },
+  'POST /leads/:id/archive': async (a) => {
+    const { id } = await a.lead();
+    return { params: { id }, snapshot: read(a, `/leads/${id}`) };
+  },
+  'POST /leads/:id/restore': async (a) => {
+    const { id } = await a.lead();
+    await a.app('POST', `/leads/${id}/archive`);
+    return { params: { id }, snapshot: read(a, `/leads/${id}`) };
+  },
+  'POST /forms/:id/archive': async (a) => {
+    const { id } = await a.form();
+    return { params: { id }, snapshot: read(a, `/forms/${id}`) };
+  },
+  'POST /forms/:id/restore': async (a) => {
+    const { id } = await a.form();
+    await a.app('POST', `/forms/${id}/archive`);
+    return { params: { id }, snapshot: read(a, `/forms/${id}`) };
+  },
+  'POST /leads/:id/notes': async (a) => {
+    const { id } = await a.lead();
+    return { params: { id }, body: { body: 'Written by B' }, snapshot: read(a, `/leads/${id}`) };
+  },
+  'GET /dashboard': async (a) => {
+    const { id, token } = await a.form();
+    const res = await submit(t, { token, email: `dashboard-${a.tag}@example.com` });
+    if (res.statusCode !== 201) throw new Error(`form submit for a fixture: ${res.statusCode} ${res.body}`);
+    return { markers: [id] };
   },
   'GET /forms': async (a) => ({ markers: [(await a.form()).id] }),
   'POST /forms': async (a) => {
@@ -354,6 +514,7 @@ const WALLS: Record<string, Wall> = {
       snapshot: read(a, `/forms/${id}`),
     };
   },
+  ...broadcastWalls((x) => x.app),
 };
 
 describe.each(named(sessionRoutes))('%s', (name, route) => {

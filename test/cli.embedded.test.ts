@@ -355,6 +355,41 @@ describe('parley CLI on the embedded database', () => {
     expect((await call()).status).toBe(401);
   });
 
+  it('prints a one-time password reset link through the server (user reset-password)', async () => {
+    const app = (path: string, body: object, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/api/app${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-parley-csrf': '1', ...headers },
+        body: JSON.stringify(body),
+      });
+    const email = 'operator-reset@example.com';
+    const setup = await app('/setup', { email, password: 'the first password', workspace_name: 'Reset' });
+    expect(setup.status).toBe(201);
+    const cookie = setup.headers.get('set-cookie')!.split(';')[0]!;
+
+    const link = await runCliJson<{ email: string; url: string; expires_at: string }>(
+      ['user', 'reset-password', '--email', email.toUpperCase()],
+      env,
+    );
+    expect(link.email).toBe(email);
+    expect(link.url.startsWith(`${server.url}/reset-password/`)).toBe(true);
+    expect(Date.parse(link.expires_at) - Date.now()).toBeGreaterThan(59 * 60_000);
+    const token = link.url.split('/reset-password/')[1]!;
+    expect((await app('/password-reset/complete', { token, password: 'the second password' })).status).toBe(
+      200,
+    );
+    expect((await app('/password-reset/complete', { token, password: 'the third password' })).status).toBe(
+      404,
+    );
+    const session = await fetch(`${server.url}/api/app/session`, { headers: { cookie } });
+    expect(((await session.json()) as { authenticated: boolean }).authenticated).toBe(false);
+    expect((await app('/login', { email, password: 'the second password' })).status).toBe(200);
+
+    const unknown = await runCli(['user', 'reset-password', '--email', 'nobody@example.com'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no user with e-mail nobody@example.com/);
+  });
+
   it('stops on SIGTERM with exit 0, releasing the lock and the socket', async () => {
     expect(await server.stop('SIGTERM')).toBe(0);
     expect(existsSync(join(data.dir, 'parley.lock'))).toBe(false);

@@ -1,6 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../src/lib/hash.js';
+import { verifyPassword } from '../src/modules/accounts/passwords.js';
+import { resetPassword } from '../src/modules/accounts/reset-password.js';
+import { createUser, userByEmail } from '../src/modules/accounts/users.js';
 import { freePort, type RunningServer, runCli, runCliJson, startServer } from './support/cli.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
@@ -31,6 +35,29 @@ describe('parley CLI on PostgreSQL', () => {
     expect(files.length).toBeGreaterThan(0);
     expect(await runCliJson(['migrate'], env)).toEqual({ applied: files });
     expect(await runCliJson(['migrate'], env)).toEqual({ applied: [] });
+  });
+
+  it('prints a one-time password reset link (user reset-password) whose hash alone is stored', async () => {
+    const userId = await createUser(database.db, 'pg-reset@example.com', 'the first password');
+    const link = await runCliJson<{ url: string }>(
+      ['user', 'reset-password', '--email', 'pg-reset@example.com'],
+      {
+        ...env,
+        APP_URL: 'https://parley.example.com',
+      },
+    );
+    expect(link.url).toMatch(/^https:\/\/parley\.example\.com\/reset-password\/[A-Za-z0-9]{32}$/);
+    const token = link.url.split('/reset-password/')[1]!;
+    const { rows } = await database.db.query('SELECT user_id FROM password_resets WHERE token_hash = $1', [
+      sha256Hex(token),
+    ]);
+    expect(rows).toEqual([{ user_id: userId }]);
+    await resetPassword(database.db, token, 'the second password');
+    const user = await userByEmail(database.db, 'pg-reset@example.com');
+    expect(await verifyPassword('the second password', user!.password_hash)).toBe(true);
+    const unknown = await runCli(['user', 'reset-password', '--email', 'nobody@example.com'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no user with e-mail nobody@example.com/);
   });
 
   it('refuses a demo when no simulator is mounted, naming what to set, and creates nothing', async () => {

@@ -64,15 +64,8 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
     running = await appInBrowser();
     ({ base, page } = running);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await app('POST', '/setup', {
-      email: 'asha@example.com',
-      password: 'a long enough password',
-      name: 'Asha Rao',
-      workspace_name: 'Acme Foods',
-      default_country_code: '91',
-    });
+    await running.setUpByApi();
     csrf = (await app('GET', '/session')).csrf_token;
-    await app('POST', '/number/simulator');
     apiKey = (await app('POST', '/api-keys', { name: 'test' })).key;
     await app('POST', '/templates', PROMO);
     await sim(`/templates/${PROMO.name}/${PROMO.language}/approve`, {});

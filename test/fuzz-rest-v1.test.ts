@@ -127,6 +127,76 @@ describe('REST v1 under generated input', () => {
     TIMEOUT,
   );
 
+  it(
+    'POST /broadcasts',
+    async () => {
+      const source = fc.oneof(
+        bodyOf({ from: fc.constant('text'), text: hostileString }),
+        bodyOf({
+          from: fc.constant('contact'),
+          field: fc.constantFrom('name', 'phone', 'email'),
+          fallback: hostileString,
+        }),
+        bodyOf({ from: fc.constant('trait'), key: hostileString, fallback: hostileString }),
+        anyJson,
+      );
+      const period = bodyOf({
+        from: fc.oneof(
+          hostileString,
+          fc.date().map((d) => d.toISOString()),
+        ),
+        to: hostileString,
+      });
+      const audience = bodyOf({
+        tags_all: stringList,
+        tags_any: stringList,
+        tags_none: stringList,
+        traits: fc.array(
+          fc.oneof(
+            bodyOf({
+              key: hostileString,
+              equals: fc.oneof(hostileString, fc.integer(), fc.boolean(), anyJson),
+            }),
+            bodyOf({ key: hostileString, exists: fc.boolean() }),
+          ),
+          { maxLength: 3 },
+        ),
+        created: period,
+        last_inbound: period,
+        import_id: hostileString,
+      });
+      const body = bodyOf({
+        name: hostileString,
+        template: bodyOf({
+          name: fc.constantFrom('welcome', 'hello', 'missing'),
+          language: fc.constantFrom('en', 'en_US'),
+        }),
+        audience,
+        values: bodyOf({
+          body: fc.oneof(fc.array(source, { maxLength: 3 }), fc.dictionary(hostileString, source)),
+        }),
+        send_at: fc.oneof(
+          hostileString,
+          fc.date().map((d) => d.toISOString()),
+          fc.constant(null),
+        ),
+        draft: fc.constant(true),
+      });
+      const counted = bodyOf({
+        audience,
+        template: bodyOf({ name: fc.constant('welcome'), language: fc.constant('en') }),
+      });
+      await fc.assert(
+        fc.asyncProperty(rawBody(body), rawBody(counted), requestHeaders, async (payload, asked, h) => {
+          await postChecked('/broadcasts', payload, h);
+          await postChecked('/broadcasts/audience', asked, h);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
   const query = fc
     .array(
       fc.tuple(

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './support/app.js';
+import { broadcastWalls } from './support/broadcast-walls.js';
 import { describeAuthentication } from './support/endpoint-security.js';
 import { listen, simState } from './support/messaging.js';
 import { openApiRoutes, routeName, withRouteTable } from './support/route-table.js';
@@ -118,6 +119,7 @@ const WALLS: Record<string, Wall> = {
       after: async (res) => expect(res.json().flows_started).toBe(0),
     };
   },
+  ...broadcastWalls((x) => x.rest),
 };
 
 describe.each(documented.map((r) => [routeName(r), r] as const))('%s', (_name, route) => {

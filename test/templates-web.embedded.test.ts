@@ -118,8 +118,8 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
 
   it('sends it from a conversation with labelled values, the server placing its 422 by the field', async () => {
     await sim('POST', '/inbound', { from: CUSTOMER, name: 'Ravi', text: 'Any offers?' });
-    await go('Messages');
-    await page.getByRole('cell', { name: 'Any offers?' }).click();
+    await go('Inbox');
+    await page.getByRole('link', { name: /Any offers\?/ }).click();
     await page.getByRole('button', { name: 'Send a template' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Template').selectOption({ label: 'summer_sale (en_US)' });

@@ -122,14 +122,15 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
       body: JSON.stringify({ from: '919876543210', text: 'Hi! Is my order on its way?' }),
     });
     expect(inbound.status).toBeLessThan(300);
-    await page.getByText('Is my order on its way?').waitFor({ timeout: 20_000 });
+    // In the thread (the inbox list beside it shows the same words as the last message).
+    await page.locator('.bubble', { hasText: 'Is my order on its way?' }).waitFor({ timeout: 20_000 });
     await page.getByLabel('Reply').fill('Yes — it ships today.');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.locator('.bubble.outbound', { hasText: 'Yes — it ships today.' }).waitFor();
     await expect.poll(() => page.getByLabel('Reply').inputValue()).toBe('');
     await screenshot(page, '07-conversation');
-    await go('Messages');
-    await page.getByRole('cell', { name: 'Hi! Is my order on its way?' }).waitFor();
+    await go('Inbox');
+    await page.getByRole('link', { name: /Yes — it ships today\./ }).waitFor();
     await screenshot(page, '08-messages');
   });
 
@@ -201,6 +202,9 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await page.getByLabel('Form name').fill('Website enquiry');
     await page.getByRole('button', { name: 'Create form' }).click();
     await page.getByRole('heading', { name: 'Website enquiry' }).waitFor();
+    // A new form is a draft until switched on.
+    await page.getByRole('switch').click();
+    await page.getByText('Active: accepting leads').waitFor();
     await page.getByRole('button', { name: 'Add field' }).click();
     await page.getByLabel('Label').last().fill('City');
     // A refusal is said beside the field at fault, in plain words.

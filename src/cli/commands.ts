@@ -2,6 +2,8 @@ import type { AppContext } from '../context.js';
 import { migrate } from '../db/migrate.js';
 import { ApiError } from '../http/errors.js';
 import { Queue } from '../jobs/queue.js';
+import { createResetLink } from '../modules/accounts/reset-tokens.js';
+import { userByEmail } from '../modules/accounts/users.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
 import { revokeApiKey } from '../modules/api-keys/revoke-api-key.js';
 import { findSequence, rotateSequenceSecret } from '../modules/automation/intake.js';
@@ -141,7 +143,7 @@ const commands = {
   ) => {
     if (input.publish)
       return { id: input.id, published_version: await publishAutomation(ctx, input.workspaceId, input.id) };
-    await unpublishAutomation(ctx, input.workspaceId, input.id);
+    await unpublishAutomation(ctx.db, input.workspaceId, input.id);
     return { id: input.id, published_version: null };
   },
 
@@ -153,6 +155,13 @@ const commands = {
         : null;
     if (!secret) throw new ApiError('not_found', `no sequence ${input.id} started by a webhook`);
     return { id: input.id, secret };
+  },
+
+  'user.resetPassword': async (ctx: AppContext, input: { email: string }) => {
+    const user = await userByEmail(ctx.db, input.email);
+    if (!user) throw new ApiError('not_found', `no user with e-mail ${input.email}`);
+    const link = await createResetLink(ctx.db, ctx.config.appUrl, user.id);
+    return { email: user.email, url: link.url, expires_at: link.expiresAt.toISOString() };
   },
 
   demo: (ctx: AppContext) => seedDemo(ctx),

@@ -245,7 +245,7 @@ program
   .requiredOption('--url <url>', 'where to POST events')
   .option(
     '--events <list>',
-    'comma-separated: message.status, message.received, lead.created, flow.run.finished, contact.opted_out, contact.opted_in',
+    'comma-separated: message.status, message.received, lead.created, flow.run.finished, contact.opted_out, contact.opted_in, broadcast.completed',
   )
   .option('--json', 'machine-readable output')
   .action(async (opts: { workspace: string; url: string; events?: string; json?: boolean }) =>
@@ -356,6 +356,19 @@ sequence
   .option('--json', 'machine-readable output')
   .action(async (opts: { id: string; json?: boolean }) =>
     run('sequence.rotateSecret', { id: opts.id }, !!opts.json),
+  );
+
+program
+  .command('user')
+  .description('people who sign in to the web app')
+  .command('reset-password')
+  .description(
+    "print a one-time link (valid for an hour) that sets a new password; the user's sessions end when it is used",
+  )
+  .requiredOption('--email <address>', "the user's e-mail address")
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { email: string; json?: boolean }) =>
+    run('user.resetPassword', { email: opts.email }, !!opts.json),
   );
 
 program

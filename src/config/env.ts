@@ -38,6 +38,14 @@ export interface Config {
   s3: S3Settings | undefined;
   /** The largest inbound media file Parley downloads and keeps (MEDIA_MAX_BYTES); larger ones are refused. */
   mediaMaxBytes: number;
+  /** Where e-mail (password resets, invitations) goes out: SMTP_URL and MAIL_FROM; none when unset. */
+  smtp: SmtpSettings | undefined;
+}
+
+export interface SmtpSettings {
+  /** smtp:// (STARTTLS when offered) or smtps:// (TLS from the start), credentials in the URL. */
+  url: string;
+  from: string;
 }
 
 export interface S3Settings {
@@ -95,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaStore: parseMediaStore(env.MEDIA_STORE, databaseUrl),
     s3: env.MEDIA_STORE === 's3' ? parseS3(env) : undefined,
     mediaMaxBytes: parseInteger('MEDIA_MAX_BYTES', env.MEDIA_MAX_BYTES ?? '100000000', 1_000, 2_000_000_000),
+    smtp: parseSmtp(env.SMTP_URL, env.MAIL_FROM),
   };
 }
 
@@ -128,6 +137,23 @@ function parseS3(env: NodeJS.ProcessEnv): S3Settings {
     accessKeyId: required('S3_ACCESS_KEY_ID'),
     secretAccessKey: required('S3_SECRET_ACCESS_KEY'),
   };
+}
+
+/** Never echoes SMTP_URL in an error: it carries the SMTP password. */
+function parseSmtp(rawUrl: string | undefined, from: string | undefined): SmtpSettings | undefined {
+  if (!rawUrl) {
+    if (from) throw new ConfigError('MAIL_FROM is set but SMTP_URL is not; set both to send e-mail');
+    return undefined;
+  }
+  const url = optionalUrl('SMTP_URL', rawUrl, ['smtp:', 'smtps:'])!;
+  if (!new URL(url).hostname) throw new ConfigError('SMTP_URL names no host, e.g. smtp://user:pass@host:587');
+  if (!from)
+    throw new ConfigError('MAIL_FROM is required when SMTP_URL is set, e.g. "Parley <parley@example.com>"');
+  if (!/^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/.test(from.trim()) || /[\r\n]/.test(from))
+    throw new ConfigError(
+      `MAIL_FROM must be an e-mail address, optionally with a name: "Parley <parley@example.com>"; got "${from}"`,
+    );
+  return { url, from: from.trim() };
 }
 
 function parseGraphVersion(raw: string): string {

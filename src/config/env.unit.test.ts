@@ -126,3 +126,42 @@ describe('MEDIA_STORE=s3', () => {
     expect(load({}).s3).toBeUndefined();
   });
 });
+
+describe('SMTP_URL and MAIL_FROM', () => {
+  const FROM = 'Parley <parley@example.com>';
+
+  it('is off when neither is set', () => {
+    expect(load({}).smtp).toBeUndefined();
+  });
+
+  it.each(['smtp://user:pass@mail.example.com:587', 'smtps://mail.example.com'])(
+    'takes %s with MAIL_FROM',
+    (url) => {
+      expect(load({ SMTP_URL: url, MAIL_FROM: FROM }).smtp).toEqual({ url, from: FROM });
+    },
+  );
+
+  it.each([
+    [
+      { SMTP_URL: 'http://mail.example.com', MAIL_FROM: FROM },
+      /SMTP_URL must start with smtp:\/\/ or smtps:\/\//,
+    ],
+    [{ SMTP_URL: 'smtp://user:s3cret@', MAIL_FROM: FROM }, /SMTP_URL/],
+    [{ SMTP_URL: 'smtp://mail.example.com' }, /MAIL_FROM is required when SMTP_URL is set/],
+    [{ MAIL_FROM: FROM }, /MAIL_FROM is set but SMTP_URL is not/],
+    [{ SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'nobody' }, /MAIL_FROM must be an e-mail address/],
+    [{ SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'a@b.c\r\nBcc: x@y.z' }, /MAIL_FROM must be/],
+  ])('refuses %j, naming the variable', (env, message) => {
+    expect(() => load(env)).toThrow(message);
+  });
+
+  it('never repeats the password of SMTP_URL in its errors', () => {
+    for (const url of ['smtp://user:s3cret@', 'smtp://user:s3cret@mail.example.com']) {
+      try {
+        load({ SMTP_URL: url });
+      } catch (err) {
+        expect((err as Error).message).not.toContain('s3cret');
+      }
+    }
+  });
+});

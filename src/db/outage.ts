@@ -170,3 +170,21 @@ export class Outage {
     return Object.assign(p, { reject });
   }
 }
+
+/**
+ * Runs `work` again, with backoff, while it fails because the database is unreachable (an outage or a
+ * pool with no free connection for seconds), for up to `forMs`; then, or on any other error, throws.
+ * For a write that records something that already happened outside (the network took a message):
+ * giving up there would make the work be done twice.
+ */
+export async function untilRecorded<T>(work: () => Promise<T>, forMs: number): Promise<T> {
+  const until = Date.now() + forMs;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!isDatabaseUnreachable(err) || Date.now() + delay > until) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}

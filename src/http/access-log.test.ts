@@ -41,3 +41,17 @@ it("keeps an invitation's token out of the access log, wherever the URL carries 
   ]);
   expect(lines.join('\n')).not.toContain(token);
 });
+
+it("keeps a password reset link's token out of the access log when its page is opened", async () => {
+  const token = 'Zq3xResetToken9Vb2';
+  lines.length = 0;
+  for (const url of [`/reset-password/${token}`, `/RESET-PASSWORD/${token}?x=1`]) {
+    await t.app.inject({ method: 'GET', url });
+  }
+  const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
+  expect(logged.map((line) => line.url)).toEqual([
+    '/reset-password/[redacted]',
+    '/RESET-PASSWORD/[redacted]?x=1',
+  ]);
+  expect(lines.join('\n')).not.toContain(token);
+});

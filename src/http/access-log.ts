@@ -1,10 +1,12 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
 // URLs that carry a secret, never written to a log: the workflow webhook's secret (its last path
-// segment), and an invitation's token in the web app's page and in its preview under /api/app (but
-// not `accept`, nor an invitation's id, `inv_...`, which a token never looks like).
+// segment), an invitation's token in the web app's page and in its preview under /api/app (but
+// not `accept`, nor an invitation's id, `inv_...`, which a token never looks like), and a password
+// reset link's token in the web app's page.
 const WEBHOOK_SECRET_SEGMENT = /^(\/api\/automation\/webhooks\/[^/?#]+\/)[^?#]+/i;
-const INVITATION_TOKEN_SEGMENT = /^(\/invite\/|\/api\/app\/invitations\/(?!accept(?:[/?#]|$)|inv_))[^/?#]+/i;
+const TOKEN_SEGMENT =
+  /^(\/invite\/|\/reset-password\/|\/api\/app\/invitations\/(?!accept(?:[/?#]|$)|inv_))[^/?#]+/i;
 
 // Meta's webhook handshake carries the verify token in the query.
 const VERIFY_TOKEN_PARAM = /([?&]hub\.verify_token=)[^&#]*/gi;
@@ -14,7 +16,7 @@ export function redactUrl(url: string): string {
   return url
     .replace(WEBHOOK_SECRET_SEGMENT, '$1[redacted]')
     .replace(VERIFY_TOKEN_PARAM, '$1[redacted]')
-    .replace(INVITATION_TOKEN_SEGMENT, '$1[redacted]');
+    .replace(TOKEN_SEGMENT, '$1[redacted]');
 }
 
 /**

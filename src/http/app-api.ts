@@ -1,12 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import { registerAuthRoutes } from '../modules/accounts/auth-routes.js';
+import { registerPasswordResetRoutes } from '../modules/accounts/password-reset-routes.js';
 import { csrfMatches, currentSession, type Session } from '../modules/accounts/sessions.js';
 import { registerTeamRoutes } from '../modules/accounts/team-routes.js';
 import { registerAppApiKeyRoutes } from '../modules/api-keys/app-routes.js';
+import { registerAppAuditRoutes } from '../modules/audit/app-routes.js';
 import { registerAppAutomationRoutes } from '../modules/automation/app-routes.js';
+import { registerAppBroadcastRoutes } from '../modules/broadcasts/app-routes.js';
 import { registerAppContactRoutes } from '../modules/contacts/app-routes.js';
+import { registerAppDashboardRoutes } from '../modules/dashboard/app-routes.js';
 import { registerAppFormRoutes } from '../modules/forms/app-routes.js';
+import { registerAppInboxRoutes } from '../modules/inbox/app-routes.js';
 import { registerAppLeadRoutes } from '../modules/leads/app-routes.js';
+import { registerLiveRoutes } from '../modules/live/app-routes.js';
 import { registerAppMediaRoutes } from '../modules/media/app-routes.js';
 import { registerAppMessageRoutes } from '../modules/messaging/app-routes.js';
 import { registerAppNumberRoutes } from '../modules/messaging/number-app-routes.js';
@@ -66,6 +72,7 @@ export async function appApi(app: RestApp): Promise<void> {
   });
 
   registerAuthRoutes(app);
+  registerPasswordResetRoutes(app);
   registerTeamRoutes(app);
   registerSettingsRoutes(app);
   registerAppNumberRoutes(app);
@@ -73,11 +80,16 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppWebhookRoutes(app);
   registerAppContactRoutes(app);
   registerAppMessageRoutes(app);
-  registerAppMediaRoutes(app);
+  registerAppInboxRoutes(app);
+  registerLiveRoutes(app);
+  await registerAppMediaRoutes(app);
   registerAppTemplateRoutes(app);
   registerAppAutomationRoutes(app);
+  registerAppBroadcastRoutes(app);
   registerAppLeadRoutes(app);
   registerAppFormRoutes(app);
+  registerAppAuditRoutes(app);
+  registerAppDashboardRoutes(app);
 }
 
 /**

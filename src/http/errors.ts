@@ -22,6 +22,7 @@ const ERROR_STATUS = {
   no_connected_number: 409,
   outside_window: 409,
   contact_opted_out: 409,
+  broadcast_state: 409,
   idempotency_key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

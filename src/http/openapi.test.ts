@@ -16,6 +16,15 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
   expect(doc.openapi).toMatch(/^3\./);
   expect(doc.servers).toEqual([{ url: 'http://parley.test/api/v1' }]);
   expect(Object.keys(doc.paths).sort()).toEqual([
+    '/broadcasts',
+    '/broadcasts/audience',
+    '/broadcasts/preview',
+    '/broadcasts/{id}',
+    '/broadcasts/{id}/cancel',
+    '/broadcasts/{id}/pause',
+    '/broadcasts/{id}/recipients',
+    '/broadcasts/{id}/resume',
+    '/broadcasts/{id}/timeline',
     '/contacts',
     '/contacts/export',
     '/contacts/import',

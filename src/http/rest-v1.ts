@@ -1,5 +1,6 @@
 import { authenticate } from '../modules/api-keys/authenticate.js';
 import { registerEventRoutes } from '../modules/automation/routes.js';
+import { registerBroadcastRoutes } from '../modules/broadcasts/routes.js';
 import { registerContactRoutes } from '../modules/contacts/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
 import { registerMediaRoutes } from '../modules/media/routes.js';
@@ -41,6 +42,7 @@ export async function restV1(app: RestApp): Promise<void> {
   registerTemplateRoutes(app);
   registerMessageRoutes(app);
   registerEventRoutes(app);
+  registerBroadcastRoutes(app);
   await registerMediaRoutes(app);
 }
 

@@ -47,3 +47,7 @@ export const ErrorResponse = Type.Object(
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(statuses.map((s) => [s, Type.Ref('ErrorResponse')]));
 }
+
+/** A moment in ISO 8601: the response serializer writes the database's Date as one. */
+export const Timestamp = Type.String({ format: 'date-time' });
+export const MaybeTimestamp = Type.Union([Timestamp, Type.Null()]);

@@ -1,13 +1,16 @@
 import type { AppContext } from '../context.js';
 import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
 import { forgetQuietLoginAttempts } from '../modules/accounts/login-throttle.js';
+import { forgetOldPasswordResets } from '../modules/accounts/reset-tokens.js';
 import { drainEventOutbox, OUTBOX_BATCH } from '../modules/automation/event-outbox.js';
 import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
+import { deliverBroadcast, sweepBroadcasts } from '../modules/broadcasts/deliver-broadcast.js';
 import { forgetAbandonedUploads } from '../modules/contacts/csv/abandoned-uploads.js';
 import { runImport } from '../modules/contacts/csv/run-import.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
 import { forgetSeenBodies } from '../modules/leads/replay-guard.js';
+import { deliverMail } from '../modules/mail/queue-mail.js';
 import { downloadMedia } from '../modules/media/download-media.js';
 import { allNumbers, numberById } from '../modules/messaging/connected-numbers.js';
 import { sendReadMark } from '../modules/messaging/mark-read.js';
@@ -60,6 +63,8 @@ export const jobCatalog = {
       if (quiet > 0) ctx.log.info({ quiet }, 'sign-in attempt counts quiet for a day forgotten');
       const abandoned = await forgetAbandonedUploads(ctx.db);
       if (abandoned > 0) ctx.log.info({ abandoned }, 'contact imports whose upload was cut off removed');
+      const resets = await forgetOldPasswordResets(ctx.db);
+      if (resets > 0) ctx.log.info({ resets }, 'password reset links expired a day ago forgotten');
     },
   }),
   'messages.send': defineJob<{ workspaceId: string; messageId: string }>({
@@ -154,5 +159,30 @@ export const jobCatalog = {
     expireInSeconds: 300,
     batchSize: 4,
     handler: (ctx, data, attempt) => downloadMedia(ctx, data, attempt.lastTry),
+  }),
+  'mail.send': defineJob<{ sealed: string }>({
+    // 10 s, 20 s, 40 s... about 20 minutes in all; a reset link lives an hour.
+    retryLimit: 7,
+    retryDelaySeconds: 10,
+    expireInSeconds: 60,
+    handler: (ctx, data, attempt) => deliverMail(ctx, data, attempt.lastTry),
+  }),
+  'broadcasts.deliver': defineJob<{ workspaceId: string; broadcastId: string }>({
+    retryLimit: 20,
+    retryDelaySeconds: 5,
+    // A delivery hands on to a fresh job every few minutes (deliver-broadcast.ts), well within this.
+    expireInSeconds: 900,
+    batchSize: 4,
+    handler: (ctx, data) => deliverBroadcast(ctx, data),
+  }),
+  'broadcasts.sweep': defineJob<Record<string, never>>({
+    retryLimit: 0,
+    retryDelaySeconds: 60,
+    expireInSeconds: 300,
+    cron: '* * * * *',
+    handler: async (ctx) => {
+      const found = await sweepBroadcasts(ctx);
+      if (found > 0) ctx.log.warn({ found }, 'broadcasts without a live delivery were given a job again');
+    },
   }),
 } satisfies { [N in JobName]: JobDefinition<JobData<N>> };

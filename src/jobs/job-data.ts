@@ -18,6 +18,12 @@ export interface JobDataByName {
   'contacts.import': { workspaceId: string; importId: string };
   /** An inbound message's media, downloaded from the network into the media store. */
   'media.download': { workspaceId: string; mediaId: string };
+  /** One e-mail (a password reset, an invitation), sealed: see mail/queue-mail.ts. */
+  'mail.send': { sealed: string };
+  /** A broadcast's audience snapshotted and released through the send path (broadcasts/deliver-broadcast.ts). */
+  'broadcasts.deliver': { workspaceId: string; broadcastId: string };
+  /** Broadcasts that should be delivering and have no live delivery get a job again. */
+  'broadcasts.sweep': Record<string, never>;
 }
 
 export type JobName = keyof JobDataByName;

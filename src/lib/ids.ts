@@ -24,7 +24,11 @@ export type IdPrefix =
   | 'ev'
   | 'run'
   | 'cc'
-  | 'imp';
+  | 'imp'
+  | 'nt'
+  | 'qr'
+  | 'brd'
+  | 'ln';
 
 /** Resource ids: a prefix that says what they name, then 119 random bits. */
 export function newId(prefix: IdPrefix): string {

@@ -285,12 +285,32 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         accessToken: number.accessToken,
         appSecret: number.appSecret,
         webhookUrl: appLevel ? receiver.slice(0, -1) : receiver + id,
+        ...(typeof number.qualityRating === 'string' ? { qualityRating: number.qualityRating } : {}),
+        ...(typeof number.messagingLimitTier === 'string'
+          ? { messagingLimitTier: number.messagingLimitTier }
+          : {}),
       });
       state.templates.set(
         number.businessAccountId,
         templates.map((t) => ({ ...t, id: templateId() })),
       );
       return { ok: true };
+    },
+  );
+
+  // Meta moves a number between tiers as it sends; here a test or the operator says which.
+  app.post<{ Params: { phoneNumberId: string }; Body: { messaging_limit_tier?: unknown } }>(
+    '/numbers/:phoneNumberId/tier',
+    async (request, reply) => {
+      const number = state.numbers.get(request.params.phoneNumberId);
+      if (!number) return reply.code(404).send({ error: 'no such number' });
+      const tier = request.body?.messaging_limit_tier;
+      if (typeof tier !== 'string' || !/^TIER_(\d+K?|UNLIMITED)$/.test(tier))
+        return reply.code(400).send({
+          error: 'messaging_limit_tier is one of TIER_250, TIER_1K, TIER_10K, TIER_100K, TIER_UNLIMITED',
+        });
+      number.messagingLimitTier = tier;
+      return { phone_number_id: number.phoneNumberId, messaging_limit_tier: tier };
     },
   );
 

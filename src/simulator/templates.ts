@@ -17,7 +17,7 @@ const fromCursor = (cursor: string) => Buffer.from(cursor, 'base64url').toString
 export const templateId = () => String(randomInt(1e12, 9e12));
 
 /**
- * Message templates of a WhatsApp Business account: list and create (Graph API), and the control
+ * Message templates of a WhatsApp Business account: list, create and delete (Graph API), and the control
  * endpoint that approves or rejects one, telling the account's numbers by a signed
  * `message_template_status_update` webhook as Meta does.
  */
@@ -105,6 +105,24 @@ export function templateRoutes(app: FastifyInstance, state: SimState): void {
       return { id: template.id, status: template.status, category: template.category };
     },
   );
+
+  // As Meta: by name every language of it, with hsm_id only that one; answers {success: true}.
+  app.delete<{
+    Params: { version: string; wabaId: string };
+    Querystring: { name?: string; hsm_id?: string };
+  }>('/:version/:wabaId/message_templates', { config: { graph: true } }, async (request, reply) => {
+    const { wabaId } = request.params;
+    const { name, hsm_id: id } = request.query;
+    if (!name) return graphError(reply, 400, 100, 'name is required');
+    const templates = state.templates.get(wabaId) ?? [];
+    const gone = templates.filter((t) => t.name === name && (id === undefined || t.id === id));
+    if (gone.length === 0) return graphError(reply, 400, 100, `Message template "${name}" was not found`);
+    state.templates.set(
+      wabaId,
+      templates.filter((t) => !gone.includes(t)),
+    );
+    return { success: true };
+  });
 
   // Control: approve or reject in every business account that has the template, or only in
   // ?business_account_id=.

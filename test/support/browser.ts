@@ -49,14 +49,21 @@ export interface AppInBrowser {
   sim(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
   /** The first visit's sign-up, the simulator connected and an API key made, all in the browser: the key. */
   signUp(): Promise<string>;
+  /**
+   * The same first owner (Asha Rao of Acme Foods, default country code 91) set up through the web
+   * app's API with the page's own session, the simulator connected: a call to that API, which throws
+   * unless it answers 2xx.
+   */
+  setUpByApi(): Promise<(method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>>;
   stop(): Promise<void>;
 }
 
 /**
  * The built server on a fresh embedded database, a real number's Graph calls going to its own
- * simulator (standing in for Meta), and a Chromium page to drive the web app with.
+ * simulator (standing in for Meta), and a Chromium page to drive the web app with. `env` adds to
+ * the server's environment (SMTP_URL, ...).
  */
-export async function appInBrowser(): Promise<AppInBrowser> {
+export async function appInBrowser(env: Record<string, string> = {}): Promise<AppInBrowser> {
   const data = tempDataDir();
   const port = await freePort();
   const server = await startServer([], {
@@ -64,6 +71,7 @@ export async function appInBrowser(): Promise<AppInBrowser> {
     PORT: String(port),
     LOG_LEVEL: 'warn',
     GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
+    ...env,
   });
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -104,6 +112,28 @@ export async function appInBrowser(): Promise<AppInBrowser> {
       await page.getByLabel('Key name').fill('Tests');
       await page.getByRole('button', { name: 'Create API key' }).click();
       return (await page.getByTestId('new-api-key').locator('code').first().textContent()) ?? '';
+    },
+    async setUpByApi() {
+      let csrf = '1';
+      const app = async (method: string, path: string, body?: unknown) => {
+        const res = await page.request.fetch(`${base}/api/app${path}`, {
+          method,
+          headers: { 'x-parley-csrf': csrf },
+          ...(body === undefined ? {} : { data: body }),
+        });
+        if (res.status() >= 300) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
+        return (await res.json()) as Record<string, unknown>;
+      };
+      await app('POST', '/setup', {
+        email: 'asha@example.com',
+        password: 'a long enough password',
+        name: 'Asha Rao',
+        workspace_name: 'Acme Foods',
+        default_country_code: '91',
+      });
+      csrf = String((await app('GET', '/session')).csrf_token);
+      await app('POST', '/number/simulator');
+      return app;
     },
     async stop() {
       await browser.close();

@@ -113,6 +113,27 @@ export class Tenant {
     });
   }
 
+  /** A draft broadcast of the simulator's welcome template to every contact, named with the tag. */
+  broadcast() {
+    return this.once('broadcast', async (): Promise<Row> => {
+      await this.number();
+      await this.contact();
+      const { broadcast } = await this.succeed(this.rest, 'POST', '/broadcasts', {
+        name: `Broadcast ${this.tag}`,
+        template: { name: 'welcome', language: 'en' },
+        audience: {},
+        values: {
+          body: [
+            { from: 'contact', field: 'name', fallback: 'there' },
+            { from: 'text', text: this.tag },
+          ],
+        },
+        draft: true,
+      });
+      return { id: broadcast.id };
+    });
+  }
+
   apiKey() {
     return this.once(
       'apiKey',
@@ -150,11 +171,12 @@ export class Tenant {
     });
   }
 
+  /** A form switched on (a new form is a draft), taking submissions. */
   form() {
     return this.once(
       'form',
       (): Promise<Row & { token: string }> =>
-        this.succeed(this.app, 'POST', '/forms', { name: `Form ${this.tag}` }),
+        this.succeed(this.app, 'POST', '/forms', { name: `Form ${this.tag}`, active: true }),
     );
   }
 

@@ -1,24 +1,31 @@
-import { useCallback, useEffect, useState } from 'react';
-import { api, onSessionEnded, setCsrfToken } from './api';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, onSessionEnded, queryClient, setCsrfToken } from './api';
+import { ForgotPasswordPage } from './pages/ForgotPassword';
 import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
+import { ResetPasswordPage } from './pages/ResetPassword';
 import { SetupPage } from './pages/Setup';
 import { match, useLocation } from './router';
 import { Shell } from './Shell';
 import { type AppSession, SessionContext } from './session';
 import { ErrorNote, Loading } from './ui';
 
-type SessionAnswer = AppSession | { authenticated: false; needs_setup: boolean };
+type SessionAnswer = AppSession | { authenticated: false; needs_setup: boolean; sends_mail: boolean };
 
 export function App() {
   const [answer, setAnswer] = useState<SessionAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const { path } = useLocation();
 
+  const who = useRef('');
   const refresh = useCallback(async () => {
     try {
       const s = await api<SessionAnswer>('GET', '/session');
       setCsrfToken(s.authenticated ? s.csrf_token : '');
+      // Another person or workspace (signed out, switched) must not see the last one's cached answers.
+      const now = s.authenticated ? `${s.user.id} ${s.workspace.id}` : '';
+      if (now !== who.current) void (now ? queryClient.resetQueries() : queryClient.clear());
+      who.current = now;
       setAnswer(s);
       setError(null);
     } catch (err) {
@@ -47,8 +54,11 @@ export function App() {
   }
   const invite = match('/invite/:token', path);
   if (invite?.token) return <InvitePage token={invite.token} onDone={refresh} />;
+  const reset = match('/reset-password/:token', path);
+  if (reset?.token) return <ResetPasswordPage token={reset.token} onDone={refresh} />;
   if (!answer.authenticated) {
     if (answer.needs_setup) return <SetupPage onDone={refresh} />;
+    if (path === '/forgot-password') return <ForgotPasswordPage sendsMail={answer.sends_mail} />;
     return <LoginPage onDone={refresh} />;
   }
   return (

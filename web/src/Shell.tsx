@@ -1,5 +1,7 @@
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { api } from './api';
+import { useHeadingFocusOnNavigate } from './heading-focus';
+import { useUnreadConversations } from './live';
 import { Link, match, navigate, useLocation } from './router';
 import { useSession } from './session';
 import { Empty, Loading } from './ui';
@@ -10,13 +12,17 @@ const ContactsPage = lazy(() => import('./pages/Contacts').then((m) => ({ defaul
 const ContactPage = lazy(() => import('./pages/Contacts').then((m) => ({ default: m.ContactPage })));
 const LeadsPage = lazy(() => import('./pages/Leads').then((m) => ({ default: m.LeadsPage })));
 const LeadPage = lazy(() => import('./pages/Leads').then((m) => ({ default: m.LeadPage })));
-const MessagesPage = lazy(() => import('./pages/Messages').then((m) => ({ default: m.MessagesPage })));
-const ConversationPage = lazy(() =>
-  import('./pages/Messages').then((m) => ({ default: m.ConversationPage })),
-);
+const InboxPage = lazy(() => import('./pages/Inbox').then((m) => ({ default: m.InboxPage })));
 const TemplatesPage = lazy(() => import('./pages/Templates').then((m) => ({ default: m.TemplatesPage })));
 const NewTemplatePage = lazy(() =>
   import('./pages/templates/NewTemplate').then((m) => ({ default: m.NewTemplatePage })),
+);
+const BroadcastsPage = lazy(() => import('./pages/Broadcasts').then((m) => ({ default: m.BroadcastsPage })));
+const NewBroadcastPage = lazy(() =>
+  import('./pages/broadcasts/NewBroadcast').then((m) => ({ default: m.NewBroadcastPage })),
+);
+const BroadcastPage = lazy(() =>
+  import('./pages/broadcasts/BroadcastPage').then((m) => ({ default: m.BroadcastPage })),
 );
 const FormsPage = lazy(() => import('./pages/Forms').then((m) => ({ default: m.FormsPage })));
 const FormPage = lazy(() => import('./pages/Forms').then((m) => ({ default: m.FormPage })));
@@ -26,7 +32,12 @@ const AutomationsPage = lazy(() =>
 const AutomationEditor = lazy(() =>
   import('./pages/automation/Editor').then((m) => ({ default: m.AutomationEditor })),
 );
+const RunsPage = lazy(() => import('./pages/Runs').then((m) => ({ default: m.RunsPage })));
+const RunPage = lazy(() => import('./pages/Runs').then((m) => ({ default: m.RunPage })));
 const SettingsPage = lazy(() => import('./pages/Settings').then((m) => ({ default: m.SettingsPage })));
+
+const inSection = (href: string, path: string) =>
+  href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`);
 
 interface Route {
   pattern: string;
@@ -37,8 +48,9 @@ const NAV = [
   { href: '/', label: 'Home', icon: '⌂' },
   { href: '/contacts', label: 'Contacts', icon: '◎' },
   { href: '/leads', label: 'Leads', icon: '◉' },
-  { href: '/messages', label: 'Messages', icon: '✉' },
+  { href: '/messages', label: 'Inbox', icon: '✉' },
   { href: '/templates', label: 'Templates', icon: '▤' },
+  { href: '/broadcasts', label: 'Broadcasts', icon: '✺' },
   { href: '/forms', label: 'Forms', icon: '☰' },
   { href: '/flows', label: 'Flows', icon: '⟳' },
   { href: '/sequences', label: 'Sequences', icon: '⇶' },
@@ -49,10 +61,15 @@ const ROUTES: Route[] = [
   { pattern: '', render: () => <HomePage /> },
   { pattern: '/contacts', render: () => <ContactsPage /> },
   { pattern: '/contacts/:id', render: (p) => <ContactPage id={p.id!} /> },
-  { pattern: '/messages', render: () => <MessagesPage /> },
-  { pattern: '/messages/:contactId', render: (p) => <ConversationPage contactId={p.contactId!} /> },
+  { pattern: '/messages', render: () => <InboxPage /> },
+  { pattern: '/messages/:contactId', render: (p) => <InboxPage contactId={p.contactId!} /> },
+  { pattern: '/inbox', render: () => <InboxPage /> },
+  { pattern: '/inbox/:contactId', render: (p) => <InboxPage contactId={p.contactId!} /> },
   { pattern: '/templates', render: () => <TemplatesPage /> },
   { pattern: '/templates/new', render: () => <NewTemplatePage /> },
+  { pattern: '/broadcasts', render: () => <BroadcastsPage /> },
+  { pattern: '/broadcasts/new', render: () => <NewBroadcastPage /> },
+  { pattern: '/broadcasts/:id', render: (p) => <BroadcastPage key={p.id} id={p.id!} /> },
   { pattern: '/leads', render: () => <LeadsPage /> },
   { pattern: '/leads/:id', render: (p) => <LeadPage key={p.id} id={p.id!} /> },
   { pattern: '/forms', render: () => <FormsPage /> },
@@ -63,6 +80,8 @@ const ROUTES: Route[] = [
   { pattern: '/sequences', render: () => <AutomationsPage kind="sequence" /> },
   { pattern: '/sequences/new', render: () => <AutomationEditor kind="sequence" /> },
   { pattern: '/sequences/:id', render: (p) => <AutomationEditor key={p.id} kind="sequence" id={p.id} /> },
+  { pattern: '/runs', render: () => <RunsPage /> },
+  { pattern: '/runs/:id', render: (p) => <RunPage key={p.id} id={p.id!} /> },
   { pattern: '/settings', render: () => <SettingsPage /> },
   { pattern: '/settings/:tab', render: (p) => <SettingsPage tab={p.tab} /> },
 ];
@@ -72,6 +91,25 @@ export function Shell() {
   const { session, refresh } = useSession();
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+  useHeadingFocusOnNavigate(path);
+  // The tab names the section, so a row of Parley tabs can be told apart.
+  const section = NAV.find((n) => inSection(n.href, path))?.label ?? 'Nothing here';
+  useEffect(() => {
+    document.title = `${section} · Parley`;
+  }, [section]);
+  const unread = useUnreadConversations();
+  useUnreadTitle(unread, path);
   let content: ReactNode = (
     <Empty
       icon="?"
@@ -109,6 +147,7 @@ export function Shell() {
       </a>
       <header className="topbar">
         <button
+          ref={menuButton}
           type="button"
           className="btn ghost icon"
           aria-label="Menu"
@@ -143,7 +182,7 @@ export function Shell() {
         )}
         <nav>
           {NAV.map((n) => {
-            const active = n.href === '/' ? path === '/' : path === n.href || path.startsWith(`${n.href}/`);
+            const active = inSection(n.href, path);
             return (
               <Link
                 key={n.href}
@@ -156,6 +195,11 @@ export function Shell() {
                   {n.icon}
                 </span>
                 {n.label}
+                {n.href === '/messages' && unread > 0 && (
+                  <span className="nav-badge" aria-hidden="true">
+                    {unread > 99 ? '99+' : unread}
+                  </span>
+                )}
               </Link>
             );
           })}
@@ -182,9 +226,20 @@ export function Shell() {
         tabIndex={-1}
         onClick={() => setMenuOpen(false)}
       />
-      <main id="main" className="content">
+      <main id="main" className="content" tabIndex={-1}>
         <Suspense fallback={<Loading />}>{content}</Suspense>
       </main>
     </div>
   );
+}
+
+const COUNT_PREFIX = /^\(\d+\+?\) /;
+
+/** "(3) …" before whatever the tab title says while conversations wait unread (the title is read out too). */
+function useUnreadTitle(unread: number, path: string): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a page may set its own title on navigation
+  useEffect(() => {
+    const title = document.title.replace(COUNT_PREFIX, '');
+    document.title = unread > 0 ? `(${unread > 99 ? '99+' : unread}) ${title}` : title;
+  }, [unread, path]);
 }

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { QueryClient, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
 
 export interface ApiErrorBody {
   code: string;
@@ -13,6 +14,40 @@ export class ApiFailure extends Error {
   ) {
     super(body.message);
   }
+}
+
+/** How long a GET's answer is shown without asking again: a page visited twice within it costs one request. */
+export const STALE_MS = 30_000;
+
+/** A refusal (4xx) will not change by asking again; a network failure or a 5xx is tried once more. */
+export function shouldRetry(failures: number, error: Error): boolean {
+  if (error instanceof ApiFailure && error.status >= 400 && error.status < 500) return false;
+  return failures < 1;
+}
+
+export const queryClient = new QueryClient({
+  defaultOptions: { queries: { staleTime: STALE_MS, retry: shouldRetry } },
+});
+
+/**
+ * Marks every cached GET under `prefix` stale (`/contacts` covers `/contacts?q=a` and `/contacts/1`, not
+ * `/contactsx`); those on screen fetch again at once, the rest when next shown.
+ */
+export function invalidate(prefix: string): Promise<void> {
+  return queryClient.invalidateQueries({
+    predicate: (q) => typeof q.queryKey[0] === 'string' && isUnder(q.queryKey[0], prefix),
+  });
+}
+
+function isUnder(path: string, prefix: string): boolean {
+  if (!path.startsWith(prefix)) return false;
+  const next = path.charAt(prefix.length);
+  return next === '' || next === '/' || next === '?';
+}
+
+/** The collection a path belongs to: `/contacts/1/notes?x` → `/contacts`. */
+export function collectionOf(path: string): string {
+  return `/${path.split(/[/?]/)[1] ?? ''}`;
 }
 
 let csrfToken = '';
@@ -56,16 +91,25 @@ export async function api<T = Record<string, unknown>>(
     if (res.status === 401 && path !== '/login' && path !== '/invitations/accept') onSignedOut();
     throw new ApiFailure(res.status, error);
   }
+  // A change to /contacts/1 leaves every cached /contacts… answer out of date, on whichever page made it.
+  if (method !== 'GET') void invalidate(collectionOf(path));
   return json as T;
 }
 
-/** Sends a file as the body of a POST to the web app's API, as it is (no JSON); throws ApiFailure as api() does. */
-export async function upload<T>(path: string, file: Blob, contentType: string): Promise<T> {
+/**
+ * Sends a file as the body of a POST to the web app's API, as it is (no JSON), or a multipart form
+ * (the browser writes its content type); throws ApiFailure as api() does.
+ */
+export async function upload<T>(path: string, file: Blob | FormData, contentType?: string): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/api/app${path}`, {
       method: 'POST',
-      headers: { accept: 'application/json', 'content-type': contentType, 'x-parley-csrf': csrfToken || '1' },
+      headers: {
+        accept: 'application/json',
+        ...(contentType ? { 'content-type': contentType } : {}),
+        'x-parley-csrf': csrfToken || '1',
+      },
       credentials: 'same-origin',
       body: file,
     });
@@ -81,6 +125,7 @@ export async function upload<T>(path: string, file: Blob, contentType: string): 
       res.status,
       json?.error ?? { code: 'http_error', message: `The server answered ${res.status}` },
     );
+  void invalidate(collectionOf(path));
   return json as T;
 }
 
@@ -91,29 +136,39 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** GETs `path` now and whenever it changes; `reload` fetches again. */
-export function useApi<T>(path: string | null): Loaded<T> {
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
-    data: null,
-    error: null,
-    loading: true,
+export interface LoadOptions<T> {
+  /** Fetch again every so many ms while the page is open; a function decides from the data (false: stop). */
+  refetchInterval?: number | false | ((data: T | undefined) => number | false);
+  /** How long an answer counts as fresh (no refetch on mount or focus); the default is STALE_MS. */
+  staleTime?: number;
+}
+
+/**
+ * GETs `path` through the query cache: the path is the key, so every page asking for it shares one
+ * answer, fresh for `staleTime`; `reload` fetches again (joining a fetch already under way).
+ */
+export function useApi<T>(path: string | null, options: LoadOptions<T> = {}): Loaded<T> {
+  const { refetchInterval, staleTime } = options;
+  const query = useQuery<T, Error, T, [string | null]>({
+    queryKey: [path],
+    queryFn: () => api<T>('GET', path!),
+    enabled: path !== null,
+    ...(staleTime === undefined ? {} : { staleTime }),
+    ...(refetchInterval === undefined
+      ? {}
+      : {
+          refetchInterval:
+            typeof refetchInterval === 'function' ? (q) => refetchInterval(q.state.data) : refetchInterval,
+        }),
   });
-  const [tick, setTick] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: tick is the reload trigger
-  useEffect(() => {
-    if (path === null) return;
-    let live = true;
-    setState((s) => ({ ...s, loading: true, error: null }));
-    api<T>('GET', path).then(
-      (data) => live && setState({ data, error: null, loading: false }),
-      (err: Error) => live && setState({ data: null, error: err.message, loading: false }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [path, tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { ...state, reload };
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch({ cancelRefetch: false }), [refetch]);
+  return {
+    data: query.data ?? null,
+    error: query.error?.message ?? null,
+    loading: query.isPending || query.isFetching,
+    reload,
+  };
 }
 
 export function formatDate(value: string | null | undefined): string {

@@ -5,16 +5,26 @@ import { ErrorNote, Loading } from './ui';
 /** Rows a paged list asks for at a time; the pager steps by it. */
 export const PAGE = 50;
 
-export function Table({ head, children }: { head: ReactNode; children: ReactNode }) {
+export function Table({
+  head,
+  children,
+  label = 'Table',
+}: {
+  head: ReactNode;
+  children: ReactNode;
+  label?: string;
+}) {
+  // Focusable, so a keyboard can scroll a table wider than a phone sideways.
   return (
-    <div className="table-wrap">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keys
+    <section className="table-wrap" tabIndex={0} aria-label={label}>
       <table>
         <thead>
           <tr>{head}</tr>
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
@@ -26,6 +36,7 @@ export function ListTable<T>({
   head,
   row,
   page,
+  label,
 }: {
   list: Loaded<unknown>;
   items: T[] | undefined;
@@ -33,13 +44,17 @@ export function ListTable<T>({
   head: ReactNode;
   row: (item: T) => ReactNode;
   page?: { offset: number; hasNext: boolean; onGo: (offset: number) => void };
+  /** Names the table's scrolling region for screen readers, when a page has several. */
+  label?: string;
 }) {
   if (list.loading && !list.data) return <Loading />;
   if (list.error) return <ErrorNote message={list.error} onRetry={list.reload} />;
   if (!items?.length) return empty;
   return (
     <>
-      <Table head={head}>{items.map(row)}</Table>
+      <Table head={head} label={label}>
+        {items.map(row)}
+      </Table>
       {page && <Pager offset={page.offset} count={items.length} hasNext={page.hasNext} onGo={page.onGo} />}
     </>
   );
@@ -74,5 +89,37 @@ function Pager({
         Next
       </button>
     </div>
+  );
+}
+
+/** A row of toggle buttons picking one value of a filter (`''` reads "All"), as a labelled group. */
+export function Segmented<T extends string | number>({
+  legend,
+  values,
+  value,
+  label = (v) => String(v) || 'All',
+  onPick,
+}: {
+  legend: string;
+  values: readonly T[];
+  value: T;
+  label?: (v: T) => string;
+  onPick: (v: T) => void;
+}) {
+  return (
+    <fieldset className="segmented">
+      <legend className="sr-only">{legend}</legend>
+      {values.map((v) => (
+        <button
+          key={String(v) || 'all'}
+          type="button"
+          className={v === value ? 'seg active' : 'seg'}
+          aria-pressed={v === value}
+          onClick={() => onPick(v)}
+        >
+          {label(v)}
+        </button>
+      ))}
+    </fieldset>
   );
 }

@@ -9,6 +9,8 @@ export interface AppSession {
   can_manage: boolean;
   workspaces: { id: string; name: string; role: string }[];
   app_url: string;
+  /** The server sends e-mail (SMTP_URL): invitations can go by mail. */
+  sends_mail: boolean;
 }
 
 export const SessionContext = createContext<{ session: AppSession; refresh: () => Promise<void> } | null>(

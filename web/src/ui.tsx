@@ -1,3 +1,4 @@
+import { createFocusTrap } from 'focus-trap';
 import {
   type FormEvent,
   type InputHTMLAttributes,
@@ -131,6 +132,13 @@ const BADGE_TONES: Record<string, string> = {
   member: 'gray',
   inbound: 'violet',
   outbound: 'gray',
+  archived: 'gray',
+  create: 'green',
+  update: 'blue',
+  archive: 'amber',
+  restore: 'blue',
+  delete: 'red',
+  revoke: 'red',
 };
 
 export function Badge({ children, tone }: { children: string; tone?: string }) {
@@ -272,6 +280,10 @@ export function SaveButton({
   );
 }
 
+/**
+ * A modal dialog: labelled by its title, Tab kept inside it (focus-trap), Escape and a click beside it
+ * close it, and focus goes back to what opened it (or to the page's heading when that is gone).
+ */
 export function Modal({
   title,
   onClose,
@@ -282,23 +294,41 @@ export function Modal({
   children: ReactNode;
 }) {
   const box = useRef<HTMLDivElement>(null);
-  // Keyboard users land in the dialog, and back where they were when it closes.
+  const titleId = useId();
+  const [opener] = useState(() => document.activeElement as HTMLElement | null);
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    box.current?.focus();
-    return () => before?.focus?.();
-  }, []);
-  useEffect(() => {
-    const key = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', key);
-    return () => window.removeEventListener('keydown', key);
-  }, [onClose]);
+    const trap = createFocusTrap(box.current!, {
+      initialFocus: () => box.current!,
+      fallbackFocus: () => box.current!,
+      escapeDeactivates: (e) => {
+        e.preventDefault();
+        close.current();
+        return false;
+      },
+      allowOutsideClick: true,
+      setReturnFocus: () =>
+        opener?.isConnected ? opener : (document.querySelector<HTMLElement>('main h1') ?? false),
+    });
+    trap.activate();
+    return () => {
+      trap.deactivate();
+    };
+  }, [opener]);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the dialog closes it; Escape and the close button do the same for keyboards
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label={title} ref={box} tabIndex={-1}>
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        ref={box}
+        tabIndex={-1}
+      >
         <div className="modal-head">
-          <h2>{title}</h2>
+          <h2 id={titleId}>{title}</h2>
           <button type="button" className="btn ghost icon" onClick={onClose} aria-label="Close">
             ✕
           </button>
@@ -306,6 +336,34 @@ export function Modal({
         {children}
       </div>
     </div>
+  );
+}
+
+/**
+ * A box that scrolls on its own: a named Tab stop, so a keyboard can reach and scroll it. `live`
+ * has what is added to it read out (a conversation).
+ */
+export function ScrollBox({
+  label,
+  className,
+  live = false,
+  children,
+}: {
+  label: string;
+  className: string;
+  live?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      className={className}
+      aria-label={label}
+      aria-live={live ? 'polite' : undefined}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must take focus for arrow keys and Page Down to scroll it
+      tabIndex={0}
+    >
+      {children}
+    </section>
   );
 }
 
@@ -336,6 +394,49 @@ export function Tabs<T extends string>({
   );
 }
 
+/** A bar filled to `pct` percent, announced as a progress bar named `label`. */
+export function Bar({ label, pct, hot = false }: { label: string; pct: number; hot?: boolean }) {
+  return (
+    <div
+      className="meter-bar"
+      role="progressbar"
+      aria-label={label}
+      aria-valuenow={pct}
+      aria-valuemin={0}
+      aria-valuemax={100}
+    >
+      <div className={hot ? 'meter-fill hot' : 'meter-fill'} style={{ width: `${pct}%` }} />
+    </div>
+  );
+}
+
+/** One of a few options as radio buttons under a legend. */
+export function Choice<T extends string>({
+  legend,
+  name,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  name: string;
+  options: { value: T; label: string }[];
+  value: T;
+  onChange: (v: T) => void;
+}) {
+  return (
+    <fieldset className="field choice-row">
+      <legend>{legend}</legend>
+      {options.map((o) => (
+        <label key={o.value} className="row">
+          <input type="radio" name={name} checked={value === o.value} onChange={() => onChange(o.value)} />
+          {o.label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 export function Meter({ label, used, limit }: { label: string; used: number; limit: number }) {
   const pct = limit > 0 ? Math.min(100, Math.round((used / limit) * 100)) : 100;
   return (
@@ -346,16 +447,7 @@ export function Meter({ label, used, limit }: { label: string; used: number; lim
           <strong>{used.toLocaleString()}</strong> of {limit.toLocaleString()}
         </span>
       </div>
-      <div
-        className="meter-bar"
-        role="progressbar"
-        aria-label={label}
-        aria-valuenow={pct}
-        aria-valuemin={0}
-        aria-valuemax={100}
-      >
-        <div className={pct >= 90 ? 'meter-fill hot' : 'meter-fill'} style={{ width: `${pct}%` }} />
-      </div>
+      <Bar label={label} pct={pct} hot={pct >= 90} />
     </div>
   );
 }

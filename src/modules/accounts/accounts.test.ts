@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { PASSWORD, sessionCookie, signIn, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
+import { addMember, createUser } from './users.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -267,6 +268,39 @@ describe('roles', () => {
       409,
       'conflict',
     );
+  });
+});
+
+describe('removing a member', () => {
+  it('unassigns their conversations and leads, in this workspace only', async () => {
+    const { client: owner, workspaceId } = await workspaceWithOwner(t);
+    const other = await workspaceWithOwner(t);
+    const email = `leaving-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const memberId = await createUser(t.ctx.db, email, PASSWORD);
+    await addMember(t.ctx.db, workspaceId, memberId, 'member');
+    await addMember(t.ctx.db, other.workspaceId, memberId, 'member');
+    for (const ws of [workspaceId, other.workspaceId]) {
+      await t.ctx.db.query(
+        `WITH c AS (INSERT INTO contacts (workspace_id, id, phone) VALUES ($1, 'ct_left', '14155550199') RETURNING id)
+         INSERT INTO conversations (workspace_id, contact_id, assignee_id) SELECT $1, id, $2 FROM c`,
+        [ws, memberId],
+      );
+      await t.ctx.db.query(
+        `INSERT INTO leads (workspace_id, id, name, source, source_id, owner_id) VALUES ($1, 'ld_left', 'Lee', 'form', 'fm_x', $2)`,
+        [ws, memberId],
+      );
+    }
+    const assigned = async (ws: string) =>
+      (
+        await t.ctx.db.query<{ assignee: string | null; owner: string | null }>(
+          `SELECT (SELECT assignee_id FROM conversations WHERE workspace_id = $1) AS assignee,
+             (SELECT owner_id FROM leads WHERE workspace_id = $1) AS owner`,
+          [ws],
+        )
+      ).rows[0];
+    expect((await owner.call('DELETE', `/members/${memberId}`)).statusCode).toBe(200);
+    expect(await assigned(workspaceId)).toEqual({ assignee: null, owner: null });
+    expect(await assigned(other.workspaceId)).toEqual({ assignee: memberId, owner: memberId });
   });
 });
 

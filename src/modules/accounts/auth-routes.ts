@@ -3,11 +3,20 @@ import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { clientAddressKey } from '../../lib/client-address.js';
 import { sha256Hex } from '../../lib/hash.js';
+import { canSendMail } from '../mail/queue-mail.js';
 import { acceptInvitation, previewInvitation } from './invitations.js';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
 import { canManage } from './roles.js';
-import { AcceptBody, LoginBody, NewWorkspaceBody, SetupBody, SwitchBody, TokenParams } from './schemas.js';
+import {
+  AcceptBody,
+  InvitationPreviewResult,
+  LoginBody,
+  NewWorkspaceBody,
+  SetupBody,
+  SwitchBody,
+  TokenParams,
+} from './schemas.js';
 import { endSession, startSession } from './sessions.js';
 import { hasUsers, setUpServer } from './set-up-server.js';
 import { switchWorkspace } from './switch-workspace.js';
@@ -26,7 +35,14 @@ export function registerAuthRoutes(app: RestApp): void {
 
   app.get('/session', { config: { public: true } }, async (request) => {
     const s = request.appSession;
-    if (!s) return { result: true, authenticated: false, needs_setup: !(await hasUsers(app.ctx.db)) };
+    const sendsMail = canSendMail(app.ctx);
+    if (!s)
+      return {
+        result: true,
+        authenticated: false,
+        needs_setup: !(await hasUsers(app.ctx.db)),
+        sends_mail: sendsMail,
+      };
     return {
       result: true,
       authenticated: true,
@@ -37,6 +53,7 @@ export function registerAuthRoutes(app: RestApp): void {
       can_manage: canManage(s.role),
       workspaces: await workspacesOf(app.ctx.db, s.userId),
       app_url: app.ctx.config.appUrl,
+      sends_mail: sendsMail,
     };
   });
 
@@ -65,9 +82,9 @@ export function registerAuthRoutes(app: RestApp): void {
 
   app.get(
     '/invitations/:token',
-    { config: { public: true }, schema: { params: TokenParams } },
+    { config: { public: true }, schema: { params: TokenParams, response: { 200: InvitationPreviewResult } } },
     async (request) => {
-      return { result: true, invitation: await previewInvitation(app.ctx.db, request.params.token) };
+      return { result: true as const, invitation: await previewInvitation(app.ctx.db, request.params.token) };
     },
   );
 

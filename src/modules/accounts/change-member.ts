@@ -1,10 +1,12 @@
 import type { Db } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { revokeInvitationsBy } from './revoke-invitation.js';
 import { type Role, requireManager } from './roles.js';
 
 /**
- * Changes a member's role, or removes them (role null) and ends their sessions. Members may remove
+ * Changes a member's role, or removes them (role null), ends their sessions (and so their live
+ * streams) and unassigns their conversations and leads. Members may remove
  * themselves; otherwise managers only. Only owners touch owners or make new ones, and a workspace
  * always keeps at least one owner. Their open invitations their new role could not make are revoked.
  */
@@ -42,6 +44,15 @@ export async function changeMember(
         actor.workspaceId,
         userId,
       ]);
+      // What they looked after goes back to the team: nobody would see it as theirs again.
+      await tx.query(
+        'UPDATE conversations SET assignee_id = NULL, updated_at = now() WHERE workspace_id = $1 AND assignee_id = $2',
+        [actor.workspaceId, userId],
+      );
+      await tx.query('UPDATE leads SET owner_id = NULL WHERE workspace_id = $1 AND owner_id = $2', [
+        actor.workspaceId,
+        userId,
+      ]);
     } else {
       await tx.query('UPDATE memberships SET role = $3 WHERE workspace_id = $1 AND user_id = $2', [
         actor.workspaceId,
@@ -50,5 +61,13 @@ export async function changeMember(
       ]);
     }
     await revokeInvitationsBy(tx, actor.workspaceId, userId, role);
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actor: { type: 'user', id: actor.userId },
+      action: role === null ? 'delete' : 'update',
+      entityType: 'member',
+      entityId: userId,
+      changes: role === null ? { from: current } : { fields: ['role'], from: current, role },
+    });
   });
 }

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { newId, newSecret } from '../../lib/ids.js';
+import type { MailMessage } from '../mail/send-mail.js';
 import { verifyPassword } from './passwords.js';
 import { canInvite, type Role } from './roles.js';
 import { addMember, createUserUnlessTaken, userByEmail } from './users.js';
@@ -34,6 +35,24 @@ export async function createInvitation(
     [workspaceId, id, email.trim(), role, sha256Hex(token), invitedBy.userId, VALID_DAYS],
   );
   return { id, url: `${appUrl}/invite/${token}` };
+}
+
+/** The e-mail that carries an invitation link, when the inviter chose to send it so. */
+export function invitationMail(
+  inviter: { name: string; email: string; workspaceName: string },
+  email: string,
+  role: Role,
+  url: string,
+): MailMessage {
+  const who = inviter.name ? `${inviter.name} (${inviter.email})` : inviter.email;
+  return {
+    to: email,
+    subject: `Join ${inviter.workspaceName} on Parley`,
+    text:
+      `${who} invited you to join ${inviter.workspaceName} on Parley as ${role}.\n\n` +
+      `Accept the invitation here:\n${url}\n\n` +
+      `The link works once and expires in ${VALID_DAYS} days.\n`,
+  };
 }
 
 interface OpenInvitation {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Text } from '../../http/schema.js';
+import { Text, Timestamp } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 export const Email = Text({ minLength: 3, maxLength: FIELD_LIMITS.email, format: 'email' });
@@ -25,7 +25,28 @@ export const LoginBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const InviteBody = Type.Object({ email: Email, role: RoleName }, { additionalProperties: false });
+export const InviteBody = Type.Object(
+  {
+    email: Email,
+    role: RoleName,
+    send_email: Type.Optional(
+      Type.Boolean({
+        description: 'Also e-mail the link to the invitee (needs SMTP_URL); it is still returned',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ForgotBody = Type.Object(
+  { email: Text({ minLength: 1, maxLength: FIELD_LIMITS.email }) },
+  { additionalProperties: false },
+);
+
+export const ResetBody = Type.Object(
+  { token: Text({ minLength: 1, maxLength: 100 }), password: Password },
+  { additionalProperties: false },
+);
 
 export const AcceptBody = Type.Object(
   { token: Text({ minLength: 1, maxLength: 100 }), password: Password, name: Type.Optional(PersonName) },
@@ -46,3 +67,46 @@ export const SwitchBody = Type.Object(
   { workspace_id: Text({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
 );
+
+/** Settings › Team: the members, earliest first, and the invitations still open. */
+export const TeamResult = Type.Object({
+  result: Type.Literal(true),
+  members: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      email: Type.String(),
+      name: Type.String(),
+      role: RoleName,
+      created_at: Timestamp,
+    }),
+  ),
+  invitations: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      email: Type.String(),
+      role: RoleName,
+      created_at: Timestamp,
+      expires_at: Timestamp,
+    }),
+  ),
+});
+
+/** What the invited person sees before accepting. */
+export const InvitationPreviewResult = Type.Object({
+  result: Type.Literal(true),
+  invitation: Type.Object({
+    email: Type.String(),
+    role: RoleName,
+    workspace_name: Type.String(),
+    has_account: Type.Boolean({ description: 'They sign in with their password instead of choosing one' }),
+  }),
+});
+
+/** The invitation's link, shown to the inviter to pass on. */
+export const NewInvitationResult = Type.Object({
+  result: Type.Literal(true),
+  id: Type.String(),
+  url: Type.String(),
+  /** Whether the link was also sent to the address by e-mail. */
+  emailed: Type.Boolean(),
+});

@@ -4,14 +4,18 @@ import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
+import type { Session } from '../accounts/sessions.js';
+import { registerArchiveRoutes } from '../audit/archive-routes.js';
+import { type AuditEntry, audited, recordAudit, userActor } from '../audit/record-audit.js';
 import { rotateSequenceSecret } from './intake.js';
 import { type AutomationView, getAutomation, listAutomations } from './list-automations.js';
 import { getRun, listRuns } from './list-runs.js';
 import { runCounts } from './run-counts.js';
 import { createAutomation, publishAutomation, unpublishAutomation, updateDraft } from './save-automation.js';
+import { sendWarnings } from './send-warnings.js';
 
 const Kind = Type.Union([Type.Literal('flow'), Type.Literal('sequence')]);
-const ListQuery = Type.Object({ kind: Type.Optional(Kind) });
+const ListQuery = Type.Object({ kind: Type.Optional(Kind), archived: Type.Boolean({ default: false }) });
 // The definition is checked by the automation module itself (parseDefinition), with its own messages.
 const CreateBody = Type.Object(
   { kind: Kind, definition: Type.Unknown(), publish: Type.Optional(Type.Boolean()) },
@@ -19,12 +23,22 @@ const CreateBody = Type.Object(
 );
 const DraftBody = Type.Object({ definition: Type.Unknown() }, { additionalProperties: false });
 const RunParams = Type.Object({ id: Text({ minLength: 1, maxLength: 64 }) });
+const RunStatus = Type.Unsafe<'running' | 'waiting' | 'completed' | 'failed'>({
+  type: 'string',
+  enum: ['running', 'waiting', 'completed', 'failed'],
+});
+const RunsQuery = Type.Object({
+  status: Type.Optional(RunStatus),
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 }),
+});
 
 function present(ctx: AppContext, a: AutomationView) {
   const { secret, ...rest } = a;
   return {
     ...rest,
-    status: a.published_version === null ? 'draft' : 'published',
+    status: a.archived_at ? 'archived' : a.published_version === null ? 'draft' : 'published',
+    warnings: sendWarnings(a.draft),
     unpublished_changes: a.published_version !== null && a.published_version !== a.draft_version,
     webhook:
       a.trigger_type === 'webhook' && secret
@@ -46,10 +60,20 @@ export function registerAppAutomationRoutes(app: RestApp): void {
     if (!a) throw new ApiError('not_found', 'No flow or sequence with that id');
     return a;
   };
+  // Saves that span several statements of their own are recorded as they return.
+  const record = (s: Session, a: { id: string; kind: 'flow' | 'sequence' }, action: AuditEntry['action']) =>
+    recordAudit(ctx.db, {
+      workspaceId: s.workspaceId,
+      actor: userActor(s),
+      action,
+      entityType: a.kind,
+      entityId: a.id,
+      ...(action === 'update' ? { changes: { fields: ['definition'] } } : {}),
+    });
 
   app.get('/automations', { schema: { querystring: ListQuery } }, async (request) => {
     const s = request.session();
-    const list = await listAutomations(ctx, s.workspaceId, request.query.kind);
+    const list = await listAutomations(ctx, s.workspaceId, request.query.kind, request.query.archived);
     const stats = await runCounts(ctx.db, s.workspaceId);
     return {
       result: true,
@@ -75,38 +99,78 @@ export function registerAppAutomationRoutes(app: RestApp): void {
       publish: publish ?? false,
       expectKind: kind,
     });
+    await record(s, saved, 'create');
+    if (saved.published_version !== null) await record(s, saved, 'publish');
     return reply.code(201).send({ result: true, id: saved.id, kind: saved.kind });
   });
 
   app.put('/automations/:id', { schema: { params: IdParams, body: DraftBody } }, async (request) => {
     const s = request.session();
-    await found(s.workspaceId, request.params.id);
+    const a = await found(s.workspaceId, request.params.id);
     await updateDraft(ctx, s.workspaceId, request.params.id, request.body.definition);
+    await record(s, a, 'update');
     return { result: true };
   });
 
   app.post('/automations/:id/publish', { schema: { params: IdParams } }, async (request) => {
     const s = request.session();
-    await found(s.workspaceId, request.params.id);
-    return {
-      result: true,
-      version: await publishAutomation(ctx, s.workspaceId, request.params.id),
-    };
+    const a = await found(s.workspaceId, request.params.id);
+    const version = await publishAutomation(ctx, s.workspaceId, request.params.id);
+    await record(s, a, 'publish');
+    return { result: true, version };
   });
 
   app.post('/automations/:id/unpublish', { schema: { params: IdParams } }, async (request) => {
     const s = request.session();
-    await found(s.workspaceId, request.params.id);
-    await unpublishAutomation(ctx, s.workspaceId, request.params.id);
+    const a = await found(s.workspaceId, request.params.id);
+    await audited(
+      ctx.db,
+      (tx) => unpublishAutomation(tx, s.workspaceId, a.id),
+      () => ({
+        workspaceId: s.workspaceId,
+        actor: userActor(s),
+        action: 'unpublish',
+        entityType: a.kind,
+        entityId: a.id,
+      }),
+    );
     return { result: true };
   });
 
   app.post('/automations/:id/rotate-secret', { schema: { params: IdParams } }, async (request) => {
     const s = request.session();
-    await found(s.workspaceId, request.params.id);
+    const a = await found(s.workspaceId, request.params.id);
     const secret = await rotateSequenceSecret(ctx, s.workspaceId, request.params.id);
     if (!secret) throw new ApiError('conflict', 'Only a sequence started by a webhook has a secret');
+    // The name of what changed, never the secret.
+    await recordAudit(ctx.db, {
+      workspaceId: s.workspaceId,
+      actor: userActor(s),
+      action: 'update',
+      entityType: a.kind,
+      entityId: a.id,
+      changes: { fields: ['secret'] },
+    });
     return { result: true };
+  });
+
+  // Archiving unpublishes in the same transaction: nothing starts it until restored and published again.
+  registerArchiveRoutes(
+    app,
+    '/automations',
+    {
+      table: 'automations',
+      entityType: (row) => (row.kind === 'sequence' ? 'sequence' : 'flow'),
+      notFound: 'No flow or sequence with that id',
+      also: (tx, c) => (c.archived ? unpublishAutomation(tx, c.workspaceId, c.id) : Promise.resolve()),
+    },
+    true,
+  );
+
+  app.get('/runs', { schema: { querystring: RunsQuery } }, async (request) => {
+    const { status, limit, offset } = request.query;
+    const rows = await listRuns(ctx, request.session().workspaceId, { status, limit: limit + 1, offset });
+    return { result: true, runs: rows.slice(0, limit), has_next_page: rows.length > limit, limit, offset };
   });
 
   app.get('/runs/:id', { schema: { params: RunParams } }, async (request) => {

@@ -367,7 +367,7 @@ describe('runs', () => {
     ]);
     await t.api('POST', '/events', ws.key, { phone: '+14155559999', event: 'drip' });
     await until(async () => (await listRuns(t.ctx, ws.id, { automationId: f.id }))[0]?.status === 'waiting');
-    await unpublishAutomation(t.ctx, ws.id, f.id);
+    await unpublishAutomation(t.ctx.db, ws.id, f.id);
     const again = await t.api('POST', '/events', ws.key, { phone: '+14155559999', event: 'drip' });
     expect(again.json().flows_started).toBe(0);
     const [run] = await finished(ws.id, f.id);

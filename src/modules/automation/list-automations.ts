@@ -12,11 +12,12 @@ export interface AutomationView {
   published_version: number | null;
   /** Webhook sequences: the secret in clear, for the team to copy (the URL is a password). */
   secret: string | null;
+  archived_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = `id, kind, name, trigger_type, trigger_event, draft, draft_version, published_version, secret_enc,
+const COLUMNS = `id, kind, name, trigger_type, trigger_event, draft, draft_version, published_version, secret_enc, archived_at,
   created_at, updated_at`;
 
 function view(ctx: AppContext, row: AutomationView & { secret_enc: string | null }): AutomationView {
@@ -28,11 +29,13 @@ export async function listAutomations(
   ctx: AppContext,
   workspaceId: string,
   kind?: 'flow' | 'sequence',
+  archived = false,
 ): Promise<AutomationView[]> {
   const { rows } = await ctx.db.query<AutomationView & { secret_enc: string | null }>(
     `SELECT ${COLUMNS} FROM automations WHERE workspace_id = $1 AND ($2::text IS NULL OR kind = $2)
+       AND (archived_at IS NOT NULL) = $3
      ORDER BY created_at DESC, id`,
-    [workspaceId, kind ?? null],
+    [workspaceId, kind ?? null, archived],
   );
   return rows.map((r) => view(ctx, r));
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { type Definition, kindOf, parseDefinition } from './definition.js';
@@ -103,14 +104,15 @@ export async function updateDraft(
  */
 export async function publishAutomation(ctx: AppContext, workspaceId: string, id: string): Promise<number> {
   return ctx.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ draft_version: number; latest: number | null }>(
-      `SELECT a.draft_version, (SELECT max(version) FROM automation_versions v
+    const { rows } = await tx.query<{ draft_version: number; latest: number | null; archived: boolean }>(
+      `SELECT a.draft_version, a.archived_at IS NOT NULL AS archived, (SELECT max(version) FROM automation_versions v
          WHERE v.workspace_id = a.workspace_id AND v.automation_id = a.id) AS latest
        FROM automations a WHERE a.workspace_id = $1 AND a.id = $2 FOR UPDATE`,
       [workspaceId, id],
     );
     const a = rows[0];
     if (!a) throw notFound(id);
+    if (a.archived) throw new ApiError('conflict', 'This is archived: restore it before publishing it');
     if (a.latest !== a.draft_version) {
       await tx.query(
         `INSERT INTO automation_versions (workspace_id, automation_id, version, definition)
@@ -127,8 +129,8 @@ export async function publishAutomation(ctx: AppContext, workspaceId: string, id
 }
 
 /** Stops new runs; runs already under way go on to their end on the version they started on. */
-export async function unpublishAutomation(ctx: AppContext, workspaceId: string, id: string): Promise<void> {
-  const { rows } = await ctx.db.query(
+export async function unpublishAutomation(db: Queryable, workspaceId: string, id: string): Promise<void> {
+  const { rows } = await db.query(
     `UPDATE automations SET published_version = NULL, updated_at = now() WHERE workspace_id = $1 AND id = $2
      RETURNING id`,
     [workspaceId, id],

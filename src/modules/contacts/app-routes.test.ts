@@ -59,3 +59,24 @@ describe('GET /api/app/contacts', () => {
     expect((await mine.client.call('GET', `/contacts/${theirId}`)).statusCode).toBe(404);
   });
 });
+
+/** The broadcast audience's tag picker: each tag once, with its contacts, only the workspace's own. */
+describe('GET /api/app/contacts/tags', () => {
+  it("lists the workspace's tags by name with how many contacts carry each, none of another's", async () => {
+    const mine = await workspaceWithOwner(t);
+    const theirs = await workspaceWithOwner(t);
+    await t.api('POST', '/contacts', mine.apiKey, { phone: '+14155552701', tags: ['vip', 'new'] });
+    await t.api('POST', '/contacts', mine.apiKey, { phone: '+14155552702', tags: ['vip'] });
+    await t.api('POST', '/contacts', mine.apiKey, { phone: '+14155552703' });
+    await t.api('POST', '/contacts', theirs.apiKey, { phone: '+14155552704', tags: ['secret', 'vip'] });
+    const res = await mine.client.call('GET', '/contacts/tags');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      result: true,
+      tags: [
+        { tag: 'new', contacts: 1 },
+        { tag: 'vip', contacts: 2 },
+      ],
+    });
+  });
+});

@@ -1,11 +1,18 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
+import { userActor } from '../audit/record-audit.js';
 import { queueDeliveries } from '../webhooks/emit.js';
+import { createContact } from './create-contact.js';
 import { appContactCsvRoutes } from './csv/app-routes.js';
+import { deleteContact } from './delete-contact.js';
+import { editContact } from './edit-contact.js';
 import { getContact } from './get-contact.js';
 import { listContacts } from './list-contacts.js';
+import { listTags } from './list-tags.js';
+import { ContactEditBody, ContactUpsertBody } from './schemas.js';
 import { setConsent } from './set-consent.js';
 import { timelineOf } from './timeline.js';
 
@@ -16,7 +23,10 @@ const ListQuery = Type.Object({
   offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 }),
 });
 
-/** Contacts: search by phone, name or e-mail, filter by tag, and one contact with its timeline. */
+/**
+ * Contacts: search by phone, name or e-mail, filter by tag, one contact with its timeline; any
+ * teammate adds and edits them, owners and admins delete (erase) them.
+ */
 export function registerAppContactRoutes(app: RestApp): void {
   const { ctx } = app;
   app.register(appContactCsvRoutes);
@@ -26,6 +36,36 @@ export function registerAppContactRoutes(app: RestApp): void {
     const options = { limit, offset, newestFirst: true, search: q, tag };
     const page = await listContacts(ctx.db, request.session().workspaceId, options);
     return { result: true, contacts: page.contacts, has_next_page: page.hasNextPage, limit, offset };
+  });
+
+  app.get('/contacts/tags', async (request) => ({
+    result: true,
+    tags: await listTags(ctx.db, request.session().workspaceId),
+  }));
+
+  app.post('/contacts', { schema: { body: ContactUpsertBody } }, async (request, reply) => {
+    const s = request.session();
+    const created = await createContact(ctx.db, s, request.body, userActor(s));
+    await queueDeliveries(ctx, s.workspaceId, created.deliveries ?? []);
+    return reply
+      .code(201)
+      .send({ result: true, contact: await getContact(ctx.db, s.workspaceId, created.id) });
+  });
+
+  app.patch('/contacts/:id', { schema: { params: IdParams, body: ContactEditBody } }, async (request) => {
+    const s = request.session();
+    await editContact(ctx.db, s.workspaceId, request.params.id, request.body, userActor(s));
+    return { result: true, contact: await getContact(ctx.db, s.workspaceId, request.params.id) };
+  });
+
+  app.delete('/contacts/:id', { schema: { params: IdParams } }, async (request) => {
+    const s = request.session();
+    requireManager(s.role);
+    const files = await deleteContact(ctx.db, s.workspaceId, request.params.id, userActor(s));
+    // After the commit: a file left behind by a failing store is unreachable, its row gone.
+    for (const key of files)
+      await ctx.media.delete(key).catch((err: unknown) => request.log.warn({ err }, 'media not deleted'));
+    return { result: true };
   });
 
   app.get('/contacts/:id', { schema: { params: IdParams } }, async (request) => {

@@ -19,6 +19,11 @@ export interface ContactPage {
 }
 
 export const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+/** A contact as the API shows it (the Contact schema), from `contacts`. */
+export const CONTACT_COLUMNS = `id, phone, name, email, tags, traits, opted_out,
+  to_char(opted_out_at AT TIME ZONE 'UTC', ${ISO}) AS opted_out_at,
+  to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
+  to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
 /** One page of the workspace's contacts: REST v1's GET /contacts and the web app's search alike. */
 export async function listContacts(
   db: Queryable,
@@ -31,10 +36,7 @@ export async function listContacts(
   const digits = q?.replace(/\D/g, '') ? likePattern(q.replace(/\D/g, '')) : null;
   const order = options.newestFirst ? 'DESC' : 'ASC';
   const { rows } = await db.query<ContactPage['contacts'][number]>(
-    `SELECT id, phone, name, email, tags, traits, opted_out,
-       to_char(opted_out_at AT TIME ZONE 'UTC', ${ISO}) AS opted_out_at,
-       to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
-       to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
+    `SELECT ${CONTACT_COLUMNS},
        to_char(last_inbound_at AT TIME ZONE 'UTC', ${ISO}) AS last_inbound_at
      FROM contacts WHERE workspace_id = $1
        AND ($2::text IS NULL OR name ILIKE $2 OR email ILIKE $2 OR ($3::text IS NOT NULL AND phone LIKE $3))

@@ -235,7 +235,7 @@ describe('a flow', () => {
       {
         step_id: 'offer',
         status: 'skipped',
-        outcome: { sent: false, reason: 'the contact opted out of marketing messages' },
+        outcome: { sent: false, code: 'opted_out', reason: 'the contact opted out of marketing messages' },
       },
       {
         step_id: 'receipt',

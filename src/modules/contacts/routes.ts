@@ -39,6 +39,7 @@ export function registerContactRoutes(app: RestApp): void {
         app.ctx.db,
         principal,
         request.body,
+        { type: 'api_key', id: principal.keyId },
         answerWriter(request, upsertAnswer),
       );
       await queueDeliveries(app.ctx, principal.workspaceId, upserted.deliveries ?? []);

@@ -2,7 +2,12 @@ import { type Static, Type } from 'typebox';
 import { AnyKey, Text } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
-const TraitValue = Type.Union([Text({ maxLength: 1024 }), Type.Number(), Type.Boolean(), Type.Null()]);
+const TraitValue = Type.Union([
+  Text({ maxLength: FIELD_LIMITS.traitValue }),
+  Type.Number(),
+  Type.Boolean(),
+  Type.Null(),
+]);
 
 const Phone = Text({
   minLength: 1,
@@ -11,19 +16,23 @@ const Phone = Text({
     'With country code (+ or 00 optional), or national when the workspace has a default country code',
 });
 
+const ContactName = Text({ minLength: 1, maxLength: FIELD_LIMITS.contactName });
+const ContactEmail = Text({ maxLength: FIELD_LIMITS.email, format: 'email' });
+const Tags = Type.Array(Text({ minLength: 1, maxLength: FIELD_LIMITS.tag }), { maxItems: 100 });
+const TraitName = Text({ minLength: 1, maxLength: FIELD_LIMITS.traitKey });
+const Traits = Type.Record(AnyKey, TraitValue, {
+  maxProperties: 100,
+  propertyNames: TraitName,
+  description: 'Shallow-merged into the contact traits; values are strings, numbers, booleans or null',
+});
+
 export const ContactUpsertBody = Type.Object(
   {
     phone: Phone,
-    name: Type.Optional(Text({ minLength: 1, maxLength: FIELD_LIMITS.contactName })),
-    email: Type.Optional(Text({ maxLength: FIELD_LIMITS.email, format: 'email' })),
-    tags: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: FIELD_LIMITS.tag }), { maxItems: 100 })),
-    traits: Type.Optional(
-      Type.Record(AnyKey, TraitValue, {
-        maxProperties: 100,
-        propertyNames: Text({ minLength: 1, maxLength: 64 }),
-        description: 'Shallow-merged into the contact traits; values are strings, numbers, booleans or null',
-      }),
-    ),
+    name: Type.Optional(ContactName),
+    email: Type.Optional(ContactEmail),
+    tags: Type.Optional(Tags),
+    traits: Type.Optional(Traits),
     opted_out: Type.Optional(
       Type.Boolean({
         description:
@@ -34,6 +43,20 @@ export const ContactUpsertBody = Type.Object(
   { additionalProperties: false },
 );
 export type ContactUpsertBody = Static<typeof ContactUpsertBody>;
+
+/** The web app's edit of one contact: the same field rules as the upsert; null clears a name or e-mail. */
+export const ContactEditBody = Type.Object(
+  {
+    name: Type.Optional(Type.Union([ContactName, Type.Null()])),
+    email: Type.Optional(Type.Union([ContactEmail, Type.Null()])),
+    add_tags: Type.Optional(Tags),
+    remove_tags: Type.Optional(Tags),
+    traits: Type.Optional(Traits),
+    remove_traits: Type.Optional(Type.Array(TraitName, { maxItems: 100 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type ContactEditBody = Static<typeof ContactEditBody>;
 
 export const ContactUpsertResult = Type.Object({
   result: Type.Literal(true),

@@ -19,7 +19,8 @@ export async function timelineOf(
     `SELECT 'message' AS kind, id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
        CASE WHEN direction = 'inbound' THEN 'Received a message'
             WHEN type = 'template' THEN 'Sent template ' || template_name ELSE 'Sent a message' END AS title,
-       text AS detail, status
+       -- A customer's message is stored "read" (by the network's ranking); a badge would say a teammate read it.
+       text AS detail, CASE WHEN direction = 'outbound' THEN status END AS status
      FROM messages WHERE workspace_id = $1 AND contact_id = $2
      UNION ALL
      SELECT 'event', id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),

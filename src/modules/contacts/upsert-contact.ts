@@ -3,6 +3,7 @@ import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';
+import { type Actor, changedFields } from '../audit/record-audit.js';
 import type { OutcomeWriter } from '../idempotency/outcome.js';
 import { withContactLimit } from './contact-limit.js';
 import type { ContactUpsertBody } from './schemas.js';
@@ -33,29 +34,47 @@ export const UPSERT_CONTACT_SQL = `
 INSERT INTO contacts (workspace_id, id, phone, name, email, tags, traits)
 VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb)${ON_PHONE_CONFLICT}`;
 
+// The same statement, writing its audit row (create or update) as part of it: no second round trip.
+const AUDITED_UPSERT_SQL = `WITH c AS (${UPSERT_CONTACT_SQL}),
+  audit AS (
+    INSERT INTO audit_log (workspace_id, actor_type, actor_id, action, entity_type, entity_id, changes)
+    SELECT $1, $8, $9, CASE WHEN c.created THEN 'create' ELSE 'update' END, 'contact', c.id, $10::jsonb FROM c)
+SELECT id, created FROM c`;
+
+/** The contact's phone as stored: normalised as every way in does, or a 422 naming the field. */
+export function contactPhone(input: string, defaultCountryCode: string | null): string {
+  const phone = normalizePhone(input, defaultCountryCode);
+  if (!phone.ok) throw ApiError.validation('phone', phone.message);
+  return phone.digits;
+}
+
 /** `record` writes the request's idempotent answer in the upsert's transaction. */
 export async function upsertContact(
   db: Db,
-  principal: Principal,
+  principal: Pick<Principal, 'workspaceId' | 'defaultCountryCode'>,
   input: ContactUpsertBody,
+  actor: Actor,
   record?: OutcomeWriter<UpsertResult>,
 ): Promise<UpsertResult> {
-  const phone = normalizePhone(input.phone, principal.defaultCountryCode);
-  if (!phone.ok) throw ApiError.validation('phone', phone.message);
+  const phone = contactPhone(input.phone, principal.defaultCountryCode);
+  const { phone: _, ...changed } = input;
   const params = [
     principal.workspaceId,
     newId('ct'),
-    phone.digits,
+    phone,
     input.name ?? null,
     input.email ?? null,
     [...new Set(input.tags ?? [])],
     JSON.stringify(input.traits ?? {}),
+    actor.type,
+    actor.type === 'system' ? null : actor.id,
+    JSON.stringify(changedFields(changed)),
   ];
   const consent = input.opted_out;
   return withContactLimit(
     db,
     async (q) => {
-      const result = (await q.query<UpsertResult>(UPSERT_CONTACT_SQL, params)).rows[0]!;
+      const result = (await q.query<UpsertResult>(AUDITED_UPSERT_SQL, params)).rows[0]!;
       if (consent !== undefined) {
         const change = await setConsent(q, principal.workspaceId, result.id, consent, { source: 'api' });
         if (change) result.deliveries = change.deliveries;

@@ -4,11 +4,14 @@ import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { IdParams } from '../accounts/schemas.js';
+import { registerArchiveRoutes } from '../audit/archive-routes.js';
+import { audited, changedFields, userActor } from '../audit/record-audit.js';
 import { checkRedirectUrl, createForm } from './create-form.js';
 import { embedSnippets } from './embed-snippets.js';
 import { checkFields, FIELD_TYPES, type FormField } from './form-fields.js';
 import { getForm } from './get-form.js';
 import { listForms } from './list-forms.js';
+import { FormListResult, FormResult, NewFormResult } from './schemas.js';
 import { updateForm } from './update-form.js';
 
 const FieldBody = Type.Object(
@@ -36,34 +39,64 @@ const FormBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Forms: list, create, the field editor and active toggle, Publish & embed. */
+const ListQuery = Type.Object({ archived: Type.Boolean({ default: false }) });
+
+/** Forms: list, create, the field editor and active toggle, Publish & embed, archive and restore. */
 export function registerAppFormRoutes(app: RestApp): void {
   const { ctx } = app;
 
-  app.get('/forms', async (request) => ({
-    result: true,
-    forms: await listForms(ctx.db, request.session().workspaceId),
-    field_types: FIELD_TYPES,
-  }));
+  app.get(
+    '/forms',
+    { schema: { querystring: ListQuery, response: { 200: FormListResult } } },
+    async (request) => ({
+      result: true as const,
+      forms: await listForms(ctx.db, request.session().workspaceId, request.query.archived),
+      field_types: [...FIELD_TYPES],
+    }),
+  );
 
-  app.post('/forms', { schema: { body: FormBody } }, async (request, reply) => {
-    const s = request.session();
-    const b = request.body;
-    const form = await createForm(ctx.db, s.workspaceId, {
-      ...(b.name === undefined ? {} : { name: b.name }),
-      ...(b.fields === undefined ? {} : { fields: b.fields }),
-      ...(b.active === undefined ? {} : { active: b.active }),
-      thankYouMessage: b.thank_you_message ?? null,
-      redirectUrl: b.redirect_url ?? null,
-    });
-    return reply.code(201).send({ result: true, ...form });
-  });
+  // A form made in the app starts as a draft: its page and submissions open once it is switched on.
+  app.post(
+    '/forms',
+    { schema: { body: FormBody, response: { 201: NewFormResult } } },
+    async (request, reply) => {
+      const s = request.session();
+      const b = request.body;
+      const form = await audited(
+        ctx.db,
+        (tx) =>
+          createForm(tx, s.workspaceId, {
+            ...(b.name === undefined ? {} : { name: b.name }),
+            ...(b.fields === undefined ? {} : { fields: b.fields }),
+            active: b.active ?? false,
+            thankYouMessage: b.thank_you_message ?? null,
+            redirectUrl: b.redirect_url ?? null,
+          }),
+        (created) => ({
+          workspaceId: s.workspaceId,
+          actor: userActor(s),
+          action: 'create',
+          entityType: 'form',
+          entityId: created.id,
+        }),
+      );
+      return reply.code(201).send({ result: true as const, ...form });
+    },
+  );
 
-  app.get('/forms/:id', { schema: { params: IdParams } }, async (request) => {
+  registerArchiveRoutes(
+    app,
+    '/forms',
+    { table: 'forms', entityType: 'form', notFound: 'No form with that id' },
+    true,
+  );
+
+  app.get('/forms/:id', { schema: { params: IdParams, response: { 200: FormResult } } }, async (request) => {
     const s = request.session();
     const form = await getForm(ctx.db, s.workspaceId, request.params.id);
     const codes = await embedSnippets(ctx.db, ctx.config.appUrl, s.workspaceId, request.params.id);
-    return { result: true, form, publish: codes, field_types: FIELD_TYPES };
+    if (!codes) throw new ApiError('not_found', 'No form with that id');
+    return { result: true as const, form, publish: codes, field_types: [...FIELD_TYPES] };
   });
 
   app.patch('/forms/:id', { schema: { params: IdParams, body: FormBody } }, async (request) => {
@@ -75,13 +108,25 @@ export function registerAppFormRoutes(app: RestApp): void {
     const redirect =
       b.redirect_url === undefined ? undefined : b.redirect_url ? checkRedirectUrl(b.redirect_url) : null;
     const thankYou = b.thank_you_message === undefined ? undefined : b.thank_you_message?.trim() || null;
-    await updateForm(ctx.db, s.workspaceId, request.params.id, {
+    const changes = {
       name: name ?? null,
       fields,
       active: b.active ?? null,
       thankYouMessage: thankYou,
       redirectUrl: redirect,
-    });
+    };
+    await audited(
+      ctx.db,
+      (tx) => updateForm(tx, s.workspaceId, request.params.id, changes),
+      () => ({
+        workspaceId: s.workspaceId,
+        actor: userActor(s),
+        action: 'update',
+        entityType: 'form',
+        entityId: request.params.id,
+        changes: { ...changedFields(b), ...(b.active === undefined ? {} : { active: b.active }) },
+      }),
+    );
     return { result: true };
   });
 }

@@ -16,7 +16,7 @@ export interface PublicForm {
 // Tokens are base64url with a prefix; anything else cannot be one, so it is not looked up.
 const TOKEN_SHAPE = /^ft_[\w-]{32}$/;
 
-/** The active form with this public token, in whichever workspace owns it; inactive forms are not found. */
+/** The active form with this public token, in whichever workspace owns it; inactive and archived forms are not found. */
 export async function activeFormByToken(db: Queryable, token: string): Promise<PublicForm | null> {
   if (!TOKEN_SHAPE.test(token)) return null;
   const { rows } = await db.query<{
@@ -30,7 +30,7 @@ export async function activeFormByToken(db: Queryable, token: string): Promise<P
   }>(
     `SELECT f.workspace_id, f.id, f.name, f.fields, f.thank_you_message, f.redirect_url, w.default_country_code
      FROM forms f JOIN workspaces w ON w.id = f.workspace_id
-     WHERE f.token = $1 AND f.active`,
+     WHERE f.token = $1 AND f.active AND f.archived_at IS NULL`,
     [token],
   );
   const r = rows[0];
@@ -46,3 +46,14 @@ export async function activeFormByToken(db: Queryable, token: string): Promise<P
     defaultCountryCode: r.default_country_code,
   };
 }
+
+/** Whether the token is an archived form's: its pages and submissions answer "this form is closed". */
+export async function formClosed(db: Queryable, token: string): Promise<boolean> {
+  if (!TOKEN_SHAPE.test(token)) return false;
+  const { rows } = await db.query('SELECT 1 FROM forms WHERE token = $1 AND archived_at IS NOT NULL', [
+    token,
+  ]);
+  return rows.length > 0;
+}
+
+export const FORM_CLOSED = 'This form is closed: it no longer takes submissions.';

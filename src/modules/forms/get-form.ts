@@ -1,10 +1,10 @@
 import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
-import { FORM_COLUMNS } from './list-forms.js';
+import { FORM_COLUMNS, type FormRow } from './list-forms.js';
 
 /** One form as listForms shows it. */
 export async function getForm(db: Queryable, workspaceId: string, id: string) {
-  const { rows } = await db.query(
+  const { rows } = await db.query<FormRow>(
     `SELECT ${FORM_COLUMNS} FROM forms f WHERE f.workspace_id = $1 AND f.id = $2`,
     [workspaceId, id],
   );

@@ -122,9 +122,15 @@ export function thankYouPage(message: string | null): string {
 
 export function errorPage(status: number, message: string): string {
   const title =
-    status === 429 ? 'Please wait a moment' : status === 404 ? 'Form not available' : 'Please check the form';
-  return page(
-    title,
-    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p class="note">Go back with your browser's back button to try again.</p>`,
-  );
+    status === 429
+      ? 'Please wait a moment'
+      : status === 410
+        ? 'This form is closed'
+        : status === 404
+          ? 'Form not available'
+          : 'Please check the form';
+  // A closed form will not take the answer however often it is tried.
+  const retry =
+    status === 410 ? '' : `<p class="note">Go back with your browser's back button to try again.</p>`;
+  return page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${retry}`);
 }

@@ -14,11 +14,15 @@ afterAll(async () => {
 });
 
 describe('forms in the web app', () => {
-  it('creates a form, edits its fields, toggles it and gives its publish codes', async () => {
+  it('creates a form as a draft, edits its fields, switches it on and off and gives its publish codes', async () => {
     const { client } = await workspaceWithOwner(t);
     const created = await client.call('POST', '/forms', { name: 'Enquiry' });
     expect(created.statusCode).toBe(201);
     const { id, token } = created.json();
+    // A new form is a draft: nothing is taken until it is switched on.
+    expect((await client.call('GET', `/forms/${id}`)).json().form.active).toBe(false);
+    expect((await submit(t, { token, email: 'early@example.com' })).statusCode).toBe(404);
+    expect((await client.call('PATCH', `/forms/${id}`, { active: true })).statusCode).toBe(200);
     const fields = [
       { name: 'email', label: 'E-mail', type: 'email', required: true },
       { name: 'budget', label: 'Budget', type: 'select', required: false, options: ['<1k', '1k+'] },
@@ -66,7 +70,7 @@ describe('forms in the web app', () => {
 describe('leads in the web app', () => {
   it('lists leads with filters, shows one with all fields, and changes its status', async () => {
     const { client } = await workspaceWithOwner(t);
-    const { token } = (await client.call('POST', '/forms', { name: 'Site' })).json();
+    const { token } = (await client.call('POST', '/forms', { name: 'Site', active: true })).json();
     await submit(t, { token, name: 'Ana', email: 'ana@example.com', city: 'Lisbon' });
     await submit(t, { token, name: 'Ben', phone: '+14155552671' });
     const all = (await client.call('GET', '/leads')).json().leads;
@@ -101,7 +105,7 @@ describe('leads in the web app', () => {
     expect(
       (await client.call('POST', '/automations', { kind: 'sequence', definition, publish: true })).statusCode,
     ).toBe(201);
-    const { token } = (await client.call('POST', '/forms', {})).json();
+    const { token } = (await client.call('POST', '/forms', { active: true })).json();
     expect((await submit(t, { token, phone: '+14155550123' })).statusCode).toBe(201);
     const lead = (await client.call('GET', '/leads')).json().leads[0];
     const runs = await until(async () => {
@@ -114,7 +118,7 @@ describe('leads in the web app', () => {
   it("keeps another workspace's forms and leads behind the wall (404)", async () => {
     const a = await workspaceWithOwner(t);
     const b = await workspaceWithOwner(t);
-    const form = (await b.client.call('POST', '/forms', {})).json();
+    const form = (await b.client.call('POST', '/forms', { active: true })).json();
     await submit(t, { token: form.token, email: 'x@example.com' });
     const lead = (await b.client.call('GET', '/leads')).json().leads[0];
     for (const [method, url, body] of [

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
-import { activeFormByToken, type PublicForm } from '../forms/find-form.js';
+import { activeFormByToken, FORM_CLOSED, formClosed, type PublicForm } from '../forms/find-form.js';
 import { HONEYPOT_FIELD } from '../forms/form-fields.js';
 import { createLead } from './create-lead.js';
 import { NO_CONTACT_DETAILS, readEmail, readName, readPhone } from './lead-identity.js';
@@ -22,6 +22,8 @@ export async function submitForm(ctx: AppContext, body: FormSubmitBody): Promise
   const token = typeof body.token === 'string' ? body.token.trim() : '';
   if (!token) throw new ApiError('bad_request', "token is required: the form's public token");
   const form = await activeFormByToken(ctx.db, token);
+  // The spec answers an inactive form 404; an archived one too, saying it is closed.
+  if (!form && (await formClosed(ctx.db, token))) throw new ApiError('not_found', FORM_CLOSED);
   if (!form)
     throw new ApiError('not_found', 'No active form with this token: the form does not exist or is inactive');
 

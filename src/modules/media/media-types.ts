@@ -1,7 +1,16 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { Type } from 'typebox';
 
 export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 export const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'audio', 'document', 'sticker'];
+/** A media kind in a schema: what an upload answers, what a reply attaches. */
+export const MediaKindSchema = Type.Union([
+  Type.Literal('image'),
+  Type.Literal('video'),
+  Type.Literal('audio'),
+  Type.Literal('document'),
+  Type.Literal('sticker'),
+]);
 
 const MB = 1_000_000;
 

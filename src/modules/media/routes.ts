@@ -1,21 +1,13 @@
-import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
-import { canonicalMime, MAX_MEDIA_BYTES } from './media-types.js';
-import { type KeptUpload, keepUpload, passUpload, wrongType } from './upload-media.js';
+import { MediaKindSchema } from './media-types.js';
+import { acceptMediaUploads, receiveUpload } from './receive-upload.js';
 
 const UploadResult = Type.Object({
   result: Type.Literal(true),
   id: Type.String({ description: "The network's media id: send it as `image: {id}` (or video, audio...)" }),
-  kind: Type.Union([
-    Type.Literal('image'),
-    Type.Literal('video'),
-    Type.Literal('audio'),
-    Type.Literal('document'),
-    Type.Literal('sticker'),
-  ]),
+  kind: MediaKindSchema,
   mime_type: Type.String(),
   file_size: Type.Integer(),
   sha256: Type.String(),
@@ -23,19 +15,8 @@ const UploadResult = Type.Object({
 
 /** POST /media: a file to send, passed to the Graph API's media endpoint of the workspace's number. */
 export async function registerMediaRoutes(parent: RestApp): Promise<void> {
-  // Multipart in a scope of this route alone (every other v1 route still answers it 415); the file
-  // streams through busboy, nothing else reads the body.
   await parent.register(async (app: RestApp) => {
-    await app.register(multipart, {
-      limits: {
-        fileSize: MAX_MEDIA_BYTES + 1,
-        files: 1,
-        fields: 4,
-        fieldSize: 256,
-        parts: 6,
-        headerPairs: 20,
-      },
-    });
+    await acceptMediaUploads(app);
     registerUpload(app);
   });
 }
@@ -58,46 +39,9 @@ function registerUpload(app: RestApp): void {
         response: { 200: UploadResult, ...errorResponses(401, 409, 413, 415, 422, 429, 503) },
       },
     },
-    async (request) => {
-      const { workspaceId } = request.principal();
-      if (!request.isMultipart())
-        throw new ApiError(
-          'unsupported_media_type',
-          'Send the file as multipart/form-data, in a field named `file`',
-        );
-      let declared: string | undefined;
-      let kept: KeptUpload | undefined;
-      try {
-        for await (const part of request.parts()) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'file')
-              throw ApiError.validation(part.fieldname, 'is not a known field; send the file as `file`');
-            const own =
-              part.mimetype && part.mimetype !== 'application/octet-stream' ? part.mimetype : undefined;
-            kept = await keepUpload(app.ctx, workspaceId, {
-              file: part.file,
-              fileName: part.filename,
-              declared: declared ?? own,
-            });
-          } else if (part.fieldname === 'type') {
-            declared = String(part.value);
-            if (kept && canonicalMime(declared) !== kept.mimeType)
-              throw wrongType(
-                `The file's content is ${kept.mimeType}, not the declared ${canonicalMime(declared)}`,
-              );
-          } else if (part.fieldname !== 'messaging_product') {
-            throw ApiError.validation(
-              part.fieldname,
-              'is not a known field (send `file`, and `type` if you wish)',
-            );
-          }
-        }
-      } catch (err) {
-        if (kept) await app.ctx.media.delete(kept.key);
-        throw err;
-      }
-      if (!kept) throw ApiError.validation('file', 'is required: the file to upload');
-      return { result: true as const, ...(await passUpload(app.ctx, workspaceId, kept)) };
-    },
+    async (request) => ({
+      result: true as const,
+      ...(await receiveUpload(app.ctx, request, request.principal().workspaceId)),
+    }),
   );
 }

@@ -1,13 +1,17 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
+import { conversationState } from '../inbox/conversation-state.js';
+import { listNotes } from '../inbox/list-notes.js';
+import { markTeamRead } from '../inbox/mark-team-read.js';
+import { MediaKindSchema } from '../media/media-types.js';
 import { numberOfWorkspace } from './connected-numbers.js';
 import { conversationContact, conversationMessages } from './conversation.js';
 import { listMessages } from './list-messages.js';
 import { markConversationRead } from './mark-read.js';
-import { TemplateRef } from './schemas.js';
+import { type SendMessageBody, TemplateRef } from './schemas.js';
 import { sendMessage } from './send-message.js';
 
 const ListQuery = Type.Object({
@@ -17,13 +21,42 @@ const ListQuery = Type.Object({
   offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 }),
 });
 
+const Attachment = Type.Object(
+  {
+    kind: MediaKindSchema,
+    id: Text({ minLength: 1, maxLength: 128, description: 'What POST /media answered' }),
+    caption: Type.Optional(Text({ minLength: 1, maxLength: 1024 })),
+    filename: Type.Optional(Text({ minLength: 1, maxLength: 240 })),
+  },
+  { additionalProperties: false },
+);
+
 const ReplyBody = Type.Object(
   {
     text: Type.Optional(Text({ minLength: 1, maxLength: 4096 })),
     template: Type.Optional(TemplateRef),
+    attachment: Type.Optional(Attachment),
   },
   { additionalProperties: false },
 );
+
+type Reply = Static<typeof ReplyBody>;
+
+/** The REST API's message for a reply: exactly one of text, template or attachment. */
+function replyMessage(to: string, { text, template, attachment }: Reply): SendMessageBody {
+  const given = [text, template, attachment].filter((x) => x !== undefined).length;
+  if (given !== 1) throw ApiError.validation('text', 'send either a text, a template or an attachment');
+  if (text !== undefined) return { to, type: 'text', text };
+  if (template !== undefined) return { to, type: 'template', template };
+  const { kind, id, caption, filename } = attachment!;
+  const media = {
+    id,
+    ...(caption && kind !== 'audio' && kind !== 'sticker' ? { caption } : {}),
+    ...(filename && kind === 'document' ? { filename } : {}),
+  };
+  // The REST API's own shape, one media field named by its kind (its schema checks each kind's fields).
+  return { to, type: kind, [kind]: media } as SendMessageBody;
+}
 
 /** Messages: the log, one conversation per contact, and replies sent through the REST API's logic. */
 export function registerAppMessageRoutes(app: RestApp): void {
@@ -44,7 +77,9 @@ export function registerAppMessageRoutes(app: RestApp): void {
     return {
       result: true,
       contact,
+      conversation: await conversationState(ctx.db, s.workspaceId, contact.id),
       messages,
+      notes: await listNotes(ctx.db, s.workspaceId, contact.id),
       number_connected: connected,
       window: { open: contact.window_open, closes_at: contact.window_closes_at },
     };
@@ -55,6 +90,7 @@ export function registerAppMessageRoutes(app: RestApp): void {
   app.post('/conversations/:id/read', { schema: { params: IdParams } }, async (request) => {
     const s = request.session();
     const contact = await conversationContact(ctx.db, s.workspaceId, request.params.id);
+    await markTeamRead(ctx.db, s.workspaceId, contact.id);
     return { result: true, marked: await markConversationRead(ctx, s.workspaceId, contact.id) };
   });
 
@@ -64,19 +100,13 @@ export function registerAppMessageRoutes(app: RestApp): void {
     async (request, reply) => {
       const s = request.session();
       const contact = await conversationContact(ctx.db, s.workspaceId, request.params.id);
-      const { text, template } = request.body;
-      if ((text === undefined) === (template === undefined)) {
-        throw ApiError.validation('text', 'send either a text or a template');
-      }
+      const message = replyMessage(`+${contact.phone}`, request.body);
       const principal = {
         keyId: `session:${s.userId}`,
         workspaceId: s.workspaceId,
         defaultCountryCode: null,
       };
-      const result = await sendMessage(ctx, principal, {
-        to: `+${contact.phone}`,
-        ...(text === undefined ? { type: 'template' as const, template } : { type: 'text' as const, text }),
-      });
+      const result = await sendMessage(ctx, principal, message, { sentBy: s.userId });
       return reply.code(201).send({ result: true, ...result });
     },
   );

@@ -5,6 +5,7 @@ import { canManage, requireManager } from '../accounts/roles.js';
 import { saveTemplate } from '../templates/save-template.js';
 import { appWebhookUrl, connectCloudNumber, webhookVerifyToken } from './connect-cloud-number.js';
 import { connectNumber, disconnectNumber, numberOfWorkspace } from './connected-numbers.js';
+import { NumberResult } from './schemas.js';
 import {
   localSimulatorUrl,
   registerWithSimulator,
@@ -30,7 +31,7 @@ const ConnectBody = Type.Object(
 export function registerAppNumberRoutes(app: RestApp): void {
   const { ctx } = app;
 
-  app.get('/number', async (request) => {
+  app.get('/number', { schema: { response: { 200: NumberResult } } }, async (request) => {
     const s = request.session();
     const number = await numberOfWorkspace(ctx, ctx.db, s.workspaceId);
     const simulatorAvailable = simulatorMounted(ctx);
@@ -39,9 +40,10 @@ export function registerAppNumberRoutes(app: RestApp): void {
       callback_url: appWebhookUrl(ctx),
       ...(canManage(s.role) ? { verify_token: webhookVerifyToken(ctx) } : {}),
     };
-    if (!number) return { result: true, number: null, simulator_available: simulatorAvailable, webhook };
+    if (!number)
+      return { result: true as const, number: null, simulator_available: simulatorAvailable, webhook };
     return {
-      result: true,
+      result: true as const,
       simulator_available: simulatorAvailable,
       webhook,
       number: {
@@ -49,14 +51,17 @@ export function registerAppNumberRoutes(app: RestApp): void {
         display_phone: number.displayPhone,
         phone_number_id: number.phoneNumberId,
         business_account_id: number.businessAccountId,
-        provider: number.graphBaseUrl === localSimulatorUrl(ctx) ? 'simulator' : 'whatsapp_cloud_api',
-        status: 'connected',
+        provider:
+          number.graphBaseUrl === localSimulatorUrl(ctx)
+            ? ('simulator' as const)
+            : ('whatsapp_cloud_api' as const),
+        status: 'connected' as const,
         webhook_url: `${ctx.config.appUrl}/api/webhooks/whatsapp/${number.id}`,
         verified_name: number.verifiedName,
         quality_rating: number.qualityRating,
         messaging_limit_tier: number.messagingLimitTier,
-        templates_synced_at: number.templatesSyncedAt,
-        connected_at: number.connectedAt,
+        templates_synced_at: number.templatesSyncedAt?.toISOString() ?? null,
+        connected_at: number.connectedAt.toISOString(),
       },
     };
   });

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import { startMessageFlows } from '../automation/message-event.js';
+import { markReplied } from '../broadcasts/mark-replied.js';
 import { queueInboundMedia } from '../media/inbound-media.js';
 import { applyTemplateStatus } from '../templates/apply-template-status.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
@@ -180,6 +181,7 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
     });
     const deliveries = await recordEvent(tx, workspaceId, 'message.received', id, data);
     const consent = await applyInboundConsent(tx, workspaceId, contactId, id, m);
+    await markReplied(tx, workspaceId, contactId, m.at);
     return {
       flows,
       media: media !== null,

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
+import { DatabaseUnreachableError } from '../../db/outage.js';
 import { deliver, statusPayload } from '../../simulator/webhooks.js';
 import { CloudApiClient, type CloudApiError } from './cloud-api/client.js';
 import { MAX_UNCONFIRMED_RESENDS, retrySend } from './retry-send.js';
@@ -137,6 +138,39 @@ describe('a send whose answer is lost', () => {
     expect(await message(other.id, theirs.id)).toMatchObject({ status: 'queued', wamid: null });
     expect(await statusNaming(other.number)).toBe(200);
     expect(await message(other.id, theirs.id)).toMatchObject({ status: 'read', wamid: 'wamid.forged' });
+  });
+});
+
+describe('a send the network took while the database could not record it', () => {
+  // Found by the pacing bench: 5,000 sends at once left no free connection to write `accepted`, the
+  // attempt failed and, with no status webhook, the job sent the message a second time.
+  it('is recorded once the database answers, and never sent again', async () => {
+    const ws = await connectedWorkspace(t, base);
+    await simControl(base, '/control', { status_delays_ms: [-1, -1, -1] });
+    const query = t.ctx.db.query;
+    let refused = 0;
+    t.ctx.db.query = (async (text: string, params?: unknown[]) => {
+      if (text.includes("status = 'accepted'") && refused < 3) {
+        refused++;
+        throw new DatabaseUnreachableError();
+      }
+      return query(text, params);
+    }) as typeof query;
+    try {
+      const res = await t.api('POST', '/messages', ws.key, welcome('+14155550401'));
+      expect(res.statusCode).toBe(201);
+      const { id } = res.json();
+      await until(async () => (await message(ws.id, id)).status === 'accepted', 20_000);
+      expect(refused).toBe(3);
+      // Past the confirmation window (1 s here) and the send job's turn: nothing goes out again.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await queueIdle(t.ctx.db, ['messages.send']);
+      const atNetwork = simState(t).messages.filter((m) => m.to === '14155550401');
+      expect(atNetwork).toHaveLength(1);
+      expect((await message(ws.id, id)).wamid).toBe(atNetwork[0]!.wamid);
+    } finally {
+      t.ctx.db.query = query;
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Text } from '../../http/schema.js';
+import { MaybeTimestamp, Text, Timestamp } from '../../http/schema.js';
 
 const HeaderValue = Type.Union(
   [
@@ -288,4 +288,31 @@ export const MessageView = Type.Object({
   }),
   created_at: Type.String(),
   updated_at: Type.String(),
+});
+
+/** Settings › Connected number: the number (null until one is connected) and what Meta's app settings need. */
+export const NumberResult = Type.Object({
+  result: Type.Literal(true),
+  simulator_available: Type.Boolean(),
+  webhook: Type.Object({
+    callback_url: Type.String(),
+    verify_token: Type.Optional(Type.String({ description: 'Only to those who may connect a number' })),
+  }),
+  number: Type.Union([
+    Type.Object({
+      id: Type.String(),
+      display_phone: Type.String(),
+      phone_number_id: Type.String(),
+      business_account_id: Type.String(),
+      provider: Type.Union([Type.Literal('simulator'), Type.Literal('whatsapp_cloud_api')]),
+      status: Type.Literal('connected'),
+      webhook_url: Type.String(),
+      verified_name: Type.Union([Type.String(), Type.Null()]),
+      quality_rating: Type.Union([Type.String(), Type.Null()]),
+      messaging_limit_tier: Type.Union([Type.String(), Type.Null()]),
+      templates_synced_at: MaybeTimestamp,
+      connected_at: Timestamp,
+    }),
+    Type.Null(),
+  ]),
 });

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { untilRecorded } from '../../db/outage.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
@@ -47,13 +48,14 @@ const JOB_SLOT_HEADSTART_MS = JOB_SLOT_WAIT_MS / 2;
  * template 404, values that do not fit the template's components 422, text outside the window 409, plan 402), stores the
  * message as queued, then tries the network within the request so the answer carries the wamid.
  * A slow or failing network answers `queued`; the `messages.send` job takes it from there.
- * `record` writes the message's id for the request's Idempotency-Key in the transaction storing it.
+ * `record` writes the message's id for the request's Idempotency-Key in the transaction storing it;
+ * `sentBy` is the teammate who sent it from the app (none for the REST API and flows).
  */
 export async function sendMessage(
   ctx: AppContext,
   principal: Pick<Principal, 'workspaceId' | 'defaultCountryCode'>,
   input: SendMessageBody,
-  options: { sourceKey?: string; record?: OutcomeWriter<string> } = {},
+  options: { sourceKey?: string; record?: OutcomeWriter<string>; sentBy?: string } = {},
 ): Promise<SendResult> {
   if (options.sourceKey) {
     const sent = await storedMessage(ctx, principal.workspaceId, 'source_key', options.sourceKey);
@@ -80,7 +82,7 @@ export async function sendMessage(
       async () => {
         const { rows } = await ctx.db.query<StoredTemplate>(
           `SELECT category, body, parameter_format, components FROM templates
-         WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED'`,
+         WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED' AND archived_at IS NULL`,
           [principal.workspaceId, name, language],
         );
         return rows[0] ?? null;
@@ -151,9 +153,9 @@ export async function sendMessage(
        message AS (
          INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
            template_values, text, callback_data, status, status_rank, sending_until, unconfirmed_since, source_key,
-           template_components, content)
+           template_components, content, sent_by)
          SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
-           now() + make_interval(secs => $11), now(), $12, $13::jsonb, $14::jsonb
+           now() + make_interval(secs => $11), now(), $12, $13::jsonb, $14::jsonb, $19
          FROM contact
          RETURNING id),
        slot AS (${slotStatement(15, 'SELECT $15, $16, clock_timestamp() + make_interval(secs => $17) FROM message')})
@@ -175,6 +177,7 @@ export async function sendMessage(
           message.type === 'template' ? JSON.stringify(message.components) : null,
           'content' in message ? JSON.stringify(message.content) : null,
           ...slotParams(number, maxWaitMs),
+          options.sentBy ?? null,
         ],
       );
       if (rows[0]!.counted === 0) {
@@ -267,8 +270,12 @@ export async function deliverMessage(
       callbackData: id,
     });
     // The status webhook may have confirmed the message first; the contact's wa_id is stored either way.
-    await changeStatus(ctx, number.workspaceId, {
-      sql: `m AS (
+    // The network has the message now: a database too busy or away to record it is waited out (a
+    // failed attempt would be sent again).
+    await untilRecorded(
+      () =>
+        changeStatus(ctx, number.workspaceId, {
+          sql: `m AS (
          UPDATE messages SET wamid = $4, status = 'accepted', status_rank = 1, sending_until = NULL,
            unconfirmed_since = NULL, updated_at = now()
          WHERE workspace_id = $1 AND id = $3 AND status_rank < 1
@@ -278,8 +285,10 @@ export async function deliverMessage(
          WHERE messages.workspace_id = $1 AND messages.id = $3 AND contacts.workspace_id = $1
            AND contacts.id = messages.contact_id AND $5::text IS NOT NULL
            AND contacts.wa_id IS DISTINCT FROM $5)`,
-      params: [id, wamid, waId],
-    });
+          params: [id, wamid, waId],
+        }),
+      RECORD_ACCEPTED_FOR_MS,
+    );
     if (!wamid) {
       ctx.log.warn(
         { messageId: id, numberId: number.id },
@@ -303,6 +312,9 @@ export async function deliverMessage(
     return { status: 'failed', wamid: null, code: err.code, reason: err.message };
   }
 }
+
+// How long a send the network took keeps trying to record it through a database outage or overload.
+const RECORD_ACCEPTED_FOR_MS = 60_000;
 
 // The network holds a template whose parameters differ from the copy Parley checked the send against.
 const STALE_TEMPLATE_CODES = new Set([132000, 132012]);

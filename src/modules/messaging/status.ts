@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
+import { followMessages } from '../broadcasts/recipient-follow.js';
 import { queueDeliveries } from '../webhooks/emit.js';
 
 /** Message statuses in the order they happen; a status never moves back (failed is terminal). */
@@ -33,6 +34,16 @@ const STATUS_EVENT = `jsonb_build_object('type', 'message.status',
          jsonb_build_object('code', coalesce(m.error_code, 0), 'reason', coalesce(m.error_reason, '')))
        ELSE '{}'::jsonb END)`;
 
+// A broadcast's recipient follows its message (broadcasts/recipient-follow.ts), found by its primary
+// key and the key read by a subquery, not a join: statistics taken before a broadcast filled the
+// tables led the planner to read every broadcast message and recipient of the workspace on each
+// status change, slowing a broadcast as it went (bench/broadcast.mjs).
+const CHANGED_KEY = '(SELECT source_key FROM messages WHERE workspace_id = $1 AND id = (SELECT id FROM m))';
+export const FOLLOW_CHANGED = followMessages(
+  `SELECT $1::text AS workspace_id, m.id, ${CHANGED_KEY} AS source_key, m.status, m.error_code, m.error_reason FROM m`,
+  CHANGED_KEY,
+);
+
 /**
  * Every change of a message's status goes through here: `update` changes it (returning the row, or
  * nothing when nothing moved) and its `message.status` event is recorded by the same statement, so no
@@ -52,7 +63,8 @@ export async function changeStatus(
        SELECT $1, $2 || '_' || e.id, e.id, 'message.status', m.id || ':' || m.status, ${STATUS_EVENT}
        FROM m JOIN webhook_endpoints e ON e.workspace_id = $1 AND e.enabled AND 'message.status' = ANY (e.events)
        ON CONFLICT (workspace_id, endpoint_id, event_key) DO NOTHING
-       RETURNING id)
+       RETURNING id),
+     recipient AS (${FOLLOW_CHANGED})
      SELECT m.*, ARRAY(SELECT id FROM event) AS deliveries FROM m`,
     [workspaceId, newId('evt'), ...update.params],
   );

@@ -6,14 +6,14 @@ import { sendNeeds } from './send-needs.js';
 
 type Row = StoredTemplate & Pick<Static<typeof ListedTemplate>, 'id' | 'name' | 'language'>;
 
-/** Approved templates, each with what a send of it must give. */
+/** Approved templates not archived here, each with what a send of it must give. */
 export async function listApprovedTemplates(
   db: Queryable,
   workspaceId: string,
 ): Promise<Static<typeof ListedTemplate>[]> {
   const { rows } = await db.query<Row>(
     `SELECT id, name, language, category, body, parameter_format, components FROM templates
-     WHERE workspace_id = $1 AND status = 'APPROVED' ORDER BY name, language`,
+     WHERE workspace_id = $1 AND status = 'APPROVED' AND archived_at IS NULL ORDER BY name, language`,
     [workspaceId],
   );
   return rows.map((row) => {

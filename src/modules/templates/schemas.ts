@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { MaybeTimestamp, Timestamp } from '../../http/schema.js';
 
 export const TemplateStatus = Type.Union([
   Type.Literal('APPROVED'),
@@ -53,3 +54,64 @@ export const TemplateListResult = Type.Object({
   result: Type.Literal(true),
   templates: Type.Array(ListedTemplate),
 });
+
+const Example = Type.Object(
+  {
+    header_text: Type.Optional(Type.Array(Type.String())),
+    header_text_named_params: Type.Optional(
+      Type.Array(Type.Object({ param_name: Type.String(), example: Type.String() })),
+    ),
+    header_handle: Type.Optional(Type.Array(Type.String())),
+    body_text: Type.Optional(Type.Array(Type.Array(Type.String()))),
+    body_text_named_params: Type.Optional(
+      Type.Array(Type.Object({ param_name: Type.String(), example: Type.String() })),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+const StoredButton = Type.Object(
+  {
+    type: Type.String(),
+    text: Type.Optional(Type.String()),
+    url: Type.Optional(Type.String()),
+    phone_number: Type.Optional(Type.String()),
+    example: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  },
+  { additionalProperties: true },
+);
+
+/** A component as Meta lists it (the fields the web app reads; others pass through as they are). */
+export const TemplateComponent = Type.Object(
+  {
+    type: Type.String(),
+    format: Type.Optional(Type.String()),
+    text: Type.Optional(Type.String()),
+    example: Type.Optional(Example),
+    buttons: Type.Optional(Type.Array(StoredButton)),
+    add_security_recommendation: Type.Optional(Type.Boolean()),
+    code_expiration_minutes: Type.Optional(Type.Integer()),
+  },
+  { additionalProperties: true },
+);
+
+/** The web app's list: every status, with the stored components for its preview. */
+export const AppTemplate = Type.Object({
+  ...ListedTemplate.properties,
+  // Meta's words, kept as sent: a status added later must not break the list.
+  status: Type.String({ description: 'APPROVED, PENDING, REJECTED, PAUSED, DISABLED...' }),
+  rejected_reason: Type.Union([Type.String(), Type.Null()]),
+  quality_score: Type.Union([Type.String(), Type.Null()]),
+  updated_at: Timestamp,
+  archived_at: Type.Optional(MaybeTimestamp),
+  components: Type.Union([Type.Array(TemplateComponent), Type.Null()]),
+});
+
+export const AppTemplateList = Type.Object({
+  result: Type.Literal(true),
+  templates: Type.Array(AppTemplate),
+  number_connected: Type.Boolean(),
+  synced_at: MaybeTimestamp,
+});
+
+export const TemplateSyncResult = Type.Object({ result: Type.Literal(true), synced: Type.Integer() });

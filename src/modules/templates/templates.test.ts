@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { saveTemplate } from './save-template.js';
 
 let t: TestApp;
@@ -56,5 +57,36 @@ it('follows a template whose status or body changes', async () => {
   await saveTemplate(t.ctx.db, ws.id, { ...tpl, body: 'Oi {{1}}', status: 'APPROVED' });
   expect((await t.api('GET', '/templates', ws.key)).json().templates).toMatchObject([
     { name: 'promo', language: 'pt_BR', variable_count: 1 },
+  ]);
+});
+
+it("answers the web app's list with what Meta sent, even fields and statuses the schema does not name", async () => {
+  const { workspaceId, client } = await workspaceWithOwner(t);
+  const offer = { text: 'Ends soon', has_expiration: true };
+  await saveTemplate(t.ctx.db, workspaceId, {
+    category: 'MARKETING',
+    language: 'en',
+    name: 'flash',
+    body: 'Sale {{1}}',
+    status: 'APPROVED',
+    components: [
+      { type: 'BODY', text: 'Sale {{1}}', example: { body_text: [['today']] } },
+      { type: 'LIMITED_TIME_OFFER', limited_time_offer: offer } as never,
+    ],
+  });
+  // A status Meta may add later (appeals), written as the sync would keep it.
+  await t.ctx.db.query("UPDATE templates SET status = 'IN_APPEAL' WHERE workspace_id = $1", [workspaceId]);
+  const res = await client.call('GET', '/templates');
+  expect(res.statusCode).toBe(200);
+  expect(res.json().templates).toMatchObject([
+    {
+      name: 'flash',
+      status: 'IN_APPEAL',
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      components: [
+        { type: 'BODY', text: 'Sale {{1}}', example: { body_text: [['today']] } },
+        { type: 'LIMITED_TIME_OFFER', limited_time_offer: offer },
+      ],
+    },
   ]);
 });

@@ -11,6 +11,7 @@ export const WEBHOOK_EVENTS = [
   'flow.run.finished',
   'contact.opted_out',
   'contact.opted_in',
+  'broadcast.completed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -1,7 +1,9 @@
+import type { Static } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { deliverWebhook } from './deliver.js';
+import type { Delivery } from './schemas.js';
 
 /** Sends a signed `webhook.test` event to the endpoint now, once, and returns the delivery's outcome. */
 export async function sendTestEvent(ctx: AppContext, workspaceId: string, endpointId: string) {
@@ -19,9 +21,11 @@ export async function sendTestEvent(ctx: AppContext, workspaceId: string, endpoi
   );
   if (!rows[0]) throw new ApiError('not_found', 'No webhook endpoint with that id');
   await deliverWebhook(ctx, { workspaceId, deliveryId }, true);
-  const delivery = await ctx.db.query(
+  const delivery = await ctx.db.query<
+    Pick<Static<typeof Delivery>, 'id' | 'status' | 'last_status' | 'last_error'>
+  >(
     'SELECT id, status, last_status, last_error FROM webhook_deliveries WHERE workspace_id = $1 AND id = $2',
     [workspaceId, deliveryId],
   );
-  return delivery.rows[0];
+  return delivery.rows[0]!;
 }

@@ -99,6 +99,21 @@ describe('Settings › General, number, usage', () => {
     expect((await client.call('PATCH', '/workspace', { default_country_code: null })).statusCode).toBe(200);
   });
 
+  it('keeps an IANA time zone, UTC until set, and refuses a name that is none at the field', async () => {
+    const { client } = await connectedOwner();
+    expect((await client.call('GET', '/workspace')).json().workspace.time_zone).toBe('UTC');
+    expect((await client.call('PATCH', '/workspace', { time_zone: 'Asia/Kolkata' })).statusCode).toBe(200);
+    expect((await client.call('GET', '/workspace')).json().workspace.time_zone).toBe('Asia/Kolkata');
+    for (const zone of ['Mars/Olympus', 'UTC+25', ' ']) {
+      const res = await client.call('PATCH', '/workspace', { time_zone: zone });
+      expectRestError(res, 422, 'validation_error');
+      expect(res.json().error.details).toEqual([
+        { field: 'time_zone', message: expect.stringMatching(/time zone/) },
+      ]);
+    }
+    expect((await client.call('GET', '/workspace')).json().workspace.time_zone).toBe('Asia/Kolkata');
+  });
+
   it('shows the connected number and the plan usage', async () => {
     const { ws, client } = await connectedOwner();
     const number = (await client.call('GET', '/number')).json().number;

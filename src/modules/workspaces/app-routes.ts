@@ -1,15 +1,17 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { requireManager } from '../accounts/roles.js';
 import { CountryCode, WorkspaceName } from '../accounts/schemas.js';
 import { getWorkspace } from './get-workspace.js';
+import { UsageResult, WorkspaceResult } from './schemas.js';
 import { updateWorkspace } from './update-workspace.js';
 import { usageOf } from './usage.js';
 
 // A bound on what is read; update-workspace.ts says in words what is too long or too many.
 const Keywords = Type.Array(Text({ maxLength: 1000 }), { maxItems: 200 });
-const Confirmation = Type.Union([Text({ maxLength: 1024 }), Type.Null()]);
+const Confirmation = Type.Union([Text({ maxLength: FIELD_LIMITS.consentReply }), Type.Null()]);
 
 const WorkspaceBody = Type.Object(
   {
@@ -19,6 +21,13 @@ const WorkspaceBody = Type.Object(
     opt_in_keywords: Type.Optional(Keywords),
     opt_out_confirmation: Type.Optional(Confirmation),
     opt_in_confirmation: Type.Optional(Confirmation),
+    time_zone: Type.Optional(
+      Text({
+        minLength: 1,
+        maxLength: 64,
+        description: 'IANA time zone, such as Asia/Kolkata: broadcast times are read in it',
+      }),
+    ),
     mark_read: Type.Optional(
       Type.Boolean({ description: 'Opening a conversation marks its customer messages read on WhatsApp' }),
     ),
@@ -30,8 +39,8 @@ const WorkspaceBody = Type.Object(
 export function registerSettingsRoutes(app: RestApp): void {
   const { ctx } = app;
 
-  app.get('/workspace', async (request) => ({
-    result: true,
+  app.get('/workspace', { schema: { response: { 200: WorkspaceResult } } }, async (request) => ({
+    result: true as const,
     workspace: await getWorkspace(ctx.db, request.session().workspaceId),
   }));
 
@@ -42,8 +51,8 @@ export function registerSettingsRoutes(app: RestApp): void {
     return { result: true };
   });
 
-  app.get('/usage', async (request) => ({
-    result: true,
+  app.get('/usage', { schema: { response: { 200: UsageResult } } }, async (request) => ({
+    result: true as const,
     ...(await usageOf(ctx.db, request.session().workspaceId)),
   }));
 }

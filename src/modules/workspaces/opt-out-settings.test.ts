@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -32,6 +33,11 @@ describe('Settings › General opt-out words and replies', () => {
   it.each([
     [{ opt_out_keywords: ['!!!'] }, 'opt_out_keywords', /at least one letter or digit/],
     [{ opt_in_keywords: ['x'.repeat(51)] }, 'opt_in_keywords', /at most 50 characters/],
+    [
+      { opt_out_confirmation: 'x'.repeat(FIELD_LIMITS.consentReply + 1) },
+      'opt_out_confirmation',
+      new RegExp(`at most ${FIELD_LIMITS.consentReply.toLocaleString('en')} characters`),
+    ],
     [
       { opt_out_keywords: ['stop it'], opt_in_keywords: ['Stop it!'] },
       'opt_in_keywords',

@@ -12,6 +12,21 @@ export interface WorkspaceChanges {
   opt_in_keywords?: string[];
   opt_out_confirmation?: string | null;
   opt_in_confirmation?: string | null;
+  time_zone?: string;
+}
+
+/** An IANA time zone name the runtime knows (Intl's own list of zones, with its aliases). */
+function timeZone(zone: string | undefined): string | null {
+  if (zone === undefined) return null;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone.trim() });
+    return zone.trim();
+  } catch {
+    throw ApiError.invalid(
+      'time_zone',
+      `"${zone.slice(0, 64)}" is not a time zone; choose one such as Asia/Kolkata or UTC.`,
+    );
+  }
 }
 
 const MAX_KEYWORDS = 20;
@@ -44,6 +59,7 @@ export async function updateWorkspace(
     );
   }
   if (name !== undefined && !name.trim()) throw ApiError.invalid('name', 'Enter a name.');
+  const zone = timeZone(changes.time_zone);
   const optOut = keywords('opt_out_keywords', changes.opt_out_keywords);
   const optIn = keywords('opt_in_keywords', changes.opt_in_keywords);
   const both = optOut && optIn ? optOut.filter((w) => optIn.includes(w)) : [];
@@ -79,9 +95,9 @@ export async function updateWorkspace(
     `WITH changed AS (
        UPDATE workspaces SET name = COALESCE($2, name),
          default_country_code = CASE WHEN $3 THEN $4 ELSE default_country_code END,
-         mark_read = COALESCE($6, mark_read), updated_at = now()
+         mark_read = COALESCE($6, mark_read), time_zone = COALESCE($7, time_zone), updated_at = now()
        WHERE id = $1 RETURNING id)
      SELECT pg_notify($5, 'workspace:' || id) FROM changed WHERE $3`,
-    [workspaceId, name?.trim() ?? null, cc !== undefined, cc ?? null, KEY_NOTICES, mark_read ?? null],
+    [workspaceId, name?.trim() ?? null, cc !== undefined, cc ?? null, KEY_NOTICES, mark_read ?? null, zone],
   );
 }

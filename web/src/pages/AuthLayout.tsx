@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 
 export function AuthLayout({
   title,
@@ -9,6 +9,9 @@ export function AuthLayout({
   subtitle?: ReactNode;
   children: ReactNode;
 }) {
+  useEffect(() => {
+    document.title = `${title} · Parley`;
+  }, [title]);
   return (
     <main className="auth-page">
       <div className="auth-card">

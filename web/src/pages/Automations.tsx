@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { timeAgo, useApi } from '../api';
+import { ArchivedToggle } from '../confirm';
 import { ListTable } from '../list';
 import { Link, navigate } from '../router';
 import { Badge, Card, Empty, PageHeader } from '../ui';
@@ -15,7 +17,8 @@ export interface Automation {
   draft: Definition;
   draft_version: number;
   published_version: number | null;
-  status: 'draft' | 'published';
+  status: 'draft' | 'published' | 'archived';
+  archived_at: string | null;
   unpublished_changes: boolean;
   webhook: { url: string; url_without_secret: string; secret: string } | null;
   runs?: number;
@@ -60,7 +63,10 @@ export function triggerLabel(a: Pick<Automation, 'trigger_type' | 'trigger_event
 
 export function AutomationsPage({ kind }: { kind: Kind }) {
   const text = KIND_TEXT[kind];
-  const list = useApi<{ automations: Automation[] }>(`/automations?kind=${kind}`);
+  const [archived, setArchived] = useState(false);
+  const list = useApi<{ automations: Automation[] }>(
+    `/automations?kind=${kind}${archived ? '&archived=true' : ''}`,
+  );
   const create = (
     <Link href={`${text.path}/new`} className="btn primary">
       New {text.one}
@@ -68,15 +74,28 @@ export function AutomationsPage({ kind }: { kind: Kind }) {
   );
   return (
     <>
-      <PageHeader title={text.title} description={text.description} actions={create} />
+      <PageHeader
+        title={text.title}
+        description={text.description}
+        actions={
+          <>
+            <ArchivedToggle value={archived} onChange={setArchived} />
+            {create}
+          </>
+        }
+      />
       <Card>
         <ListTable
           list={list}
           items={list.data?.automations}
           empty={
-            <Empty icon="⟳" title={`No ${text.title.toLowerCase()} yet`} action={create}>
-              {text.empty}
-            </Empty>
+            archived ? (
+              <Empty icon="⟳" title={`No archived ${text.title.toLowerCase()}`} />
+            ) : (
+              <Empty icon="⟳" title={`No ${text.title.toLowerCase()} yet`} action={create}>
+                {text.empty}
+              </Empty>
+            )
           }
           head={
             <>

@@ -1,9 +1,13 @@
 import { useEffect, useState } from 'react';
 import { api, formatDate, useApi } from '../api';
+import { ConfirmButton } from '../confirm';
 import { ListTable, PAGE } from '../list';
 import { Link, navigate, useLocation } from '../router';
+import { useSession } from '../session';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, useAction } from '../ui';
+import { DetailsForm, TagsEditor, TraitsEditor } from './contacts/ContactEditors';
 import { ImportContacts } from './contacts/ImportContacts';
+import { NewContact } from './contacts/NewContact';
 
 export interface Contact {
   id: string;
@@ -35,6 +39,7 @@ export function ContactsPage() {
   const offset = Number(query.get('offset') ?? 0) || 0;
   const [text, setText] = useState(q);
   const [importing, setImporting] = useState(false);
+  const [adding, setAdding] = useState(false);
   useEffect(() => setText(q), [q]);
   const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   if (q) params.set('q', q);
@@ -58,9 +63,12 @@ export function ContactsPage() {
     <>
       <PageHeader
         title="Contacts"
-        description="Everyone you message or who writes in. Created by the REST API, forms, events, inbound messages and CSV imports."
+        description="Everyone you message or who writes in. Added here, by the REST API, forms, events, inbound messages and CSV imports."
         actions={
           <>
+            <button type="button" className="btn primary" onClick={() => setAdding(true)}>
+              New contact
+            </button>
             <button type="button" className="btn" onClick={() => setImporting(true)}>
               Import CSV
             </button>
@@ -70,6 +78,7 @@ export function ContactsPage() {
           </>
         }
       />
+      {adding && <NewContact onClose={() => setAdding(false)} />}
       {importing && <ImportContacts onClose={() => setImporting(false)} onImported={list.reload} />}
       <div className="toolbar">
         <input
@@ -160,10 +169,14 @@ export function ContactsPage() {
 
 export function ContactPage({ id }: { id: string }) {
   const res = useApi<{ contact: Contact; timeline: TimelineItem[] }>(`/contacts/${encodeURIComponent(id)}`);
+  const { session } = useSession();
   if (res.loading && !res.data) return <Loading />;
   if (res.error || !res.data) return <ErrorNote message={res.error ?? 'Not found'} onRetry={res.reload} />;
   const { contact: c, timeline } = res.data;
-  const traits = Object.entries(c.traits);
+  const remove = async () => {
+    await api('DELETE', `/contacts/${encodeURIComponent(c.id)}`);
+    navigate('/contacts');
+  };
   return (
     <>
       <PageHeader
@@ -174,56 +187,52 @@ export function ContactPage({ id }: { id: string }) {
           </>
         }
         actions={
-          <Link href={`/messages/${c.id}`} className="btn primary">
-            Open conversation
-          </Link>
+          <>
+            <Link href={`/messages/${c.id}`} className="btn primary">
+              Open conversation
+            </Link>
+            {session.can_manage && (
+              <ConfirmButton
+                danger
+                label="Delete contact"
+                title={`Delete ${c.name || `+${c.phone}`}?`}
+                confirmLabel="Delete contact"
+                onConfirm={remove}
+              >
+                <p>
+                  Their details, tags, traits and received files are erased. Messages, leads and runs stay in
+                  your counts without their phone, name or content, and their running flows stop. This cannot
+                  be undone.
+                </p>
+              </ConfirmButton>
+            )}
+          </>
         }
       />
       <div className="grid-2">
-        <Card title="Details">
-          <dl className="facts">
-            <dt>Phone</dt>
-            <dd className="mono">+{c.phone}</dd>
-            <dt>E-mail</dt>
-            <dd>{c.email ?? '—'}</dd>
-            <dt>Tags</dt>
-            <dd>
-              <div className="tags">
-                {c.tags.length
-                  ? c.tags.map((t) => (
-                      <Link key={t} className="tag" href={`/contacts?tag=${encodeURIComponent(t)}`}>
-                        {t}
-                      </Link>
-                    ))
-                  : '—'}
-              </div>
-            </dd>
-            <dt>Marketing</dt>
-            <dd>
-              <OptOut contact={c} onChange={res.reload} />
-            </dd>
-            <dt>Last wrote in</dt>
-            <dd>{formatDate(c.last_inbound_at)}</dd>
-            <dt>Added</dt>
-            <dd>{formatDate(c.created_at)}</dd>
-          </dl>
-          <h3 className="section-title">Traits</h3>
-          {traits.length === 0 ? (
-            <p className="small muted">
-              No traits. Set them with the <code>traits</code> field of <code>POST /contacts</code> or a
-              flow's “set trait” step.
-            </p>
-          ) : (
+        <div className="stack">
+          <Card title="Details">
             <dl className="facts">
-              {traits.map(([k, v]) => (
-                <div key={k} className="fact-pair">
-                  <dt>{k}</dt>
-                  <dd className="mono">{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
-                </div>
-              ))}
+              <dt>Phone</dt>
+              <dd className="mono">+{c.phone}</dd>
+              <dt>Marketing</dt>
+              <dd>
+                <OptOut contact={c} onChange={res.reload} />
+              </dd>
+              <dt>Last wrote in</dt>
+              <dd>{formatDate(c.last_inbound_at)}</dd>
+              <dt>Added</dt>
+              <dd>{formatDate(c.created_at)}</dd>
             </dl>
-          )}
-        </Card>
+            <DetailsForm key={c.id} contact={c} onSaved={res.reload} />
+          </Card>
+          <Card title="Tags">
+            <TagsEditor contact={c} onSaved={res.reload} />
+          </Card>
+          <Card title="Traits">
+            <TraitsEditor contact={c} onSaved={res.reload} />
+          </Card>
+        </div>
         <Card title="Timeline">
           {timeline.length === 0 ? (
             <p className="muted">Nothing has happened with this contact yet.</p>

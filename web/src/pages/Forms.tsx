@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api, formatDate, useApi } from '../api';
+import { ArchiveButton, ArchivedToggle } from '../confirm';
 import { ListTable } from '../list';
 import { Link, navigate } from '../router';
+import type { Form, FormAnswer, FormField, FormList, NewForm } from '../server-types';
+import { useSession } from '../session';
 import {
   Badge,
   Card,
@@ -17,46 +20,25 @@ import {
   useAction,
 } from '../ui';
 
-interface FormField {
-  name: string;
-  label: string;
-  type: string;
-  required: boolean;
-  options?: string[];
-}
-
-interface Form {
-  id: string;
-  name: string;
-  token: string;
-  active: boolean;
-  fields: FormField[];
-  thank_you_message: string | null;
-  redirect_url: string | null;
-  created_at: string;
-  leads: number;
-}
-
-interface Publish {
-  hosted_url: string;
-  script: string;
-  html: string;
-}
+const FORM_ARCHIVE_EFFECT = 'Its page and embeds say the form is closed, and submissions are refused.';
 
 export function FormsPage() {
-  const list = useApi<{ forms: Form[] }>('/forms');
+  const { session } = useSession();
+  const [archived, setArchived] = useState(false);
+  const list = useApi<FormList>(`/forms${archived ? '?archived=true' : ''}`);
   const [name, setName] = useState('');
   const create = useAction();
   const add = () =>
     create.run(async () => {
-      const r = await api<{ id: string }>('POST', '/forms', { name: name.trim() || 'Contact form' });
+      const r = await api<NewForm>('POST', '/forms', { name: name.trim() || 'Contact form' });
       navigate(`/forms/${r.id}`);
     });
   return (
     <>
       <PageHeader
         title="Forms"
-        description="Lead capture forms: host them on Parley, embed them with a script, or paste plain HTML."
+        description="Lead capture forms: host them on Parley, embed them with a script, or paste plain HTML. A new form is a draft until you switch it on."
+        actions={<ArchivedToggle value={archived} onChange={setArchived} />}
       />
       <Card title="New form">
         <form className="row wrap align-end" onSubmit={submitHandler(add)}>
@@ -80,10 +62,14 @@ export function FormsPage() {
           list={list}
           items={list.data?.forms}
           empty={
-            <Empty icon="☰" title="No forms yet">
-              Create one above: it starts with name, e-mail and phone fields. Each submission becomes a lead,
-              linked to a contact by phone.
-            </Empty>
+            archived ? (
+              <Empty icon="☰" title="No archived forms" />
+            ) : (
+              <Empty icon="☰" title="No forms yet">
+                Create one above: it starts with name, e-mail and phone fields. Each submission becomes a
+                lead, linked to a contact by phone.
+              </Empty>
+            )
           }
           head={
             <>
@@ -91,6 +77,7 @@ export function FormsPage() {
               <th>Status</th>
               <th>Leads</th>
               <th className="hide-sm">Created</th>
+              {archived && session.can_manage && <th>Restore</th>}
             </>
           }
           row={(f) => (
@@ -102,10 +89,23 @@ export function FormsPage() {
                 <div className="small muted">{f.fields.length} fields</div>
               </td>
               <td>
-                <Badge>{f.active ? 'active' : 'inactive'}</Badge>
+                <Badge>{f.archived_at ? 'archived' : f.active ? 'active' : 'draft'}</Badge>
               </td>
               <td>{f.leads}</td>
               <td className="muted hide-sm">{formatDate(f.created_at)}</td>
+              {archived && session.can_manage && (
+                <td>
+                  <ArchiveButton
+                    small
+                    base="/forms"
+                    id={f.id}
+                    archived
+                    what="form"
+                    effect={FORM_ARCHIVE_EFFECT}
+                    onDone={list.reload}
+                  />
+                </td>
+              )}
             </tr>
           )}
         />
@@ -117,11 +117,10 @@ export function FormsPage() {
 type Tab = 'fields' | 'settings' | 'publish';
 
 export function FormPage({ id }: { id: string }) {
-  const res = useApi<{ form: Form; publish: Publish; field_types: string[] }>(
-    `/forms/${encodeURIComponent(id)}`,
-  );
+  const res = useApi<FormAnswer>(`/forms/${encodeURIComponent(id)}`);
   const [tab, setTab] = useState<Tab>('fields');
   const toggle = useAction();
+  const { session } = useSession();
   if (res.loading && !res.data) return <Loading />;
   if (res.error || !res.data) return <ErrorNote message={res.error ?? 'Not found'} onRetry={res.reload} />;
   const { form, publish, field_types } = res.data;
@@ -136,24 +135,41 @@ export function FormPage({ id }: { id: string }) {
           </>
         }
         actions={
-          <label className="switch">
-            <input
-              type="checkbox"
-              role="switch"
-              aria-checked={form.active}
-              checked={form.active}
-              disabled={toggle.busy}
-              onChange={(e) =>
-                toggle.run(async () => {
-                  await api('PATCH', `/forms/${form.id}`, { active: e.target.checked });
-                  res.reload();
-                })
-              }
-            />
-            <span>{form.active ? 'Active: accepting leads' : 'Inactive: submissions are refused'}</span>
-          </label>
+          <>
+            {session.can_manage && (
+              <ArchiveButton
+                base="/forms"
+                id={form.id}
+                archived={form.archived_at !== null}
+                what="form"
+                effect={FORM_ARCHIVE_EFFECT}
+                onDone={res.reload}
+              />
+            )}
+            <label className="switch">
+              <input
+                type="checkbox"
+                role="switch"
+                aria-checked={form.active}
+                checked={form.active}
+                disabled={toggle.busy}
+                onChange={(e) =>
+                  toggle.run(async () => {
+                    await api('PATCH', `/forms/${form.id}`, { active: e.target.checked });
+                  })
+                }
+              />
+              <span>{form.active ? 'Active: accepting leads' : 'Draft: submissions are refused'}</span>
+            </label>
+          </>
         }
       />
+      {form.archived_at && (
+        <p className="notice" role="status">
+          Archived {formatDate(form.archived_at)}: its page says the form is closed. Restore it to take
+          submissions again.
+        </p>
+      )}
       {toggle.error && <ErrorNote message={toggle.error} />}
       <Tabs
         tabs={[
@@ -165,8 +181,8 @@ export function FormPage({ id }: { id: string }) {
         onChange={setTab}
       />
       <div className="tab-body">
-        {tab === 'fields' && <FieldEditor form={form} types={field_types} onSaved={res.reload} />}
-        {tab === 'settings' && <AfterSubmit form={form} onSaved={res.reload} />}
+        {tab === 'fields' && <FieldEditor form={form} types={field_types} />}
+        {tab === 'settings' && <AfterSubmit form={form} />}
         {tab === 'publish' && <PublishEmbed form={form} publish={publish} />}
       </div>
     </>
@@ -177,7 +193,7 @@ type Editable = FormField & { key: string };
 let nextKey = 0;
 const editable = (fields: FormField[]): Editable[] => fields.map((f) => ({ ...f, key: `f${nextKey++}` }));
 
-function FieldEditor({ form, types, onSaved }: { form: Form; types: string[]; onSaved: () => void }) {
+function FieldEditor({ form, types }: { form: Form; types: string[] }) {
   const [fields, setFields] = useState<Editable[]>(() => editable(form.fields));
   const [name, setName] = useState(form.name);
   const [saved, setSaved] = useState(false);
@@ -205,7 +221,6 @@ function FieldEditor({ form, types, onSaved }: { form: Form; types: string[]; on
     save.run(async () => {
       await api('PATCH', `/forms/${form.id}`, { name, fields: fields.map(({ key: _, ...f }) => f) });
       setSaved(true);
-      onSaved();
     });
   return (
     <Card
@@ -328,7 +343,7 @@ function FieldEditor({ form, types, onSaved }: { form: Form; types: string[]; on
   );
 }
 
-function AfterSubmit({ form, onSaved }: { form: Form; onSaved: () => void }) {
+function AfterSubmit({ form }: { form: Form }) {
   const [message, setMessage] = useState(form.thank_you_message ?? '');
   const [redirect, setRedirect] = useState(form.redirect_url ?? '');
   const [saved, setSaved] = useState(false);
@@ -340,7 +355,6 @@ function AfterSubmit({ form, onSaved }: { form: Form; onSaved: () => void }) {
         redirect_url: redirect.trim() || null,
       });
       setSaved(true);
-      onSaved();
     });
   return (
     <Card
@@ -379,7 +393,7 @@ function AfterSubmit({ form, onSaved }: { form: Form; onSaved: () => void }) {
   );
 }
 
-function PublishEmbed({ form, publish }: { form: Form; publish: Publish }) {
+function PublishEmbed({ form, publish }: { form: Form; publish: FormAnswer['publish'] }) {
   return (
     <div className="stack">
       {!form.active && (

@@ -2,6 +2,7 @@ import { useApi } from '../api';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { Card, Loading, Meter, PageHeader } from '../ui';
+import { DashboardCharts } from './home/Dashboard';
 
 interface Counts {
   number: { number: unknown | null };
@@ -17,7 +18,7 @@ interface Usage {
   leads_this_month: { used: number; limit: number } | null;
 }
 
-/** Where a new workspace starts: the next steps, ticked off as they are done, and this month's usage. */
+/** Where a workspace starts: the next steps, this month's usage, and charts of the recent activity. */
 export function HomePage() {
   const { session } = useSession();
   const number = useApi<Counts['number']>('/number');
@@ -127,6 +128,7 @@ export function HomePage() {
           )}
         </Card>
       </div>
+      <DashboardCharts />
     </>
   );
 }

@@ -2,22 +2,16 @@ import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api, useApi } from '../api';
 import { navigate } from '../router';
+import type { InvitationPreview } from '../server-types';
 import { ErrorNote, InputField, Loading, submitHandler, useAction } from '../ui';
 import { AuthLayout } from './AuthLayout';
 
-interface Invitation {
-  email: string;
-  role: string;
-  workspace_name: string;
-  has_account: boolean;
-}
-
 export function InvitePage({ token, onDone }: { token: string; onDone: () => Promise<void> }) {
-  const inv = useApi<{ invitation: Invitation }>(`/invitations/${encodeURIComponent(token)}`);
+  const inv = useApi<InvitationPreview>(`/invitations/${encodeURIComponent(token)}`);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, fieldErrors, run } = useAction();
-  if (inv.loading)
+  if (inv.loading && !inv.data)
     return (
       <AuthLayout title="Invitation">
         <Loading />

@@ -1,7 +1,12 @@
+import { useState } from 'react';
+import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api, formatDate, timeAgo, useApi } from '../api';
-import { ListTable, PAGE } from '../list';
+import { ArchiveButton, ArchivedToggle } from '../confirm';
+import { ListTable, PAGE, Segmented } from '../list';
+import { MemberOptions, useMembers } from '../members';
 import { Link, navigate, useLocation } from '../router';
-import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, useAction } from '../ui';
+import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, submitHandler, useAction } from '../ui';
+import { LeadNotes, type Note } from './leads/LeadNotes';
 
 interface Lead {
   id: string;
@@ -13,7 +18,12 @@ interface Lead {
   source_id: string;
   source_name: string | null;
   contact_id: string | null;
+  owner_id: string | null;
+  owner_name: string | null;
   fields?: Record<string, unknown>;
+  archived_at: string | null;
+  /** A form's lead: each field's label on the form, by field name. */
+  labels?: Record<string, string>;
   created_at: string;
   updated_at?: string;
 }
@@ -22,50 +32,52 @@ export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'];
 
 const sourceHref = (l: Lead) => (l.source === 'form' ? `/forms/${l.source_id}` : `/sequences/${l.source_id}`);
 
+const FILTERS = ['status', 'source', 'form_id', 'owner', 'q', 'archived'] as const;
+type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
+
 export function LeadsPage() {
   const { query } = useLocation();
-  const status = query.get('status') ?? '';
-  const source = query.get('source') ?? '';
+  const current = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Required<Filters>;
+  const { status, source } = current;
+  const archived = current.archived === 'true';
   const offset = Number(query.get('offset') ?? 0) || 0;
   const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-  if (status) params.set('status', status);
-  if (source) params.set('source', source);
+  for (const k of FILTERS) if (current[k]) params.set(k, current[k]);
   const list = useApi<{ leads: Lead[]; has_next_page: boolean }>(`/leads?${params}`);
-  const go = (next: { status?: string; source?: string; offset?: number }) => {
+  const forms = useApi<{ forms: { id: string; name: string }[] }>('/forms').data?.forms ?? [];
+  const members = useMembers();
+  const [search, setSearch] = useState(current.q);
+  const go = (next: Filters & { offset?: number }) => {
     const p = new URLSearchParams();
-    const st = next.status ?? status;
-    const so = next.source ?? source;
-    if (st) p.set('status', st);
-    if (so) p.set('source', so);
+    for (const k of FILTERS) {
+      const v = next[k] ?? current[k];
+      if (v) p.set(k, v);
+    }
     if (next.offset) p.set('offset', String(next.offset));
     navigate(`/leads${p.size ? `?${p}` : ''}`);
   };
+  const filtered = FILTERS.some((k) => current[k]);
   return (
     <>
       <PageHeader
         title="Leads"
         description="People who filled in a form or arrived through a sequence's webhook, newest first."
         actions={
-          <a className="btn" href="/api/app/leads/export" download>
-            Export CSV
-          </a>
+          <>
+            <ArchivedToggle value={archived} onChange={(v) => go({ archived: v ? 'true' : '', offset: 0 })} />
+            <a className="btn" href="/api/app/leads/export" download>
+              Export CSV
+            </a>
+          </>
         }
       />
       <div className="toolbar">
-        <fieldset className="segmented">
-          <legend className="sr-only">Status</legend>
-          {['', ...LEAD_STATUSES].map((s) => (
-            <button
-              key={s || 'all'}
-              type="button"
-              className={s === status ? 'seg active' : 'seg'}
-              aria-pressed={s === status}
-              onClick={() => go({ status: s, offset: 0 })}
-            >
-              {s || 'All'}
-            </button>
-          ))}
-        </fieldset>
+        <Segmented
+          legend="Status"
+          values={['', ...LEAD_STATUSES]}
+          value={status}
+          onPick={(s) => go({ status: s, offset: 0 })}
+        />
         <label className="inline-select">
           <span className="small muted">Source</span>
           <select value={source} onChange={(e) => go({ source: e.target.value, offset: 0 })}>
@@ -74,13 +86,48 @@ export function LeadsPage() {
             <option value="webhook">Webhooks</option>
           </select>
         </label>
+        <label className="inline-select">
+          <span className="small muted">Form</span>
+          <select value={current.form_id} onChange={(e) => go({ form_id: e.target.value, offset: 0 })}>
+            <option value="">Any</option>
+            {current.form_id && !forms.some((f) => f.id === current.form_id) && (
+              <option value={current.form_id}>{current.form_id}</option>
+            )}
+            {forms.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-select">
+          <span className="small muted">Owner</span>
+          <select value={current.owner} onChange={(e) => go({ owner: e.target.value, offset: 0 })}>
+            <option value="">Anyone</option>
+            <option value="none">Nobody</option>
+            <MemberOptions members={members} current={current.owner} />
+          </select>
+        </label>
+        <form className="search" onSubmit={submitHandler(() => go({ q: search.trim(), offset: 0 }))}>
+          <input
+            type="search"
+            aria-label="Search leads"
+            placeholder="Name, phone, e-mail or any field"
+            value={search}
+            maxLength={FIELD_LIMITS.leadSearch}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+          <button type="submit" className="btn">
+            Search
+          </button>
+        </form>
       </div>
       <Card>
         <ListTable
           list={list}
           items={list.data?.leads}
           empty={
-            status || source ? (
+            filtered ? (
               <Empty icon="◉" title="No leads match these filters" />
             ) : (
               <Empty
@@ -101,6 +148,7 @@ export function LeadsPage() {
             <>
               <th>Lead</th>
               <th>Status</th>
+              <th className="hide-sm">Owner</th>
               <th className="hide-sm">Source</th>
               <th className="hide-sm">Received</th>
             </>
@@ -118,6 +166,7 @@ export function LeadsPage() {
               <td>
                 <Badge>{l.status}</Badge>
               </td>
+              <td className="hide-sm">{l.owner_name ?? <span className="muted">Nobody</span>}</td>
               <td className="hide-sm">
                 {l.source === 'form' ? 'Form' : 'Webhook'}
                 {l.source_name && <div className="small muted">{l.source_name}</div>}
@@ -141,12 +190,18 @@ interface LeadRun {
 }
 
 export function LeadPage({ id }: { id: string }) {
-  const res = useApi<{ lead: Lead; runs: LeadRun[] }>(`/leads/${encodeURIComponent(id)}`);
+  const res = useApi<{ lead: Lead; runs: LeadRun[]; notes: Note[] }>(`/leads/${encodeURIComponent(id)}`);
+  const members = useMembers();
   const change = useAction();
   if (res.loading && !res.data) return <Loading />;
   if (res.error || !res.data) return <ErrorNote message={res.error ?? 'Not found'} onRetry={res.reload} />;
-  const { lead: l, runs } = res.data;
+  const { lead: l, runs, notes } = res.data;
   const fields = Object.entries(l.fields ?? {});
+  const patch = (body: Record<string, unknown>) =>
+    change.run(async () => {
+      await api('PATCH', `/leads/${l.id}`, body);
+      res.reload();
+    });
   return (
     <>
       <PageHeader
@@ -157,27 +212,49 @@ export function LeadPage({ id }: { id: string }) {
           </>
         }
         actions={
-          <label className="inline-select">
-            <span className="small muted">Status</span>
-            <select
-              aria-label="Lead status"
-              value={l.status}
-              disabled={change.busy}
-              onChange={(e) =>
-                change.run(async () => {
-                  await api('PATCH', `/leads/${l.id}`, { status: e.target.value });
-                  res.reload();
-                })
-              }
-            >
-              {LEAD_STATUSES.map((s) => (
-                <option key={s}>{s}</option>
-              ))}
-            </select>
-          </label>
+          <>
+            <ArchiveButton
+              base="/leads"
+              id={l.id}
+              archived={l.archived_at !== null}
+              what="lead"
+              effect="Its sequences go on; it is kept for your counts and export."
+              onDone={res.reload}
+            />
+            <label className="inline-select">
+              <span className="small muted">Owner</span>
+              <select
+                aria-label="Lead owner"
+                value={l.owner_id ?? ''}
+                disabled={change.busy}
+                onChange={(e) => patch({ owner_id: e.target.value || null })}
+              >
+                <option value="">Nobody</option>
+                <MemberOptions members={members} current={l.owner_id} name={l.owner_name} />
+              </select>
+            </label>
+            <label className="inline-select">
+              <span className="small muted">Status</span>
+              <select
+                aria-label="Lead status"
+                value={l.status}
+                disabled={change.busy}
+                onChange={(e) => patch({ status: e.target.value })}
+              >
+                {LEAD_STATUSES.map((s) => (
+                  <option key={s}>{s}</option>
+                ))}
+              </select>
+            </label>
+          </>
         }
       />
       {change.error && <ErrorNote message={change.error} />}
+      {l.archived_at && (
+        <p className="notice" role="status">
+          Archived {formatDate(l.archived_at)}: it is hidden from the list of leads.
+        </p>
+      )}
       <div className="grid-2">
         <Card title="Details">
           <dl className="facts">
@@ -209,7 +286,7 @@ export function LeadPage({ id }: { id: string }) {
             <dl className="facts">
               {fields.map(([k, v]) => (
                 <div key={k} className="fact-pair">
-                  <dt>{k}</dt>
+                  <dt title={l.labels?.[k] ? k : undefined}>{l.labels?.[k] || k}</dt>
                   <dd className="mono break">{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
                 </div>
               ))}
@@ -225,8 +302,8 @@ export function LeadPage({ id }: { id: string }) {
             {runs.map((r) => (
               <li key={r.id} className="list-row">
                 <Badge>{r.status}</Badge>
-                <Link href={`/sequences/${r.automation_id}`} className="grow">
-                  {r.automation_id}
+                <Link href={`/runs/${r.id}`} className="grow">
+                  {r.automation_name ?? r.automation_id}
                 </Link>
                 <span className="small muted">{formatDate(r.started_at)}</span>
               </li>
@@ -234,6 +311,7 @@ export function LeadPage({ id }: { id: string }) {
           </ul>
         )}
       </Card>
+      <LeadNotes leadId={l.id} notes={notes} onAdded={res.reload} />
     </>
   );
 }

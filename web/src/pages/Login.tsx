@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api } from '../api';
+import { Link } from '../router';
 import { ErrorNote, InputField, submitHandler, useAction } from '../ui';
 import { AuthLayout } from './AuthLayout';
 
@@ -22,6 +24,7 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
           label="E-mail"
           type="email"
           required
+          maxLength={FIELD_LIMITS.email}
           value={email}
           onChange={(e) => setEmail(e.target.value)}
           autoComplete="username"
@@ -30,6 +33,7 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
           label="Password"
           type="password"
           required
+          maxLength={FIELD_LIMITS.password}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           autoComplete="current-password"
@@ -39,6 +43,9 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <p>
+        <Link href="/forgot-password">Forgot your password?</Link>
+      </p>
     </AuthLayout>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { navigate } from '../router';
 import { useSession } from '../session';
 import { PageHeader, Tabs } from '../ui';
+import { AuditLogSettings } from './settings/AuditLog';
 import { DeveloperSettings } from './settings/Developer';
 import { GeneralSettings } from './settings/General';
 import { NumberSettings } from './settings/Number';
@@ -14,18 +15,21 @@ const TABS = [
   { id: 'number', label: 'Connected number' },
   { id: 'developer', label: 'Developer' },
   { id: 'plan', label: 'Plan & usage' },
+  { id: 'audit', label: 'Audit log' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
 export function SettingsPage({ tab }: { tab?: string }) {
   const { session } = useSession();
-  const current: Tab = TABS.some((t) => t.id === tab) ? (tab as Tab) : 'general';
+  // The audit log is for owners and admins: members do not see its tab.
+  const tabs = TABS.filter((t) => t.id !== 'audit' || session.can_manage);
+  const current: Tab = tabs.some((t) => t.id === tab) ? (tab as Tab) : 'general';
   const [, force] = useState(0);
   return (
     <>
       <PageHeader title="Settings" description={`${session.workspace.name} · you are ${session.role}`} />
       <Tabs
-        tabs={[...TABS]}
+        tabs={[...tabs]}
         value={current}
         onChange={(t) => {
           navigate(`/settings/${t}`);
@@ -38,6 +42,7 @@ export function SettingsPage({ tab }: { tab?: string }) {
         {current === 'number' && <NumberSettings />}
         {current === 'developer' && <DeveloperSettings />}
         {current === 'plan' && <PlanSettings />}
+        {current === 'audit' && <AuditLogSettings />}
       </div>
     </>
   );

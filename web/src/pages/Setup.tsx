@@ -4,6 +4,7 @@ import { api } from '../api';
 import { navigate } from '../router';
 import { ErrorNote, InputField, submitHandler, useAction } from '../ui';
 import { AuthLayout } from './AuthLayout';
+import { NewPasswordField } from './NewPasswordField';
 
 /** First run: the owner account and the first workspace. */
 export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
@@ -50,17 +51,11 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
           onChange={set('email')}
           autoComplete="email"
         />
-        <InputField
+        <NewPasswordField
           label="Password"
-          hint="At least 10 characters."
           error={fieldErrors.password}
-          type="password"
-          required
-          minLength={10}
-          maxLength={FIELD_LIMITS.password}
           value={form.password}
           onChange={set('password')}
-          autoComplete="new-password"
         />
         <InputField
           label="Workspace name"

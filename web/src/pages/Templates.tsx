@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, formatDate, useApi } from '../api';
+import { ArchiveButton, ArchivedToggle, ConfirmButton } from '../confirm';
 import { Link, useLocation } from '../router';
+import type { Template, TemplateList, TemplateSync } from '../server-types';
+import { useSession } from '../session';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, useAction } from '../ui';
 import { Bubble } from './templates/Bubble';
-import type { Template } from './templates/types';
 import { valuesPreview } from './templates/values';
 
 // Meta's rejection reasons, in words.
@@ -19,28 +21,19 @@ const REASONS: Record<string, string> = {
 const POLL_MS = 4000;
 
 export function TemplatesPage() {
-  const list = useApi<{ templates: Template[]; number_connected: boolean; synced_at: string | null }>(
-    '/templates',
-  );
+  const [archived, setArchived] = useState(false);
+  // WhatsApp's review lands by webhook at any moment: look again while one waits, and on coming back.
+  const list = useApi<TemplateList>(`/templates${archived ? '?archived=true' : ''}`, {
+    refetchInterval: (data) => (data?.templates.some((t) => t.status === 'PENDING') ? POLL_MS : false),
+    staleTime: POLL_MS,
+  });
   const submitted = useLocation().query.get('submitted');
   const sync = useAction();
   const [note, setNote] = useState<string | null>(null);
-  const pending = list.data?.templates.some((t) => t.status === 'PENDING') ?? false;
-  // WhatsApp's review lands by webhook at any moment: look again while one waits, and on coming back.
-  useEffect(() => {
-    if (!pending) return;
-    const t = setInterval(list.reload, POLL_MS);
-    return () => clearInterval(t);
-  }, [pending, list.reload]);
-  useEffect(() => {
-    window.addEventListener('focus', list.reload);
-    return () => window.removeEventListener('focus', list.reload);
-  }, [list.reload]);
   const syncNow = () =>
     sync.run(async () => {
-      const r = await api<{ synced: number }>('POST', '/templates/sync');
+      const r = await api<TemplateSync>('POST', '/templates/sync');
       setNote(`Synced ${r.synced} template${r.synced === 1 ? '' : 's'} from WhatsApp.`);
-      list.reload();
     });
   const connected = list.data?.number_connected ?? false;
   return (
@@ -56,6 +49,7 @@ export function TemplatesPage() {
         actions={
           connected && (
             <>
+              <ArchivedToggle value={archived} onChange={setArchived} />
               <Link href="/templates/new" className="btn">
                 New template
               </Link>
@@ -83,7 +77,9 @@ export function TemplatesPage() {
         </Card>
       ) : list.data!.templates.length === 0 ? (
         <Card>
-          {connected ? (
+          {archived ? (
+            <Empty icon="▤" title="No archived templates" />
+          ) : connected ? (
             <Empty
               icon="▤"
               title="No templates yet"
@@ -112,7 +108,7 @@ export function TemplatesPage() {
       ) : (
         <div className="template-grid">
           {list.data!.templates.map((t) => (
-            <TemplateCard key={t.id} t={t} />
+            <TemplateCard key={t.id} t={t} onChange={setNote} reload={list.reload} />
           ))}
         </div>
       )}
@@ -120,13 +116,34 @@ export function TemplatesPage() {
   );
 }
 
-function TemplateCard({ t }: { t: Template }) {
+function TemplateCard({
+  t,
+  onChange,
+  reload,
+}: {
+  t: Template;
+  onChange: (note: string) => void;
+  reload: () => void;
+}) {
+  const { session } = useSession();
   const status = t.status.toLowerCase();
+  const remove = async () => {
+    const r = await api<{ outcome: 'deleted' | 'archived'; reason?: string }>(
+      'DELETE',
+      `/templates/${encodeURIComponent(t.id)}`,
+    );
+    onChange(
+      r.outcome === 'deleted'
+        ? `Deleted ${t.name} (${t.language}) here and on WhatsApp.`
+        : `Archived ${t.name} (${t.language}) here only: ${r.reason}. It is no longer listed or sent.`,
+    );
+    reload();
+  };
   return (
     <article className="card template" aria-label={`${t.name} (${t.language})`}>
       <div className="row between">
         <h2 className="mono">{t.name}</h2>
-        <Badge>{status}</Badge>
+        <Badge>{t.archived_at ? 'archived' : status}</Badge>
       </div>
       <div className="small muted">
         {t.language} · {t.category.toLowerCase()} · updated {formatDate(t.updated_at)}
@@ -147,6 +164,32 @@ function TemplateCard({ t }: { t: Template }) {
         <p className="small muted">WhatsApp {status} it after customers' feedback; it cannot be sent now.</p>
       )}
       <Bubble model={valuesPreview(t, {})} label={`${t.name} preview`} />
+      {session.can_manage &&
+        (t.archived_at ? (
+          <ArchiveButton
+            small
+            base="/templates"
+            id={t.id}
+            archived
+            what="template"
+            effect=""
+            onDone={reload}
+          />
+        ) : (
+          <ConfirmButton
+            small
+            danger
+            label="Delete"
+            title={`Delete ${t.name} (${t.language})?`}
+            confirmLabel="Delete template"
+            onConfirm={remove}
+          >
+            <p>
+              It is deleted on WhatsApp too, and flows sending it will fail. WhatsApp does not let the name be
+              used again for 30 days. Should WhatsApp not delete it, it is archived here only.
+            </p>
+          </ConfirmButton>
+        ))}
     </article>
   );
 }

@@ -6,14 +6,29 @@ import { interpolate, lookup, type Scope } from '../interpolate.js';
 import { PermanentStepError, type StepInput, type StepOutcome } from './step.js';
 import { templateValues } from './template-values.js';
 
+const NO_PHONE = Symbol('no phone');
+// Why a step sent nothing, as the run shows it: `code` for the app, `reason` in words.
+const SKIPPED = {
+  no_phone: 'the run has no contact with a phone to send to (a lead that came without one)',
+  outside_window: 'the 24-hour window was closed: the contact has not written in the last 24 hours',
+  opted_out: 'the contact opted out of marketing messages',
+} as const;
+const skipped = (code: keyof typeof SKIPPED, branch?: string | null): StepOutcome => ({
+  status: 'skipped',
+  outcome: { sent: false, code, reason: SKIPPED[code] },
+  ...(branch === undefined ? {} : { branch }),
+});
+
 /**
  * Sends through the same path as POST /messages, keyed by the run step: the message is stored once
  * under that key, so a step run again after a crash finds it instead of sending a second one.
  */
-async function send(input: StepInput, body: Omit<SendMessageBody, 'to'>): Promise<SendResult | ApiError> {
+async function send(
+  input: StepInput,
+  body: Omit<SendMessageBody, 'to'>,
+): Promise<SendResult | ApiError | typeof NO_PHONE> {
   const phone = lookup(input.scope, 'contact.phone');
-  if (typeof phone !== 'string')
-    throw new PermanentStepError('the run has no contact with a phone to send to');
+  if (typeof phone !== 'string') return NO_PHONE;
   const { rows } = await input.ctx.db.query<{ default_country_code: string | null }>(
     'SELECT default_country_code FROM workspaces WHERE id = $1',
     [input.workspaceId],
@@ -51,12 +66,9 @@ export async function sendTemplate(input: StepInput, template: TemplateStep): Pr
     type: 'template',
     template: { name: template.name, language: template.language, ...values },
   });
+  if (result === NO_PHONE) throw new PermanentStepError(SKIPPED.no_phone);
   if (result instanceof ApiError) {
-    if (result.code === 'contact_opted_out')
-      return {
-        status: 'skipped',
-        outcome: { sent: false, reason: 'the contact opted out of marketing messages' },
-      };
+    if (result.code === 'contact_opted_out') return skipped('opted_out');
     throw new PermanentStepError(`${result.code}: ${result.message}`);
   }
   return { status: 'done', outcome: { message_id: result.id, message_status: result.status } };
@@ -87,21 +99,21 @@ export async function sendRich(
   return windowed(await send(input, filled), notSent);
 }
 
-/** Free text goes out only inside the 24-hour window; otherwise the step takes its "not sent" branch. */
+/**
+ * Free text goes out only inside the 24-hour window, and only to a contact with a phone; otherwise the
+ * step is skipped with its reason and takes its "not sent" branch (the run ends there without one).
+ */
 export async function sendText(input: StepInput, text: string, notSent: string | null): Promise<StepOutcome> {
   const body = interpolate(text, input.scope).slice(0, 4096);
   if (body.trim() === '') throw new PermanentStepError('the text is empty once its placeholders are filled');
   return windowed(await send(input, { type: 'text', text: body }), notSent);
 }
 
-function windowed(result: SendResult | ApiError, notSent: string | null): StepOutcome {
+function windowed(result: SendResult | ApiError | typeof NO_PHONE, notSent: string | null): StepOutcome {
+  if (result === NO_PHONE) return skipped('no_phone', notSent);
   if (result instanceof ApiError) {
     if (result.code !== 'outside_window') throw new PermanentStepError(`${result.code}: ${result.message}`);
-    return {
-      status: 'skipped',
-      outcome: { sent: false, reason: 'outside the 24-hour window' },
-      branch: notSent,
-    };
+    return skipped('outside_window', notSent);
   }
   return { status: 'done', outcome: { sent: true, message_id: result.id, message_status: result.status } };
 }

@@ -40,11 +40,17 @@ async function applyRows(q: Queryable, workspaceId: string, importId: string, ro
   let updated = 0;
   const contacts = rows.flatMap((r) => ('contact' in r ? [r.contact] : []));
   for (const group of distinctPhoneGroups(contacts)) {
-    const { rows: done } = await q.query<{ created: boolean }>(UPSERT_MANY, [
+    const { rows: done } = await q.query<{ id: string; created: boolean }>(UPSERT_MANY, [
       workspaceId,
       JSON.stringify(group.map((c) => ({ ...c, id: newId('ct') }))),
     ]);
     for (const d of done) d.created ? created++ : updated++;
+    // What the import touched, for a broadcast to these contacts.
+    await q.query(
+      `INSERT INTO contact_import_contacts (workspace_id, import_id, contact_id)
+       SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING`,
+      [workspaceId, importId, done.map((d) => d.id)],
+    );
   }
   const refusals = rows.flatMap((r) => ('reason' in r ? [{ n: r.n, reason: r.reason }] : []));
   await recordRefusals(q, workspaceId, importId, refusals);

@@ -134,6 +134,17 @@ export class CloudApiClient {
     return this.request<CreateTemplateResponse>('POST', `/${businessAccountId}/message_templates`, template);
   }
 
+  /**
+   * Deletes a template on the network (Meta's `DELETE /{waba-id}/message_templates?name=`): with
+   * its id (`hsm_id`) only that language, by name alone every language of it.
+   */
+  async deleteTemplate(businessAccountId: string, name: string, id: string | null): Promise<void> {
+    const query = new URLSearchParams({ name, ...(id ? { hsm_id: id } : {}) });
+    const res = await this.request<unknown>('DELETE', `/${businessAccountId}/message_templates?${query}`);
+    if (!isObject(res) || res.success !== true)
+      throw new CloudApiError('the network did not confirm the deletion', 0, 200, false);
+  }
+
   /** Reads the number with this token: Meta answers 190 for a token it does not accept, 100 for an id it cannot reach. */
   async phoneNumber(phoneNumberId: string): Promise<GraphPhoneNumber> {
     const fields = 'display_phone_number,verified_name,quality_rating,messaging_limit_tier';

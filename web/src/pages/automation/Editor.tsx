@@ -1,23 +1,16 @@
 import { useEffect, useState } from 'react';
+import { sendWarnings } from '../../../../src/modules/automation/send-warnings';
 import { ApiFailure, api, formatDate, useApi } from '../../api';
+import { ArchiveButton, ConfirmButton } from '../../confirm';
 import { Link, navigate } from '../../router';
+import { useSession } from '../../session';
 import { Badge, Card, CopyButton, ErrorNote, Loading, Modal, PageHeader, Secret, useAction } from '../../ui';
 import { type Automation, KIND_TEXT, type Kind } from '../Automations';
+import { type Run, RunContact, type RunDetail, RunStatus, RunSteps } from '../runs/RunSteps';
 import type { Template } from '../templates/types';
+import { FormPicker } from './FormPicker';
 import { type Definition, newStep, STEP_TYPES, type Step, type StepType } from './model';
 import { StepCard } from './StepCard';
-
-interface Run {
-  id: string;
-  version: number;
-  contact_id: string | null;
-  lead_id: string | null;
-  status: string;
-  current_step: string | null;
-  error: string | null;
-  started_at: string;
-  finished_at: string | null;
-}
 
 /** A step's problems from the server, by field inside the step: `template.header`. */
 const stepProblems = (problems: { field: string; message: string }[], i: number) =>
@@ -37,11 +30,15 @@ const blank = (kind: Kind): Definition => ({
   steps: [],
 });
 
+const RUNS_REFRESH_MS = 4000;
+
 /** The builder: trigger, a vertical graph of steps with branches, save, publish, webhook URL, runs. */
 export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
   const text = KIND_TEXT[kind];
+  // Runs move on their own: looked at again every few seconds.
   const loaded = useApi<{ automation: Automation; runs: Run[] }>(
     id ? `/automations/${encodeURIComponent(id)}` : null,
+    { refetchInterval: RUNS_REFRESH_MS },
   );
   const templates = useApi<{ templates: Template[] }>('/templates');
   const [def, setDef] = useState<Definition | null>(id ? null : blank(kind));
@@ -50,16 +47,11 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
   const [problems, setProblems] = useState<{ field: string; message: string }[]>([]);
   const [run, setRun] = useState<string | null>(null);
   const action = useAction();
+  const { session } = useSession();
 
   useEffect(() => {
     if (loaded.data && !dirty) setDef(structuredClone(loaded.data.automation.draft));
   }, [loaded.data, dirty]);
-  // Runs move on their own: look again every few seconds.
-  useEffect(() => {
-    if (!id) return;
-    const t = setInterval(loaded.reload, 4000);
-    return () => clearInterval(t);
-  }, [id, loaded.reload]);
 
   if (id && loaded.loading && !loaded.data) return <Loading />;
   if (id && loaded.error && !loaded.data) return <ErrorNote message={loaded.error} onRetry={loaded.reload} />;
@@ -124,13 +116,13 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
       if (saved) await api('POST', `/automations/${saved}/publish`);
       loaded.reload();
     });
-  const unpublish = () =>
-    action.run(async () => {
-      await api('POST', `/automations/${id}/unpublish`);
-      loaded.reload();
-    });
+  const unpublish = async () => {
+    await api('POST', `/automations/${id}/unpublish`);
+    loaded.reload();
+  };
 
   const trigger = def.trigger;
+  const warnings = sendWarnings(def);
   return (
     <>
       <PageHeader
@@ -158,15 +150,36 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
             >
               {dirty || !id ? 'Save draft' : 'Saved'}
             </button>
+            {a && session.can_manage && (
+              <ArchiveButton
+                base="/automations"
+                id={a.id}
+                archived={a.archived_at !== null}
+                what={text.one}
+                effect="It is unpublished, so nothing starts it; runs under way go on to their end."
+                onDone={loaded.reload}
+              />
+            )}
             {a?.status === 'published' && (
-              <button type="button" className="btn" disabled={action.busy} onClick={unpublish}>
-                Unpublish
-              </button>
+              <ConfirmButton
+                label="Unpublish"
+                title={`Unpublish this ${text.one}?`}
+                confirmLabel="Unpublish"
+                onConfirm={unpublish}
+              >
+                <p>
+                  Nothing starts it until you publish it again. Runs already under way go on to their end.
+                </p>
+              </ConfirmButton>
             )}
             <button
               type="button"
               className="btn primary"
-              disabled={action.busy || (a?.status === 'published' && !dirty && !a.unpublished_changes)}
+              disabled={
+                action.busy ||
+                a?.status === 'archived' ||
+                (a?.status === 'published' && !dirty && !a.unpublished_changes)
+              }
               onClick={publish}
             >
               {a?.status !== 'published'
@@ -178,6 +191,12 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
           </>
         }
       />
+      {a?.archived_at && (
+        <p className="notice" role="status">
+          Archived {formatDate(a.archived_at)}: nothing starts it. Restore it, then publish it to use it
+          again.
+        </p>
+      )}
       {action.error && (
         <ErrorNote
           message={allInSteps(problems) ? 'A step needs a change: see the marked fields.' : action.error}
@@ -191,6 +210,13 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
             </li>
           ))}
         </ul>
+      )}
+      {warnings.length > 0 && (
+        <div className="note-warning" role="note">
+          <strong>Before you publish:</strong> {warnings.length === 1 ? 'a step' : `${warnings.length} steps`}{' '}
+          will most likely be skipped ({warnings.map((w) => w.step).join(', ')}): a free-text or media message
+          goes out only inside the 24-hour window. See the marked {warnings.length === 1 ? 'step' : 'steps'}.
+        </div>
       )}
       <div className="builder">
         <div className="stack">
@@ -227,18 +253,12 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
                 </label>
               )}
               {trigger.type === 'form_submitted' && (
-                <label className="field">
-                  <span>Form id (empty: any form)</span>
-                  <input
-                    value={trigger.form_id ?? ''}
-                    onChange={(e) =>
-                      change({
-                        ...def,
-                        trigger: { type: 'form_submitted', form_id: e.target.value || undefined },
-                      })
-                    }
-                  />
-                </label>
+                <FormPicker
+                  value={trigger.form_id}
+                  onChange={(form_id) =>
+                    change({ ...def, trigger: { type: 'form_submitted', ...(form_id ? { form_id } : {}) } })
+                  }
+                />
               )}
             </div>
             {kind === 'flow' && (
@@ -271,6 +291,7 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
                   index={i}
                   templates={templates.data?.templates ?? []}
                   problems={stepProblems(problems, i)}
+                  warning={warnings.find((w) => w.step === s.id)?.message}
                   open={open === s.id}
                   onToggle={() => setOpen(open === s.id ? null : s.id)}
                   onChange={(step) => setSteps(def.steps.map((x, j) => (j === i ? step : x)))}
@@ -313,7 +334,10 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
                   {loaded.data.runs.map((r) => (
                     <li key={r.id} className="list-row">
                       <div className="grow">
-                        <Badge>{r.status}</Badge>{' '}
+                        <RunStatus run={r} />
+                        <div className="small">
+                          <RunContact run={r} />
+                        </div>
                         <span className="small muted">
                           v{r.version} · {formatDate(r.started_at)}
                         </span>
@@ -374,19 +398,6 @@ function WebhookCard({ automation, onRotated }: { automation: Automation; onRota
   );
 }
 
-interface RunDetail extends Run {
-  steps: {
-    step_id: string;
-    type: string;
-    status: string;
-    outcome: Record<string, unknown>;
-    next_step: string | null;
-    error: string | null;
-    started_at: string;
-    finished_at: string | null;
-  }[];
-}
-
 function RunModal({ id, onClose }: { id: string; onClose: () => void }) {
   const run = useApi<{ run: RunDetail }>(`/runs/${encodeURIComponent(id)}`);
   return (
@@ -397,40 +408,10 @@ function RunModal({ id, onClose }: { id: string; onClose: () => void }) {
         <ErrorNote message={run.error ?? 'Not found'} onRetry={run.reload} />
       ) : (
         <>
-          <p className="row wrap">
-            <Badge>{run.data.run.status}</Badge>
-            <span className="small muted">
-              version {run.data.run.version} · started {formatDate(run.data.run.started_at)}
-            </span>
-            {run.data.run.contact_id && (
-              <Link href={`/contacts/${run.data.run.contact_id}`} className="small">
-                Contact
-              </Link>
-            )}
-          </p>
-          {run.data.run.error && <ErrorNote message={run.data.run.error} />}
-          <ol className="timeline">
-            {run.data.run.steps.map((s) => (
-              <li key={s.step_id}>
-                <div className="tl-dot" aria-hidden="true" />
-                <div>
-                  <div className="row wrap">
-                    <strong className="mono">{s.step_id}</strong>
-                    <span className="muted small">{s.type}</span>
-                    <Badge>{s.status}</Badge>
-                  </div>
-                  {Object.keys(s.outcome ?? {}).length > 0 && (
-                    <pre className="outcome">{JSON.stringify(s.outcome, null, 2)}</pre>
-                  )}
-                  {s.error && <div className="small field-error">{s.error}</div>}
-                  <div className="small muted">
-                    {formatDate(s.started_at)}
-                    {s.next_step && ` · next ${s.next_step}`}
-                  </div>
-                </div>
-              </li>
-            ))}
-          </ol>
+          <RunSteps run={run.data.run} />
+          <Link href={`/runs/${id}`} className="small">
+            Open the run on its own page
+          </Link>
         </>
       )}
     </Modal>

@@ -20,6 +20,8 @@ interface Props {
   templates: Template[];
   /** The server's problems with this step, by field inside it (`template.header`). */
   problems: Record<string, string>;
+  /** Why this step will likely not run as meant (a text in a sequence), shown before publishing. */
+  warning?: string;
   open: boolean;
   onToggle: () => void;
   onChange: (step: Step) => void;
@@ -36,6 +38,7 @@ export function StepCard({
   index,
   templates,
   problems,
+  warning,
   open,
   onToggle,
   onChange,
@@ -85,6 +88,7 @@ export function StepCard({
           </span>
           <span className="step-id mono">{step.id}</span>
         </button>
+        {warning && <p className="step-warning small">⚠ {warning}</p>}
         {step.type === 'condition' ? (
           <div className="branches">
             <span className="branch yes">

@@ -1,20 +1,12 @@
 import { useEffect, useState } from 'react';
-import { ApiFailure, api, upload } from '../../api';
+import { ApiFailure, upload, useApi } from '../../api';
+import type { ImportAnswer } from '../../server-types';
 import { Badge, ErrorNote, Field, Meter, Modal, submitHandler } from '../../ui';
 
-interface ImportState {
-  import: {
-    id: string;
-    status: 'queued' | 'running' | 'completed' | 'stopped';
-    total_rows: number;
-    processed_rows: number;
-    created: number;
-    updated: number;
-    refused: number;
-    stopped_reason: string | null;
-  };
-  refusals: { row: number; reason: string }[];
-}
+const POLL_MS = 1000;
+
+const finished = (s: ImportAnswer | null | undefined) =>
+  s?.import.status === 'completed' || s?.import.status === 'stopped';
 
 const FIELDS = [
   { key: 'phone', label: 'Phone column', names: ['phone', 'phone number', 'mobile', 'whatsapp'] },
@@ -49,7 +41,14 @@ async function headerOf(file: File): Promise<string[]> {
 }
 
 /** Upload a CSV, map its columns, and follow the import to its report of refused rows. */
-export function ImportContacts({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
+export function ImportContacts({
+  onClose,
+  onImported,
+}: {
+  onClose: () => void;
+  /** Once the import has finished: its id (a broadcast's audience can be its contacts). */
+  onImported: (importId: string) => void;
+}) {
   const [file, setFile] = useState<File | null>(null);
   const [columns, setColumns] = useState<string[]>([]);
   const [mapping, setMapping] = useState<Record<string, string>>({});
@@ -57,11 +56,18 @@ export function ImportContacts({ onClose, onImported }: { onClose: () => void; o
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  const [state, setState] = useState<ImportState | null>(null);
+  const [started, setStarted] = useState<ImportAnswer | null>(null);
+  const id = started && !finished(started) ? started.import.id : null;
+  // Followed until it finishes: the query stops asking then.
+  const polled = useApi<ImportAnswer>(id && `/contacts/imports/${id}?limit=200`, {
+    refetchInterval: (d) => (finished(d) ? false : POLL_MS),
+    staleTime: 0,
+  });
+  const state = (id && polled.data) || started;
 
   const choose = async (f: File | null) => {
     setFile(f);
-    setState(null);
+    setStarted(null);
     setError(null);
     setFieldErrors({});
     const header = f ? await headerOf(f) : [];
@@ -77,21 +83,11 @@ export function ImportContacts({ onClose, onImported }: { onClose: () => void; o
     setTraits([]);
   };
 
-  const id = state?.import.id;
-  const done = state && (state.import.status === 'completed' || state.import.status === 'stopped');
+  const polledDone = finished(polled.data) ? polled.data!.import.id : null;
   useEffect(() => {
-    if (!id || done) return;
-    const timer = setInterval(async () => {
-      try {
-        const next = await api<ImportState>('GET', `/contacts/imports/${id}?limit=200`);
-        setState(next);
-        if (next.import.status === 'completed' || next.import.status === 'stopped') onImported();
-      } catch (err) {
-        setError((err as Error).message);
-      }
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [id, done, onImported]);
+    if (polledDone) onImported(polledDone);
+  }, [polledDone, onImported]);
+  const shownError = error ?? polled.error;
 
   const start = async () => {
     if (!file) {
@@ -105,7 +101,9 @@ export function ImportContacts({ onClose, onImported }: { onClose: () => void; o
     for (const d of FIELDS) if (mapping[d.key]) query.set(`${d.key}_column`, mapping[d.key]!);
     if (traits.length) query.set('trait_columns', traits.join(','));
     try {
-      setState(await upload<ImportState>(`/contacts/import?${query}`, file, 'text/csv'));
+      const answer = await upload<ImportAnswer>(`/contacts/import?${query}`, file, 'text/csv');
+      setStarted(answer);
+      if (finished(answer)) onImported(answer.import.id);
     } catch (err) {
       if (err instanceof ApiFailure && err.body.details?.length)
         setFieldErrors(Object.fromEntries(err.body.details.map((d) => [d.field, d.message])));
@@ -183,13 +181,13 @@ export function ImportContacts({ onClose, onImported }: { onClose: () => void; o
           </div>
         </form>
       ) : (
-        <ImportProgress state={state} error={error} />
+        <ImportProgress state={state} error={shownError} />
       )}
     </Modal>
   );
 }
 
-function ImportProgress({ state, error }: { state: ImportState; error: string | null }) {
+function ImportProgress({ state, error }: { state: ImportAnswer; error: string | null }) {
   const i = state.import;
   return (
     <div className="stack" aria-live="polite">

@@ -37,10 +37,16 @@ export function MessageBubble({ m, reactions }: { m: ConversationMessage; reacti
         )}
         <div className="bubble-meta">
           {formatDate(m.created_at)}
+          {m.direction === 'outbound' && m.sent_via && (
+            <>
+              {' · '}
+              <span className="sender">{senderOf(m)}</span>
+            </>
+          )}
           {m.direction === 'outbound' && (
             <>
-              {' '}
-              · <span className={`status-${m.status}`}>{m.status}</span>
+              {' · '}
+              <span className={`status-${m.status}`}>{m.status}</span>
             </>
           )}
         </div>
@@ -49,6 +55,10 @@ export function MessageBubble({ m, reactions }: { m: ConversationMessage; reacti
     </div>
   );
 }
+
+/** Who sent an outbound message: the teammate's name, or the API or a flow. */
+const senderOf = (m: ConversationMessage) =>
+  m.sent_via === 'teammate' ? m.sender_name || 'A teammate' : m.sent_via === 'flow' ? 'Flow' : 'API';
 
 /** "Replying to" and a quote of the original, as WhatsApp shows a reply. */
 function Quote({ m }: { m: ConversationMessage }) {

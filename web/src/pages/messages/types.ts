@@ -33,6 +33,9 @@ export interface ConversationMessage {
   template_body?: string | null;
   /** The template as created: HEADER, BODY, FOOTER, BUTTONS in Meta's shape. */
   template_definition?: Json[] | null;
+  /** Outbound: how it was sent, and by whom when a teammate sent it from the app. */
+  sent_via?: 'teammate' | 'api' | 'flow' | null;
+  sender_name?: string | null;
   /** The values it was sent with, as Graph send components (header, body, button parameters). */
   template_components?: Json[] | null;
 }

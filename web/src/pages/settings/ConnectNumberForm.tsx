@@ -1,12 +1,7 @@
 import { useState } from 'react';
 import { api } from '../../api';
+import type { WebhookInfo } from '../../server-types';
 import { CopyButton, ErrorNote, InputField, submitHandler, useAction } from '../../ui';
-
-export interface WebhookInfo {
-  callback_url: string;
-  /** Shown to owners and admins only. */
-  verify_token?: string;
-}
 
 const EMPTY = { phone_number_id: '', business_account_id: '', access_token: '', app_secret: '' };
 

@@ -2,18 +2,10 @@ import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, formatDate, timeAgo, useApi } from '../../api';
 import { ListTable } from '../../list';
+import type { ApiKeyList, NewApiKey } from '../../server-types';
 import { useSession } from '../../session';
 import { Badge, Card, Empty, ErrorNote, InputField, Secret, submitHandler, useAction } from '../../ui';
 import { Webhooks } from './Webhooks';
-
-interface ApiKey {
-  id: string;
-  name: string;
-  display_prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
 
 export function DeveloperSettings() {
   return (
@@ -26,7 +18,7 @@ export function DeveloperSettings() {
 
 function ApiKeys() {
   const { session } = useSession();
-  const keys = useApi<{ api_keys: ApiKey[] }>('/api-keys');
+  const keys = useApi<ApiKeyList>('/api-keys');
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string | null>(null);
   const create = useAction();
@@ -34,10 +26,9 @@ function ApiKeys() {
   const base = `${session.app_url}/api/v1`;
   const add = () =>
     create.run(async () => {
-      const r = await api<{ key: string }>('POST', '/api-keys', { name });
+      const r = await api<NewApiKey>('POST', '/api-keys', { name });
       setCreated(r.key);
       setName('');
-      keys.reload();
     });
   return (
     <Card
@@ -74,6 +65,7 @@ function ApiKeys() {
       )}
       {revoke.error && <ErrorNote message={revoke.error} />}
       <ListTable
+        label="API keys"
         list={keys}
         items={keys.data?.api_keys}
         empty={
@@ -113,7 +105,6 @@ function ApiKeys() {
                       confirm('Revoke this key? Calls using it stop working at once.') &&
                       revoke.run(async () => {
                         await api('DELETE', `/api-keys/${k.id}`);
-                        keys.reload();
                       })
                     }
                   >

@@ -1,27 +1,21 @@
 import { useEffect, useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, useApi } from '../../api';
+import type { Workspace, WorkspaceAnswer } from '../../server-types';
 import { useSession } from '../../session';
 import { Card, ErrorNote, Field, InputField, Loading, SaveButton, submitHandler, useAction } from '../../ui';
 
-interface Workspace {
-  id: string;
-  name: string;
-  default_country_code: string | null;
-  plan: string;
-  mark_read: boolean;
-  opt_out_keywords: string[];
-  opt_in_keywords: string[];
-  opt_out_confirmation: string | null;
-  opt_in_confirmation: string | null;
-}
+/** The zones the browser knows, for the time zone field's suggestions. */
+const ZONES: string[] =
+  (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
 
 export function GeneralSettings() {
   const { session, refresh } = useSession();
-  const ws = useApi<{ workspace: Workspace }>('/workspace');
+  const ws = useApi<WorkspaceAnswer>('/workspace');
   const [name, setName] = useState('');
   const [cc, setCc] = useState('');
   const [markRead, setMarkRead] = useState(false);
+  const [zone, setZone] = useState('UTC');
   const [saved, setSaved] = useState(false);
   const { busy, error, fieldErrors, run } = useAction();
   useEffect(() => {
@@ -29,6 +23,7 @@ export function GeneralSettings() {
       setName(ws.data.workspace.name);
       setCc(ws.data.workspace.default_country_code ?? '');
       setMarkRead(ws.data.workspace.mark_read);
+      setZone(ws.data.workspace.time_zone);
     }
   }, [ws.data]);
   if (ws.loading && !ws.data) return <Loading />;
@@ -39,6 +34,7 @@ export function GeneralSettings() {
         name,
         default_country_code: cc.trim() || null,
         mark_read: markRead,
+        time_zone: zone.trim() || 'UTC',
       });
       setSaved(true);
       await refresh();
@@ -85,6 +81,24 @@ export function GeneralSettings() {
               </div>
             )}
           </Field>
+          <InputField
+            label="Time zone"
+            hint="Scheduled broadcasts are sent at times in this zone, such as Asia/Kolkata or Europe/Berlin."
+            error={fieldErrors.time_zone}
+            value={zone}
+            list="time-zones"
+            maxLength={64}
+            disabled={readOnly}
+            onChange={(e) => {
+              setZone(e.target.value);
+              setSaved(false);
+            }}
+          />
+          <datalist id="time-zones">
+            {ZONES.map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
           <div>
             <label className="check">
               <input
@@ -115,7 +129,7 @@ export function GeneralSettings() {
           )}
         </form>
       </Card>
-      {ws.data && <OptOutSettings workspace={ws.data.workspace} readOnly={readOnly} onSaved={ws.reload} />}
+      {ws.data && <OptOutSettings workspace={ws.data.workspace} readOnly={readOnly} />}
       <NewWorkspace />
     </div>
   );
@@ -128,15 +142,7 @@ const words = (text: string) =>
     .filter(Boolean);
 
 /** The workspace's own opt-out and opt-in words beside STOP, UNSUBSCRIBE and START, and the replies confirming them. */
-function OptOutSettings({
-  workspace,
-  readOnly,
-  onSaved,
-}: {
-  workspace: Workspace;
-  readOnly: boolean;
-  onSaved: () => void;
-}) {
+function OptOutSettings({ workspace, readOnly }: { workspace: Workspace; readOnly: boolean }) {
   const [form, setForm] = useState({
     out: workspace.opt_out_keywords.join(', '),
     in: workspace.opt_in_keywords.join(', '),
@@ -158,7 +164,6 @@ function OptOutSettings({
         opt_in_confirmation: form.inReply.trim() || null,
       });
       setSaved(true);
-      onSaved();
     });
   return (
     <Card
@@ -182,38 +187,22 @@ function OptOutSettings({
           disabled={readOnly}
           onChange={set('in')}
         />
-        <Field
+        <ReplyField
           label="Reply to an opt-out"
           hint="Sent back as a text message; leave empty to send nothing."
           error={fieldErrors.opt_out_confirmation}
-        >
-          {(id) => (
-            <textarea
-              id={id}
-              rows={2}
-              maxLength={1024}
-              value={form.outReply}
-              disabled={readOnly}
-              onChange={set('outReply')}
-            />
-          )}
-        </Field>
-        <Field
+          value={form.outReply}
+          disabled={readOnly}
+          onChange={set('outReply')}
+        />
+        <ReplyField
           label="Reply to an opt-in"
           hint="Leave empty to send nothing."
           error={fieldErrors.opt_in_confirmation}
-        >
-          {(id) => (
-            <textarea
-              id={id}
-              rows={2}
-              maxLength={1024}
-              value={form.inReply}
-              disabled={readOnly}
-              onChange={set('inReply')}
-            />
-          )}
-        </Field>
+          value={form.inReply}
+          disabled={readOnly}
+          onChange={set('inReply')}
+        />
         {error && Object.keys(fieldErrors).length === 0 && <ErrorNote message={error} />}
         {!readOnly && (
           <div className="row">
@@ -258,5 +247,22 @@ function NewWorkspace() {
       </form>
       {error && <ErrorNote message={error} />}
     </Card>
+  );
+}
+
+/** The text sent back on an opt-out or an opt-in, as long as the server keeps. */
+function ReplyField({
+  label,
+  hint,
+  error,
+  ...input
+}: { label: string; hint: string; error: string | undefined } & Pick<
+  React.TextareaHTMLAttributes<HTMLTextAreaElement>,
+  'value' | 'disabled' | 'onChange'
+>) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(id) => <textarea id={id} rows={2} maxLength={FIELD_LIMITS.consentReply} {...input} />}
+    </Field>
   );
 }

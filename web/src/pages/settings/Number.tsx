@@ -1,31 +1,16 @@
 import { useState } from 'react';
-import { api, formatDate, useApi } from '../../api';
+import { api, formatDate, invalidate, useApi } from '../../api';
+import type { NumberAnswer } from '../../server-types';
 import { useSession } from '../../session';
 import { Badge, Card, CopyButton, Empty, ErrorNote, Loading, Modal, useAction } from '../../ui';
-import { ConnectNumberForm, WebhookFacts, type WebhookInfo } from './ConnectNumberForm';
+import { ConnectNumberForm, WebhookFacts } from './ConnectNumberForm';
 
-interface NumberInfo {
-  simulator_available: boolean;
-  webhook: WebhookInfo;
-  number: null | {
-    id: string;
-    display_phone: string;
-    phone_number_id: string;
-    business_account_id: string;
-    provider: 'simulator' | 'whatsapp_cloud_api';
-    status: string;
-    webhook_url: string;
-    verified_name: string | null;
-    quality_rating: string | null;
-    messaging_limit_tier: string | null;
-    templates_synced_at: string | null;
-    connected_at: string;
-  };
-}
+// The templates come from the number: connecting one lists its templates, disconnecting hides them.
+const numberChanged = () => invalidate('/templates');
 
 export function NumberSettings() {
   const { session } = useSession();
-  const info = useApi<NumberInfo>('/number');
+  const info = useApi<NumberAnswer>('/number');
   const { busy, error, run } = useAction();
   const [confirming, setConfirming] = useState(false);
   if (info.loading && !info.data) return <Loading />;
@@ -50,7 +35,7 @@ export function NumberSettings() {
               onClick={() =>
                 run(async () => {
                   await api('POST', '/number/simulator');
-                  info.reload();
+                  await numberChanged();
                 })
               }
             >
@@ -59,7 +44,7 @@ export function NumberSettings() {
             {error && <ErrorNote message={error} />}
           </div>
         )}
-        {session.can_manage && <ConnectNumberForm onConnected={info.reload} />}
+        {session.can_manage && <ConnectNumberForm onConnected={numberChanged} />}
       </Card>
     );
   }
@@ -90,7 +75,7 @@ export function NumberSettings() {
                 run(async () => {
                   await api('DELETE', '/number');
                   setConfirming(false);
-                  info.reload();
+                  await numberChanged();
                 })
               }
             >

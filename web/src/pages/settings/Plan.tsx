@@ -1,12 +1,6 @@
 import { useApi } from '../../api';
+import type { Usage } from '../../server-types';
 import { Badge, Card, ErrorNote, Loading, Meter } from '../../ui';
-
-interface Usage {
-  plan: string;
-  contacts: { used: number; limit: number };
-  messages_this_month: { used: number; limit: number };
-  leads_this_month: { used: number; limit: number } | null;
-}
 
 export function PlanSettings() {
   const usage = useApi<Usage>('/usage');
@@ -27,9 +21,7 @@ export function PlanSettings() {
           used={u.messages_this_month.used}
           limit={u.messages_this_month.limit}
         />
-        {u.leads_this_month && (
-          <Meter label="Leads this month" used={u.leads_this_month.used} limit={u.leads_this_month.limit} />
-        )}
+        <Meter label="Leads this month" used={u.leads_this_month.used} limit={u.leads_this_month.limit} />
       </div>
       <p className="small muted">
         The server's operator changes plans with <code>parley plan set</code>.

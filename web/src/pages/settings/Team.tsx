@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
-import { api, formatDate, useApi } from '../../api';
+import { api, formatDate, invalidate, useApi } from '../../api';
 import { Table } from '../../list';
+import type { NewInvitation, Team } from '../../server-types';
 import { useSession } from '../../session';
 import {
   Badge,
@@ -15,17 +16,13 @@ import {
   useAction,
 } from '../../ui';
 
-interface Team {
-  members: { id: string; email: string; name: string; role: string; created_at: string }[];
-  invitations: { id: string; email: string; role: string; created_at: string; expires_at: string }[];
-}
-
 export function TeamSettings() {
   const { session } = useSession();
   const team = useApi<Team>('/team');
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
-  const [link, setLink] = useState<string | null>(null);
+  const [byEmail, setByEmail] = useState(session.sends_mail);
+  const [sent, setSent] = useState<{ url: string; emailedTo: string | null } | null>(null);
   const invite = useAction();
   const change = useAction();
   if (team.loading && !team.data) return <Loading />;
@@ -33,15 +30,20 @@ export function TeamSettings() {
     return <ErrorNote message={team.error ?? 'Not found'} onRetry={team.reload} />;
   const send = () =>
     invite.run(async () => {
-      const r = await api<{ url: string }>('POST', '/invitations', { email, role });
-      setLink(r.url);
+      const r = await api<NewInvitation>('POST', '/invitations', {
+        email,
+        role,
+        ...(byEmail && session.sends_mail ? { send_email: true } : {}),
+      });
+      setSent({ url: r.url, emailedTo: r.emailed ? email : null });
       setEmail('');
-      team.reload();
+      await invalidate('/team');
     });
+  // Members and invitations are written under their own paths but listed under /team.
   const act = (fn: () => Promise<unknown>) =>
     change.run(async () => {
       await fn();
-      team.reload();
+      await invalidate('/team');
     });
   return (
     <div className="stack">
@@ -69,15 +71,25 @@ export function TeamSettings() {
                 </select>
               )}
             </Field>
+            {session.sends_mail && (
+              <label className="check">
+                <input type="checkbox" checked={byEmail} onChange={(e) => setByEmail(e.target.checked)} />{' '}
+                Send it by e-mail
+              </label>
+            )}
             <button type="submit" className="btn primary" disabled={invite.busy}>
               Create invitation
             </button>
           </form>
           {invite.error && <ErrorNote message={invite.error} />}
-          {link && (
+          {sent && (
             <Secret
-              value={link}
-              note="Send this link to your teammate. It works once and expires in 7 days; it is not shown again."
+              value={sent.url}
+              note={
+                sent.emailedTo
+                  ? `We are e-mailing this link to ${sent.emailedTo}; you can also copy it. It works once and expires in 7 days; it is not shown again.`
+                  : 'Send this link to your teammate. It works once and expires in 7 days; it is not shown again.'
+              }
             />
           )}
         </Card>
@@ -85,6 +97,7 @@ export function TeamSettings() {
       <Card title="Members">
         {change.error && <ErrorNote message={change.error} />}
         <Table
+          label="Members"
           head={
             <>
               <th>Name</th>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, formatDate, useApi } from '../../api';
 import { ListTable } from '../../list';
+import type { DeliveryList, Endpoint, EndpointList, NewEndpoint, TestDelivery } from '../../server-types';
 import { useSession } from '../../session';
 import {
   Badge,
@@ -16,28 +17,9 @@ import {
   useAction,
 } from '../../ui';
 
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  created_at: string;
-  failed: number;
-}
-
-interface Delivery {
-  id: string;
-  event_type: string;
-  status: string;
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: string;
-}
-
 export function Webhooks() {
   const { session } = useSession();
-  const list = useApi<{ endpoints: Endpoint[]; events: string[] }>('/webhooks');
+  const list = useApi<EndpointList>('/webhooks');
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[] | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -47,10 +29,9 @@ export function Webhooks() {
   const chosen = events ?? all;
   const add = () =>
     create.run(async () => {
-      const r = await api<{ secret: string }>('POST', '/webhooks', { url, events: chosen });
+      const r = await api<NewEndpoint>('POST', '/webhooks', { url, events: chosen });
       setSecret(r.secret);
       setUrl('');
-      list.reload();
     });
   return (
     <Card
@@ -125,14 +106,7 @@ export function Webhooks() {
         </ul>
       )}
       {open && (
-        <EndpointModal
-          endpoint={open}
-          onClose={() => setOpen(null)}
-          onDeleted={() => {
-            setOpen(null);
-            list.reload();
-          }}
-        />
+        <EndpointModal endpoint={open} onClose={() => setOpen(null)} onDeleted={() => setOpen(null)} />
       )}
     </Card>
   );
@@ -148,18 +122,17 @@ function EndpointModal({
   onDeleted: () => void;
 }) {
   const { session } = useSession();
-  const log = useApi<{ deliveries: Delivery[] }>(`/webhooks/${endpoint.id}/deliveries`);
+  const log = useApi<DeliveryList>(`/webhooks/${endpoint.id}/deliveries`);
   const test = useAction();
   const [outcome, setOutcome] = useState<string | null>(null);
   const sendTest = () =>
     test.run(async () => {
-      const r = await api<{ delivery: Delivery }>('POST', `/webhooks/${endpoint.id}/test`);
+      const r = await api<TestDelivery>('POST', `/webhooks/${endpoint.id}/test`);
       setOutcome(
         r.delivery.status === 'delivered'
           ? `Delivered (HTTP ${r.delivery.last_status})`
           : `Failed: ${r.delivery.last_error ?? 'no answer'}`,
       );
-      log.reload();
     });
   return (
     <Modal title="Endpoint" onClose={onClose}>
@@ -194,6 +167,7 @@ function EndpointModal({
       {test.error && <ErrorNote message={test.error} />}
       <h3 className="section-title">Recent deliveries</h3>
       <ListTable
+        label="Webhook endpoints"
         list={log}
         items={log.data?.deliveries}
         empty={<p className="muted">Nothing delivered yet. Send a test event to check your endpoint.</p>}

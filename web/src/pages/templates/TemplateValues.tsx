@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Field, InputField } from '../../ui';
 import type { HeaderValue, Template, TemplateValues as Values } from './types';
 import { component } from './types';
-import { around, bodyFields, bodyValue, buttonLabel, urlBase } from './values';
+import { bodyFields, bodyValue, buttonLabel, headerLabel, sentence, TAKES_LABEL, urlBase } from './values';
 
 interface Props {
   template: Template;
@@ -13,14 +13,6 @@ interface Props {
   /** A hint under the first field (a flow's placeholders). */
   hint?: ReactNode;
 }
-
-/** The server's words as a sentence: "an http(s) URL…" → "An http(s) URL….". */
-const sentence = (s: string) => {
-  const plain = s.replace(/`/g, '');
-  return `${plain.charAt(0).toUpperCase()}${plain.slice(1)}${/[.!?]$/.test(plain) ? '' : '.'}`;
-};
-
-const TAKES_LABEL = { payload: 'Reply payload', text: 'Link ending', coupon_code: 'Offer code' } as const;
 
 /**
  * The values a send of the template gives, one labelled field each: the header's, the body's variables
@@ -67,7 +59,7 @@ export function TemplateValues({ template: t, value, onChange, errors = {}, hint
     <div className="stack template-values">
       {t.header?.takes_value && format === 'TEXT' && (
         <InputField
-          label={`Header: “${around(headerText, headerText.match(/\{\{\s*([^}\s]+)\s*\}\}/)?.[1] ?? '1')}”`}
+          label={headerLabel(headerText)}
           hint={nextHint()}
           error={problem('template.header')}
           value={typeof header === 'string' ? header : ''}

@@ -1,51 +1,9 @@
+import type { TemplateComponentView } from '../../server-types';
+
 /** A template as the web app's API lists it: its stored components and what a send of it must give. */
-export interface TemplateButton {
-  type: string;
-  text?: string;
-  url?: string;
-  phone_number?: string;
-  example?: string | string[];
-}
-
-export interface TemplateComponent {
-  type: string;
-  format?: string;
-  text?: string;
-  example?: {
-    header_text?: string[];
-    header_text_named_params?: { param_name: string; example: string }[];
-    header_handle?: string[];
-    body_text?: string[][];
-    body_text_named_params?: { param_name: string; example: string }[];
-  };
-  buttons?: TemplateButton[];
-  /** AUTHENTICATION: WhatsApp's options in place of text. */
-  add_security_recommendation?: boolean;
-  code_expiration_minutes?: number;
-}
-
-export interface Template {
-  id: string;
-  name: string;
-  language: string;
-  category: string;
-  body: string;
-  status: string;
-  rejected_reason: string | null;
-  updated_at: string;
-  components: TemplateComponent[] | null;
-  variable_count: number;
-  parameter_format: 'POSITIONAL' | 'NAMED';
-  /** A NAMED template's body variables in order; empty for positional ones. */
-  body_parameters: string[];
-  header: { format: string; takes_value: boolean } | null;
-  buttons: {
-    index: number;
-    type: string;
-    takes: 'payload' | 'text' | 'coupon_code' | null;
-    required: boolean;
-  }[];
-}
+export type { Template } from '../../server-types';
+export type TemplateComponent = TemplateComponentView;
+export type TemplateButton = NonNullable<TemplateComponent['buttons']>[number];
 
 export interface HeaderValue {
   link?: string;

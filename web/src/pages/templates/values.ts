@@ -7,6 +7,23 @@ export const humanize = (name: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+/** The server's words as a sentence: "an http(s) URL…" → "An http(s) URL….". */
+export const sentence = (s: string) => {
+  const plain = s.replace(/`/g, '');
+  return `${plain.charAt(0).toUpperCase()}${plain.slice(1)}${/[.!?]$/.test(plain) ? '' : '.'}`;
+};
+
+/** What a button's value is, by what it takes. */
+export const TAKES_LABEL = {
+  payload: 'Reply payload',
+  text: 'Link ending',
+  coupon_code: 'Offer code',
+} as const;
+
+/** The header's text variable, named by the words around it. */
+export const headerLabel = (headerText: string) =>
+  `Header: “${around(headerText, headerText.match(/\{\{\s*([^}\s]+)\s*\}\}/)?.[1] ?? '1')}”`;
+
 /**
  * A positional variable named by the words around it, as the customer reads them:
  * "Hi {{1}}, your order {{2}} ships" gives "Hi ___, your order" for {{1}}.

@@ -2,33 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { GraphTemplateComponent } from '../../../../src/modules/messaging/cloud-api/types.js';
 import { templateComponents } from '../../../../src/modules/messaging/template-parameters.js';
 import { templateNeeds } from '../../../../src/modules/templates/components.js';
-import { sendNeeds } from '../../../../src/modules/templates/send-needs.js';
-import { type CreateTemplateBody, reviewTemplate } from '../../../../src/simulator/template-review.js';
 import { PROMO } from '../../../../test/support/rich-template.js';
+import { listed } from './listed-template';
 import type { Template, TemplateValues } from './types';
 import { around, bodyFields, emptyValues, missingValues, valuesPreview } from './values';
-
-/** A template as the app's GET /templates lists it, from Meta's creation request as reviewed. */
-function listed(request: CreateTemplateBody & { name: string; language: string; category: string }) {
-  const review = reviewTemplate(request, request.category);
-  if (!review.ok) throw new Error(review.details);
-  const stored = {
-    category: request.category,
-    body: review.components.find((c) => c.type === 'BODY')?.text ?? '',
-    parameter_format: review.parameterFormat,
-    components: review.components,
-  };
-  return {
-    id: 'tp_1',
-    name: request.name,
-    language: request.language,
-    status: 'APPROVED',
-    rejected_reason: null,
-    updated_at: '',
-    ...stored,
-    ...sendNeeds(stored),
-  } as Template;
-}
 
 // What POST /messages would build from the values, by the server's own rules (a 422 throws).
 const send = (t: Template, v: TemplateValues) =>

@@ -1,0 +1,315 @@
+// npm run bench (broadcast): a broadcast to BENCH_BROADCAST_RECIPIENTS contacts (default 100,000) on
+// PostgreSQL, from a number configured at 1,000 messages per second to the simulator in its own
+// process (`parley simulator`, status webhooks off), delivered by a `serve --role worker` process that
+// is killed (SIGKILL) three times on the way and started again each time, with `serve --role api`
+// answering GET /api/v1/broadcasts/{id} throughout. Measures what the simulator received: the rate
+// over the run and between the kills, the busiest 1-second window, recipients sent twice and missing;
+// the wall time, the worker's RSS and CPU, the GET's latency. Writes its section of docs/benchmarks.md.
+// Environment: BENCH_ADMIN_URL as for bench/run.mjs; BENCH_BROADCAST_RECIPIENTS; BENCH_CPU_PROF (a
+// directory: the workers run with --cpu-prof); BENCH_NO_WRITE.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import pg from 'pg';
+import { openDatabase } from '../dist/db/open.js';
+import { SecretBox } from '../dist/lib/secret-box.js';
+import { connectNumber } from '../dist/modules/messaging/connected-numbers.js';
+import { saveTemplate } from '../dist/modules/templates/save-template.js';
+import { cleanupAll, seedDatabase, sleep, start, stop, writeBenchSection } from './lib.mjs';
+
+const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const RECIPIENTS = Number(process.env.BENCH_BROADCAST_RECIPIENTS ?? 100_000);
+const RATE = 1000;
+const KILLS = 3;
+const SECRET = '1'.repeat(64);
+const PORT = 4330;
+const PHONE_PREFIX = '9198';
+const SIM_TOKEN = randomBytes(32).toString('hex');
+const simAuth = { authorization: `Bearer ${SIM_TOKEN}` };
+const TEMPLATE = {
+  name: 'offer',
+  language: 'en_US',
+  category: 'MARKETING',
+  body: 'Hello {{1}}!',
+  status: 'APPROVED',
+};
+const NUMBER = { phoneNumberId: '900010', messagesPerSecond: RATE };
+
+const parleyUrl = `http://127.0.0.1:${PORT}`;
+const simUrl = `http://127.0.0.1:${PORT + 2}/_sim`;
+
+async function call(url, { method = 'GET', body, headers = {} } = {}) {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** The number at RATE per second, pointed at the simulator, the template and the contacts, stored in the clone. */
+async function connect(env) {
+  const db = await openDatabase({ databaseUrl: env.DATABASE_URL });
+  const { rows } = await db.query('SELECT id FROM workspaces');
+  const secrets = {
+    accessToken: `token-${NUMBER.phoneNumberId}`,
+    appSecret: `secret-${NUMBER.phoneNumberId}`,
+  };
+  const { id } = await connectNumber({ db, secrets: new SecretBox(Buffer.from(SECRET, 'hex')) }, rows[0].id, {
+    ...NUMBER,
+    ...secrets,
+    businessAccountId: `waba${NUMBER.phoneNumberId}`,
+    displayPhone: '+1 555 0100',
+    verifyToken: 'bench',
+    graphBaseUrl: simUrl,
+  });
+  await saveTemplate(db, rows[0].id, TEMPLATE);
+  // In slices: one statement for them all outlives the statement timeout on a busy machine.
+  for (let from = 0; from < RECIPIENTS; from += 5_000)
+    await db.query(
+      `INSERT INTO contacts (workspace_id, id, phone, tags, traits)
+       SELECT $1, 'ct_pre' || n, $4 || lpad(n::text, 8, '0'), '{bench}', '{}' FROM generate_series($2::int, $3::int - 1) AS n`,
+      [rows[0].id, from, Math.min(RECIPIENTS, from + 5_000), PHONE_PREFIX],
+    );
+  await db.exec('VACUUM ANALYZE');
+  await db.close();
+  return { id, ...secrets };
+}
+
+const stat = (pid) => {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return {
+      rssMb: Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024,
+      cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+    };
+  } catch {
+    return null;
+  }
+};
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+
+/** The receive times (sorted) and what they say: rates, the busiest second, the stretches between stops. */
+function analyse(times) {
+  const rate = (from, to) => (to > from ? ((to - from) / (times[to] - times[from])) * 1000 : Number.NaN);
+  let busiest = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i] - times[j] >= 1000) j++;
+    busiest = Math.max(busiest, i - j + 1);
+  }
+  // Stretches of steady sending: split where the network heard nothing for over a second (a kill and
+  // the wait for its lease), each trimmed by 2 s at both ends (the worker starting, the last sends).
+  const stretches = [];
+  let first = 0;
+  for (let i = 1; i <= times.length; i++) {
+    if (i < times.length && times[i] - times[i - 1] <= 1000) continue;
+    const from = times.findIndex((t, k) => k >= first && t >= times[first] + 2000);
+    let to = i - 1;
+    while (to > first && times[to] > times[i - 1] - 2000) to--;
+    if (from >= 0 && to > from) stretches.push({ sends: to - from, ms: times[to] - times[from] });
+    if (i < times.length) stretches.push({ gapMs: times[i] - times[i - 1] });
+    first = i;
+  }
+  const steady = stretches.filter((s) => s.sends);
+  const steadySends = steady.reduce((a, s) => a + s.sends, 0);
+  const steadyMs = steady.reduce((a, s) => a + s.ms, 0);
+  return {
+    overall: rate(0, times.length - 1),
+    steady: (steadySends / steadyMs) * 1000,
+    stretches: steady.map((s) => Math.round((s.sends / s.ms) * 1000)),
+    gaps: stretches.filter((s) => s.gapMs).map((s) => s.gapMs / 1000),
+    busiest,
+  };
+}
+
+async function run() {
+  process.stderr.write(`broadcast: seeding ${RECIPIENTS} contacts...\n`);
+  const seeded = await seedDatabase('postgres', {
+    adminUrl: ADMIN_URL,
+    secret: SECRET,
+    keys: 1,
+    preload: 0,
+    phonePrefix: PHONE_PREFIX,
+  });
+  const env = await seeded.clone('broadcast');
+  const number = await connect(env);
+  const serverEnv = { ...env, PARLEY_SECRET_KEY: SECRET, LOG_LEVEL: 'warn' };
+  const sim = await start(
+    ['dist/cli/main.js', 'simulator', '--port', String(PORT + 2)],
+    { SIMULATOR_TOKEN: SIM_TOKEN, APP_URL: parleyUrl },
+    /simulator at/,
+  );
+  const api = await start(
+    ['dist/cli/main.js', 'serve', '--role', 'api'],
+    { ...serverEnv, PORT: String(PORT) },
+    /Parley is running/,
+  );
+  let life = 0;
+  const startWorker = () =>
+    start(
+      ['dist/cli/main.js', 'serve', '--role', 'worker'],
+      serverEnv,
+      /Parley (worker )?is running/,
+      process.env.BENCH_CPU_PROF
+        ? {
+            nodeOptions: [
+              '--cpu-prof',
+              `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
+              `--cpu-prof-name=broadcast-worker-${life++}.cpuprofile`,
+            ],
+          }
+        : {},
+    );
+  let worker = await startWorker();
+  try {
+    await call(`${simUrl}/numbers`, {
+      method: 'POST',
+      headers: simAuth,
+      body: {
+        phoneNumberId: NUMBER.phoneNumberId,
+        businessAccountId: `waba${NUMBER.phoneNumberId}`,
+        displayPhone: '+1 555 0100',
+        accessToken: number.accessToken,
+        appSecret: number.appSecret,
+        webhookUrl: `${parleyUrl}/api/webhooks/whatsapp/${number.id}`,
+        templates: [TEMPLATE],
+        messagingLimitTier: 'TIER_UNLIMITED',
+      },
+    });
+    // The `sent` status on, as Meta sends it: it is what confirms a send whose worker died before the
+    // answer came back; without it such a send is sent again after the confirmation window.
+    await call(`${simUrl}/control`, {
+      method: 'POST',
+      headers: simAuth,
+      body: { status_delays_ms: [50, -1, -1] },
+    });
+    const auth = { authorization: `Bearer ${seeded.keys[0]}` };
+    const loadStart = os.loadavg()[0];
+    const began = performance.now();
+    const { broadcast } = await call(`${parleyUrl}/api/v1/broadcasts`, {
+      method: 'POST',
+      headers: auth,
+      body: {
+        name: 'Bench',
+        template: { name: TEMPLATE.name, language: TEMPLATE.language },
+        audience: { tags_all: ['bench'] },
+        values: { body: [{ from: 'text', text: 'Asha' }] },
+      },
+    });
+    const latencies = [];
+    const dbLatencies = [];
+    const probe = new pg.Client({ connectionString: env.DATABASE_URL });
+    probe.on('error', () => {});
+    await probe.connect();
+    const kills = [];
+    let rssPeak = 0;
+    let workerCpuMs = 0;
+    let lastCpu = 0;
+    let state;
+    for (;;) {
+      const t0 = performance.now();
+      state = (await call(`${parleyUrl}/api/v1/broadcasts/${broadcast.id}`, { headers: auth })).broadcast;
+      latencies.push(performance.now() - t0);
+      const t1 = performance.now();
+      await probe.query('SELECT 1');
+      dbLatencies.push(performance.now() - t1);
+      const s = stat(worker.pid);
+      if (s) {
+        rssPeak = Math.max(rssPeak, s.rssMb);
+        lastCpu = s.cpuMs;
+      }
+      if (state.status === 'completed' || state.status === 'paused' || state.status === 'cancelled') break;
+      if (kills.length < KILLS && state.counts.sent >= (RECIPIENTS * (kills.length + 1)) / (KILLS + 1)) {
+        workerCpuMs += lastCpu;
+        lastCpu = 0;
+        worker.kill('SIGKILL');
+        kills.push({ at: Date.now(), sent: state.counts.sent });
+        process.stderr.write(`  SIGKILL the worker at ${state.counts.sent} sent\n`);
+        await new Promise((r) =>
+          worker.exitCode !== null || worker.signalCode !== null ? r() : worker.once('exit', r),
+        );
+        worker = await startWorker();
+      }
+      await sleep(500);
+    }
+    workerCpuMs += lastCpu;
+    await probe.end();
+    const wallS = (performance.now() - began) / 1000;
+    const loadEnd = os.loadavg()[0];
+    await sleep(2000); // anything sent twice would show up by now
+    const { messages } = await call(`${simUrl}/messages?phone_number_id=${NUMBER.phoneNumberId}`, {
+      headers: simAuth,
+    });
+    const perPhone = new Map();
+    for (const m of messages) perPhone.set(m.to, (perPhone.get(m.to) ?? 0) + 1);
+    let missing = 0;
+    for (let n = 0; n < RECIPIENTS; n++)
+      if (!perPhone.has(`${PHONE_PREFIX}${String(n).padStart(8, '0')}`)) missing++;
+    const figures = analyse(messages.map((m) => m.receivedAt).sort((a, b) => a - b));
+    latencies.sort((a, b) => a - b);
+    dbLatencies.sort((a, b) => a - b);
+    const result = {
+      status: state.status,
+      counts: state.counts,
+      received: messages.length,
+      twice: [...perPhone.values()].filter((c) => c > 1).length,
+      missing,
+      wallS,
+      ...figures,
+      rssPeak,
+      workerCpuS: workerCpuMs / 1000,
+      polls: latencies.length,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: latencies.at(-1),
+      dbP50: percentile(dbLatencies, 50),
+      dbP99: percentile(dbLatencies, 99),
+      loadStart,
+      loadEnd,
+      kills: kills.map((k) => k.sent),
+      serverVersion: seeded.serverVersion,
+    };
+    process.stderr.write(`  ${JSON.stringify(result)}\n`);
+    return result;
+  } finally {
+    await stop(worker);
+    await stop(api);
+    await stop(sim);
+  }
+}
+
+function section(r) {
+  const n = (x, d = 0) => x.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
+  const off = (x) => `${((x / RATE - 1) * 100).toFixed(1)}%`;
+  return [
+    '## Broadcast',
+    '',
+    `A broadcast of an approved template (one body value) to ${n(RECIPIENTS)} contacts (a tag segment) on PostgreSQL ${r.serverVersion.split(' ')[0]}, from a number configured at ${n(RATE)} messages per second (messaging limit tier TIER_UNLIMITED) to the simulator in its own process (\`parley simulator\`, only the \`sent\` status webhook on, 50 ms after each send, processed by the API and worker: it is what confirms a send whose worker was killed before its answer came back). \`serve --role worker\` delivers it; it is killed with SIGKILL ${KILLS} times, at a quarter, half and three quarters of the recipients sent as the broadcast counts them, and started again at once each time; \`serve --role api\` answers \`GET /api/v1/broadcasts/{id}\`, polled every half second throughout, each poll followed by a \`SELECT 1\` on the same database (its round trip shows how busy the database and the machine were). Rates are the simulator's receive times: over the whole run (kills and the waits after them included) and *steady*, over the stretches between the kills, each less its first and last 2 s. *Silences* are the stretches of over a second in which the network heard nothing: after each kill (the dead worker's lease of 20 s, then the job handed on by pg-boss or the sweep) and wherever sending stalled. Written by \`npm run bench\` (bench/broadcast.mjs) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores; load average ${r.loadStart.toFixed(1)} when the broadcast started and ${r.loadEnd.toFixed(1)} when it completed (above the core count, other work shared the machine).`,
+    '',
+    '| status | at the network | sent twice | missing | whole run /s | steady /s (off by) | per stretch /s | busiest 1 s window | silences over 1 s: count, total s, longest s | wall s | worker peak RSS MB | worker CPU s | GET p50 / p99 / max ms | `SELECT 1` p50 / p99 ms |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    `| ${r.status} (${n(r.counts.sent)} sent, ${r.counts.failed} failed, ${r.counts.skipped} skipped) | ${n(r.received)} | ${r.twice} | ${r.missing} | ${n(r.overall, 1)} | ${n(r.steady, 1)} (${off(r.steady)}) | ${r.stretches.join(', ')} | ${r.busiest} | ${r.gaps.length}, ${r.gaps.reduce((a, g) => a + g, 0).toFixed(1)}, ${[
+      ...r.gaps,
+    ]
+      .sort((a, b) => b - a)
+      .slice(0, KILLS)
+      .map((g) => g.toFixed(1))
+      .join(
+        ' / ',
+      )} | ${n(r.wallS, 1)} | ${Math.round(r.rssPeak)} | ${n(r.workerCpuS, 1)} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} / ${r.max.toFixed(1)} | ${r.dbP50.toFixed(1)} / ${r.dbP99.toFixed(1)} |`,
+  ].join('\n');
+}
+
+try {
+  const r = await run();
+  const text = section(r);
+  console.log(text);
+  writeBenchSection('broadcast', text);
+  if (r.twice || r.missing || r.busiest > RATE) process.exitCode = 1;
+} finally {
+  await cleanupAll();
+}

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import { sendingNumber } from '../messaging/connected-numbers.js';
+import { approvedTemplate } from './approved-template.js';
+import { completeIfSettled } from './complete-broadcast.js';
+import type { BroadcastRow } from './get-broadcast.js';
+import { currentTier, tierMax, usedLast24h } from './messaging-limit.js';
+import { BroadcastStopped, claimRecipients, releaseBatch } from './release-batch.js';
+import { scheduleDelivery } from './schedule-delivery.js';
+import type { BroadcastStatus, PausedReason } from './schemas.js';
+import { snapshotAudience } from './snapshot-audience.js';
+
+const LEASE_SECONDS = 20;
+const BATCH = 200;
+/** How often a broadcast whose recipients are all released looks whether the network has taken them all. */
+const SETTLE_CHECK_MS = 3_000;
+/** A job hands on to a fresh one after this long, so no job outlives its expiry. */
+const SLICE_MS = 4 * 60_000;
+/** A broadcast at its limit looks again at least this often (the tier may have been raised). */
+const LIMIT_RECHECK_MS = 10 * 60_000;
+
+type Leased = Pick<
+  BroadcastRow,
+  | 'id'
+  | 'status'
+  | 'template_name'
+  | 'template_language'
+  | 'template_category'
+  | 'audience'
+  | 'values'
+  | 'snapshot_done'
+> & { snapshot_after: string | null };
+
+type Job = { workspaceId: string; broadcastId: string };
+
+/**
+ * Takes (or renews) the broadcast's lease for a delivery that may go on: sending, waiting for the
+ * limit, or scheduled and due. A scheduled one becomes sending here, once, whichever job gets it.
+ */
+async function lease(ctx: AppContext, job: Job, owner: string): Promise<Leased | null> {
+  const { rows } = await ctx.db.query<Leased>(
+    `UPDATE broadcasts SET status = CASE WHEN status = 'scheduled' THEN 'sending' ELSE status END,
+       started_at = coalesce(started_at, now()), lease_owner = $3,
+       lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), updated_at = now()
+     WHERE workspace_id = $1 AND id = $2
+       AND (status IN ('sending', 'waiting_for_limit') OR (status = 'scheduled' AND send_at <= now() + interval '1 second'))
+       AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $3)
+     RETURNING id, status, template_name, template_language, template_category, audience, "values",
+       snapshot_done, snapshot_after`,
+    [job.workspaceId, job.broadcastId, owner],
+  );
+  return rows[0] ?? null;
+}
+
+async function setStatus(
+  ctx: AppContext,
+  job: Job,
+  owner: string,
+  status: BroadcastStatus,
+  {
+    waitingUntil = null,
+    pausedReason = null,
+  }: { waitingUntil?: Date | null; pausedReason?: PausedReason | null } = {},
+) {
+  await ctx.db.query(
+    `UPDATE broadcasts SET status = $4, waiting_until = $5, paused_reason = $6, updated_at = now()
+     WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3 AND status IN ('sending', 'waiting_for_limit')`,
+    [job.workspaceId, job.broadcastId, owner, status, waitingUntil, pausedReason],
+  );
+}
+
+/** A job that could not take the lease comes back when the holder's runs out, if the broadcast still needs one. */
+async function retryLater(ctx: AppContext, job: Job) {
+  const { rows } = await ctx.db.query<{
+    status: BroadcastStatus;
+    lease_until: Date | null;
+    send_at: Date | null;
+  }>('SELECT status, lease_until, send_at FROM broadcasts WHERE workspace_id = $1 AND id = $2', [
+    job.workspaceId,
+    job.broadcastId,
+  ]);
+  const b = rows[0];
+  if (!b) return;
+  if (b.status === 'scheduled' && b.send_at) await scheduleDelivery(ctx, job, b.send_at);
+  else if ((b.status === 'sending' || b.status === 'waiting_for_limit') && b.lease_until)
+    await scheduleDelivery(ctx, job, new Date(b.lease_until.getTime() + 1_000));
+}
+
+/**
+ * The broadcasts.deliver job: snapshots the audience, then releases recipients a batch at a time
+ * through the send path while the broadcast is sending, never past the number's messaging limit
+ * (unique recipients in a rolling 24 hours; at it the broadcast waits for the window to free), and
+ * completes it once every message is settled. At least once like every job; at most one message per
+ * recipient by the messages' source keys, and one delivery at a time by the lease.
+ */
+export async function deliverBroadcast(ctx: AppContext, job: Job): Promise<void> {
+  const owner = randomUUID();
+  const b = await lease(ctx, job, owner);
+  if (!b) return retryLater(ctx, job);
+  let next: Date | null = null;
+  try {
+    next = await deliver(ctx, job, owner, b);
+  } finally {
+    await ctx.db.query(
+      'UPDATE broadcasts SET lease_owner = NULL, lease_until = NULL WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3',
+      [job.workspaceId, job.broadcastId, owner],
+    );
+  }
+  if (next) await scheduleDelivery(ctx, job, next);
+}
+
+/** Delivers while it may; answers when the next job should look again (null: done or stopped). */
+async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Promise<Date | null> {
+  const number = await sendingNumber(ctx, job.workspaceId);
+  if (!number) {
+    await setStatus(ctx, job, owner, 'paused', { pausedReason: 'no_connected_number' });
+    ctx.log.warn({ broadcastId: b.id }, 'broadcast paused: the workspace has no connected number');
+    return null;
+  }
+  const template = await approvedTemplate(ctx.db, job.workspaceId, {
+    name: b.template_name,
+    language: b.template_language,
+  }).catch(() => null);
+  await snapshotAudience(ctx.db, job.workspaceId, b);
+  if (!(await anyToRelease(ctx, job))) return settle(ctx, job);
+  const max = tierMax(await currentTier(ctx, number));
+  let left =
+    max === null ? Number.POSITIVE_INFINITY : max - (await usedLast24h(ctx.db, job.workspaceId)).used;
+  const concurrency = Math.max(1, Math.min(50, number.messagesPerSecond));
+  // About five seconds of sends at the number's rate: the lease and the limit are looked at between batches.
+  const batch = Math.max(1, Math.min(BATCH, number.messagesPerSecond * 5));
+  const until = Date.now() + SLICE_MS;
+  for (;;) {
+    const current = await lease(ctx, job, owner);
+    if (!current) return null;
+    if (left <= 0 && max !== null) {
+      const { used, freesAt } = await usedLast24h(ctx.db, job.workspaceId);
+      left = max - used;
+      if (left <= 0) {
+        const at = new Date(
+          Math.min((freesAt?.getTime() ?? Date.now()) + 1_000, Date.now() + LIMIT_RECHECK_MS),
+        );
+        await setStatus(ctx, job, owner, 'waiting_for_limit', { waitingUntil: at });
+        return at;
+      }
+    }
+    if (current.status === 'waiting_for_limit') await setStatus(ctx, job, owner, 'sending');
+    const claimed = await claimRecipients(ctx, job.workspaceId, b.id, Math.min(batch, left));
+    if (!claimed.length) break;
+    left -= claimed.length;
+    if (!template) {
+      // The template is no longer approved: nothing can be sent; each recipient says why.
+      await ctx.db.query(
+        `UPDATE broadcast_recipients SET state = 'skipped', error_title = 'The template is no longer approved'
+         WHERE workspace_id = $1 AND broadcast_id = $2 AND state = 'releasing'`,
+        [job.workspaceId, b.id],
+      );
+      continue;
+    }
+    try {
+      await releaseBatch(
+        ctx,
+        { workspaceId: job.workspaceId, id: b.id, values: b.values },
+        template,
+        claimed,
+        concurrency,
+        stillGoing(ctx, job, owner),
+      );
+    } catch (err) {
+      if (!(err instanceof BroadcastStopped)) throw err;
+      await setStatus(ctx, job, owner, 'paused', { pausedReason: err.reason });
+      ctx.log.warn({ broadcastId: b.id, reason: err.message }, 'broadcast paused');
+      return null;
+    }
+    if (Date.now() > until) return new Date();
+  }
+  return settle(ctx, job);
+}
+
+/** Every recipient released: completed once the network has taken them all, else looked at again soon. */
+async function settle(ctx: AppContext, job: Job): Promise<Date | null> {
+  if (await completeIfSettled(ctx, job.workspaceId, job.broadcastId)) return null;
+  return new Date(Date.now() + SETTLE_CHECK_MS);
+}
+
+async function anyToRelease(ctx: AppContext, job: Job): Promise<boolean> {
+  const { rows } = await ctx.db.query(
+    `SELECT 1 FROM broadcast_recipients WHERE workspace_id = $1 AND broadcast_id = $2
+       AND state IN ('pending', 'releasing') LIMIT 1`,
+    [job.workspaceId, job.broadcastId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Whether the broadcast is still to be sent (not paused or cancelled) by this delivery, whose lease
+ * it renews: asked before each send, it reads the database at most every quarter second.
+ */
+function stillGoing(ctx: AppContext, job: Job, owner: string): () => Promise<boolean> {
+  let checked = 0;
+  let going: Promise<boolean> = Promise.resolve(true);
+  return () => {
+    if (Date.now() - checked < 250) return going;
+    checked = Date.now();
+    going = ctx.db
+      .query<{ status: BroadcastStatus }>(
+        `UPDATE broadcasts SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+         WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3 RETURNING status`,
+        [job.workspaceId, job.broadcastId, owner],
+      )
+      .then(({ rows }) => rows[0]?.status === 'sending' || rows[0]?.status === 'waiting_for_limit');
+    return going;
+  };
+}
+
+/**
+ * broadcasts.sweep: a broadcast that should be delivering but has no live delivery (its job lost
+ * with a process that died between steps) gets a job again.
+ */
+export async function sweepBroadcasts(ctx: AppContext): Promise<number> {
+  const { rows } = await ctx.db.query<{ workspace_id: string; id: string }>(
+    `SELECT workspace_id, id FROM broadcasts
+     WHERE (lease_until IS NULL OR lease_until < now()) AND updated_at < now() - interval '1 minute'
+       AND (status = 'sending' OR (status = 'scheduled' AND send_at <= now())
+         OR (status = 'waiting_for_limit' AND waiting_until <= now()))
+     LIMIT 100`,
+  );
+  for (const r of rows) await scheduleDelivery(ctx, { workspaceId: r.workspace_id, broadcastId: r.id });
+  return rows.length;
+}

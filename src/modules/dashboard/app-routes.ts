@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import type { RestApp } from '../../http/rest-app.js';
+import { leadCounts } from './lead-counts.js';
+import { messageCounts } from './message-counts.js';
+import { runOutcomes } from './run-outcomes.js';
+
+const MAX_DAYS = 90;
+
+const Query = Type.Object({
+  days: Type.Integer({
+    minimum: 1,
+    maximum: MAX_DAYS,
+    default: 30,
+    description: 'how many days, ending today (UTC)',
+  }),
+});
+
+/** The home dashboard: per-day counts of messages, leads per form and finished runs. */
+export function registerAppDashboardRoutes(app: RestApp): void {
+  const { ctx } = app;
+
+  app.get('/dashboard', { schema: { querystring: Query } }, async (request) => {
+    const { workspaceId } = request.session();
+    const { days } = request.query;
+    const messages = await messageCounts(ctx.db, workspaceId, days);
+    const dayList = messages.map((m) => m.day);
+    return {
+      result: true,
+      period: { days, from: dayList[0], to: dayList.at(-1), time_zone: 'UTC' },
+      messages,
+      leads: await leadCounts(ctx.db, workspaceId, days, dayList),
+      runs: await runOutcomes(ctx.db, workspaceId, days),
+    };
+  });
+}

@@ -1,0 +1,24 @@
+import type { Queryable } from '../../db/db.js';
+import { dayOf, everyDay, SINCE } from './period.js';
+
+interface RunDay {
+  day: string;
+  completed: number;
+  failed: number;
+}
+
+/** Per day of the period, the flow and sequence runs that finished, completed or failed. */
+export async function runOutcomes(db: Queryable, workspaceId: string, days: number): Promise<RunDay[]> {
+  const { rows } = await db.query<RunDay>(
+    everyDay(
+      `SELECT ${dayOf('r.finished_at')} AS day,
+         count(*) FILTER (WHERE r.status = 'completed') AS completed,
+         count(*) FILTER (WHERE r.status = 'failed') AS failed
+       FROM runs r WHERE r.workspace_id = $1 AND r.finished_at >= ${SINCE}
+       GROUP BY 1`,
+      ['completed', 'failed'],
+    ),
+    [workspaceId, days],
+  );
+  return rows;
+}

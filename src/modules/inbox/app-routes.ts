@@ -1,0 +1,84 @@
+import type { RestApp } from '../../http/rest-app.js';
+import { IdParams } from '../accounts/schemas.js';
+import { conversationContact } from '../messaging/conversation.js';
+import { addNote } from './add-note.js';
+import { changeConversation } from './change-conversation.js';
+import { conversationState } from './conversation-state.js';
+import { deleteQuickReply } from './delete-quick-reply.js';
+import { listConversations } from './list-conversations.js';
+import { listQuickReplies } from './list-quick-replies.js';
+import { createQuickReply, updateQuickReply } from './save-quick-reply.js';
+import { ConversationChange, InboxQuery, NoteBody, QuickRepliesQuery, QuickReplyBody } from './schemas.js';
+import { unreadConversations } from './unread-count.js';
+
+/** The team inbox: conversations (state, assignee), internal notes and quick replies. */
+export function registerAppInboxRoutes(app: RestApp): void {
+  const { db } = app.ctx;
+
+  app.get('/inbox', { schema: { querystring: InboxQuery } }, async (request) => {
+    const s = request.session();
+    const { filter = 'all', q, limit, offset } = request.query;
+    const page = await listConversations(db, s.workspaceId, {
+      userId: s.userId,
+      filter,
+      search: q,
+      limit,
+      offset,
+    });
+    return {
+      result: true,
+      conversations: page.conversations,
+      has_next_page: page.hasNextPage,
+      unread_conversations: await unreadConversations(db, s.workspaceId),
+      limit,
+      offset,
+    };
+  });
+
+  app.get('/inbox/unread', async (request) => ({
+    result: true,
+    unread_conversations: await unreadConversations(db, request.session().workspaceId),
+  }));
+
+  app.patch(
+    '/conversations/:id',
+    { schema: { params: IdParams, body: ConversationChange } },
+    async (request) => {
+      const { workspaceId } = request.session();
+      await changeConversation(db, workspaceId, request.params.id, request.body);
+      return { result: true, conversation: await conversationState(db, workspaceId, request.params.id) };
+    },
+  );
+
+  app.post(
+    '/conversations/:id/notes',
+    { schema: { params: IdParams, body: NoteBody } },
+    async (request, reply) => {
+      const s = request.session();
+      const note = await addNote(db, s.workspaceId, s, request.params.id, request.body.text);
+      return reply.code(201).send({ result: true, ...note });
+    },
+  );
+
+  app.get('/quick-replies', { schema: { querystring: QuickRepliesQuery } }, async (request) => {
+    const { workspaceId } = request.session();
+    const id = request.query.contact_id;
+    const contact = id === undefined ? undefined : await conversationContact(db, workspaceId, id);
+    return { result: true, quick_replies: await listQuickReplies(db, workspaceId, contact) };
+  });
+
+  app.post('/quick-replies', { schema: { body: QuickReplyBody } }, async (request, reply) => {
+    const created = await createQuickReply(db, request.session().workspaceId, request.body);
+    return reply.code(201).send({ result: true, ...created });
+  });
+
+  app.put('/quick-replies/:id', { schema: { params: IdParams, body: QuickReplyBody } }, async (request) => {
+    await updateQuickReply(db, request.session().workspaceId, request.params.id, request.body);
+    return { result: true };
+  });
+
+  app.delete('/quick-replies/:id', { schema: { params: IdParams } }, async (request) => {
+    await deleteQuickReply(db, request.session().workspaceId, request.params.id);
+    return { result: true };
+  });
+}

@@ -1,0 +1,129 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ListenHandlers } from '../../db/db.js';
+import { ApiError } from '../../http/errors.js';
+import { LiveHub, type LiveLimits, SSE_REFRESH } from './live-hub.js';
+
+const quiet = { warn: () => {}, info: () => {} };
+const LIMITS: LiveLimits = { perSession: 2, total: 3, heartbeatMs: 20, maxAgeMs: 60_000 };
+
+/** A hub on a fake LISTEN: `notify` delivers as a committed NOTIFY would; `watches` are the workspaces it marked watched. */
+async function hub(limits = LIMITS) {
+  let handlers: ListenHandlers | undefined;
+  const watches: unknown[] = [];
+  const h = new LiveHub(quiet, limits);
+  await h.start({
+    listen: async (_channel, given) => {
+      handlers = given;
+      given.listening();
+      return async () => {};
+    },
+    query: async <R extends object>(_text: string, params?: unknown[]) => {
+      watches.push(params?.[0]);
+      return { rows: [] as R[] };
+    },
+  });
+  const notify = (w: string, k = 'message', c = 'ct_1', m = 'msg_1') =>
+    handlers!.notice(JSON.stringify({ w, k, c, m, d: 'inbound' }));
+  return { h, notify, handlers: handlers!, watches };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function stream(h: LiveHub, workspaceId: string, sessionKey = `s-${Math.random()}`) {
+  const written: string[] = [];
+  let ended = false;
+  const close = h.open({ workspaceId, sessionKey, write: (t) => written.push(t), end: () => (ended = true) });
+  return { written, close, ended: () => ended };
+}
+
+describe('LiveHub', () => {
+  it('writes a notice to the streams of its workspace only, ignoring malformed ones', async () => {
+    const { h, notify, handlers } = await hub();
+    const a = stream(h, 'ws_a');
+    const b = stream(h, 'ws_b');
+    notify('ws_a');
+    for (const bad of ['', 'not json', '{"w": 1, "k": "message"}', '{"w": "ws_a", "k": "drop_table"}'])
+      handlers.notice(bad);
+    expect(a.written).toHaveLength(1);
+    expect(a.written[0]).toMatch(
+      /^id: \w+-1\nevent: message\ndata: \{"contact_id":"ct_1","message_id":"msg_1","direction":"inbound"\}\n\n$/,
+    );
+    expect(b.written.filter((t) => !t.startsWith(':'))).toEqual([]);
+    await h.stop();
+  });
+
+  it('replays what a reconnecting stream missed, or says to refresh when it cannot tell', async () => {
+    const { h, notify, handlers } = await hub();
+    await h.watch('ws_a');
+    await h.watch('ws_b');
+    notify('ws_a', 'message', 'ct_1', 'msg_1');
+    const [first] = h.recent('ws_a');
+    notify('ws_a', 'status', 'ct_1', 'msg_2');
+    notify('ws_b', 'message', 'ct_9', 'msg_9');
+    expect(h.since('ws_a', first!.id)?.map((e) => e.message_id)).toEqual(['msg_2']);
+    expect(h.since('ws_b', first!.id)?.map((e) => e.message_id)).toEqual(['msg_9']);
+    expect(h.since('ws_a', 'other-1')).toBeNull();
+    expect(h.since('ws_a', `${first!.id.split('-')[0]}-1000`)).toBeNull();
+    // Past the 200 kept, the oldest are gone: a stream that saw only them must refresh.
+    for (let i = 0; i < 200; i++) notify('ws_a');
+    expect(h.since('ws_a', first!.id)).toBeNull();
+    // A lost listening connection ends what can be continued; its return tells every stream to refresh.
+    const s = stream(h, 'ws_a');
+    const last = h.recent('ws_a').at(-1)!;
+    handlers.lost(new Error('gone'));
+    expect(h.since('ws_a', last.id)).toBeNull();
+    handlers.listening();
+    expect(s.written).toContain(SSE_REFRESH);
+    await h.stop();
+  });
+
+  it('marks a workspace watched once a minute at most, and says to refresh after its watch lapsed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { h, notify, watches } = await hub();
+    await h.watch('ws_a');
+    await h.watch('ws_a');
+    expect(watches).toEqual(['ws_a']);
+    notify('ws_a', 'message', 'ct_1', 'msg_1');
+    const [first] = h.recent('ws_a');
+    expect(h.since('ws_a', first!.id)).toEqual([]);
+    expect(h.since('ws_never', first!.id)).toBeNull();
+    vi.setSystemTime(Date.now() + 61_000);
+    await h.watch('ws_a');
+    expect(watches).toEqual(['ws_a', 'ws_a']);
+    expect(h.since('ws_a', first!.id)).toEqual([]);
+    // Ten minutes without a browser: changes were not announced, so what was missed cannot be told.
+    vi.setSystemTime(Date.now() + 11 * 60_000);
+    await h.watch('ws_a');
+    expect(h.since('ws_a', first!.id)).toBeNull();
+    await h.stop();
+  });
+
+  it('bounds the streams of a session and of the instance, and ends them when stopped', async () => {
+    const { h } = await hub();
+    const one = stream(h, 'ws_a', 'session-1');
+    stream(h, 'ws_a', 'session-1');
+    expect(() => stream(h, 'ws_a', 'session-1')).toThrow(ApiError);
+    one.close();
+    const again = stream(h, 'ws_a', 'session-1');
+    stream(h, 'ws_b', 'session-2');
+    expect(() => stream(h, 'ws_c', 'session-3')).toThrow(/as many live connections/);
+    await h.stop();
+    expect(again.ended()).toBe(true);
+    expect(h.openStreams).toBe(0);
+    expect(() => stream(h, 'ws_a')).toThrow(/shutting down/);
+  });
+
+  it('sends heartbeats, and ends a stream past its age', async () => {
+    const { h } = await hub({ ...LIMITS, maxAgeMs: 100 });
+    const s = stream(h, 'ws_a');
+    await sleep(60);
+    expect(s.written).toContain(': ping\n\n');
+    await sleep(150);
+    expect(s.ended()).toBe(true);
+    expect(h.openStreams).toBe(0);
+    await h.stop();
+  });
+});

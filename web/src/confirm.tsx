@@ -1,0 +1,134 @@
+import { type ReactNode, useState } from 'react';
+import { api } from './api';
+import { ErrorNote, Modal, useAction } from './ui';
+
+/** A button that asks first: a dialog saying what will happen, with Cancel and the confirming button. */
+export function ConfirmButton({
+  label,
+  title,
+  children,
+  confirmLabel,
+  danger = false,
+  small = false,
+  onConfirm,
+}: {
+  label: string;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  small?: boolean;
+  onConfirm: () => Promise<unknown>;
+}) {
+  const [open, setOpen] = useState(false);
+  const action = useAction();
+  const confirm = () =>
+    action.run(async () => {
+      await onConfirm();
+      setOpen(false);
+    });
+  return (
+    <>
+      <button
+        type="button"
+        className={`btn${small ? ' small' : ''}${danger ? ' danger' : ''}`}
+        onClick={(e) => {
+          e.stopPropagation();
+          setOpen(true);
+        }}
+      >
+        {label}
+      </button>
+      {open && (
+        <Modal title={title} onClose={() => setOpen(false)}>
+          <div className="stack">
+            <div>{children}</div>
+            {action.error && <ErrorNote message={action.error} />}
+            <div className="row">
+              <button type="button" className="btn" onClick={() => setOpen(false)}>
+                Cancel
+              </button>
+              <button
+                type="button"
+                className={`btn ${danger ? 'danger' : 'primary'}`}
+                disabled={action.busy}
+                onClick={confirm}
+              >
+                {confirmLabel}
+              </button>
+            </div>
+          </div>
+        </Modal>
+      )}
+    </>
+  );
+}
+
+/** "Show archived": lists show either the archived things or the others. */
+export function ArchivedToggle({ value, onChange }: { value: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <label className="switch">
+      <input type="checkbox" checked={value} onChange={(e) => onChange(e.target.checked)} />
+      <span>Show archived</span>
+    </label>
+  );
+}
+
+/**
+ * Archive (after a confirmation saying what stops) or restore one thing through
+ * `POST {base}/{id}/archive|restore`.
+ */
+export function ArchiveButton({
+  base,
+  id,
+  archived,
+  what,
+  effect,
+  onDone,
+  small = false,
+}: {
+  base: string;
+  id: string;
+  archived: boolean;
+  what: string;
+  effect: string;
+  onDone: () => void;
+  small?: boolean;
+}) {
+  const restore = useAction();
+  const path = `${base}/${encodeURIComponent(id)}`;
+  if (archived)
+    return (
+      <>
+        <button
+          type="button"
+          className={`btn${small ? ' small' : ''}`}
+          disabled={restore.busy}
+          onClick={(e) => {
+            e.stopPropagation();
+            restore.run(async () => {
+              await api('POST', `${path}/restore`);
+              onDone();
+            });
+          }}
+        >
+          Restore
+        </button>
+        {restore.error && <ErrorNote message={restore.error} />}
+      </>
+    );
+  return (
+    <ConfirmButton
+      label="Archive"
+      small={small}
+      title={`Archive this ${what}?`}
+      confirmLabel={`Archive ${what}`}
+      onConfirm={async () => {
+        await api('POST', `${path}/archive`);
+        onDone();
+      }}
+    >
+      <p>{effect} It leaves the list; turn on “Show archived” to find it and restore it.</p>
+    </ConfirmButton>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { FIELD_LIMITS } from '../../../src/lib/field-limits';
+import { api } from '../api';
+import { Link } from '../router';
+import { ErrorNote, InputField, submitHandler, useAction } from '../ui';
+import { AuthLayout } from './AuthLayout';
+
+/** "Forgot your password?": a link by e-mail when the server sends mail, else who can help. */
+export function ForgotPasswordPage({ sendsMail }: { sendsMail: boolean }) {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  const { busy, error, fieldErrors, run } = useAction();
+  const back = (
+    <p>
+      <Link href="/">Back to sign in</Link>
+    </p>
+  );
+  if (!sendsMail) {
+    return (
+      <AuthLayout title="Forgot your password?">
+        <p>
+          This server does not send e-mail. Ask the person who runs it to reset your password: they can give
+          you a one-time link with <code>parley user reset-password --email your@address</code>.
+        </p>
+        {back}
+      </AuthLayout>
+    );
+  }
+  if (sent) {
+    return (
+      <AuthLayout title="Check your e-mail">
+        <p role="status">
+          If an account uses <strong>{email}</strong>, a link to choose a new password is on its way. It works
+          once, for one hour.
+        </p>
+        {back}
+      </AuthLayout>
+    );
+  }
+  const submit = () =>
+    run(async () => {
+      await api('POST', '/password-reset', { email });
+      setSent(true);
+    });
+  return (
+    <AuthLayout
+      title="Forgot your password?"
+      subtitle="Enter your e-mail address and we will send you a link."
+    >
+      <form onSubmit={submitHandler(submit)} className="stack">
+        <InputField
+          label="E-mail"
+          type="email"
+          required
+          maxLength={FIELD_LIMITS.email}
+          error={fieldErrors.email}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          autoComplete="username"
+        />
+        {error && <ErrorNote message={error} />}
+        <button type="submit" className="btn primary wide" disabled={busy}>
+          {busy ? 'Sending…' : 'Send me a link'}
+        </button>
+      </form>
+      {back}
+    </AuthLayout>
+  );
+}

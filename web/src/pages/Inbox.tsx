@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { timeAgo, useApi } from '../api';
+import { useLiveReload } from '../live';
+import { Link, navigate, useLocation } from '../router';
+import { Badge, Empty, ErrorNote, Loading } from '../ui';
+import { ConversationView } from './inbox/ConversationView';
+import { NotificationsToggle } from './inbox/NotificationsToggle';
+import { QuickRepliesButton } from './inbox/QuickReplies';
+import { type InboxRow, STATE_LABELS } from './inbox/types';
+
+const FILTERS = [
+  { id: 'open', label: 'Open' },
+  { id: 'mine', label: 'Mine' },
+  { id: 'unassigned', label: 'Unassigned' },
+  { id: 'all', label: 'All' },
+] as const;
+
+const SEARCH_MAX = 100;
+
+const EMPTY: Record<string, string> = {
+  open: 'No open conversations',
+  mine: 'Nothing assigned to you',
+  unassigned: 'No unassigned conversations',
+};
+
+const preview = (r: InboxRow) =>
+  r.last_type === 'template'
+    ? `Template ${r.last_template_name}`
+    : (r.last_text ?? (r.last_type ? `(${r.last_type})` : ''));
+
+/**
+ * The team inbox: conversations (one per contact, newest first) beside the one open. New messages,
+ * statuses and changes by teammates arrive live; the list is loaded again when they do.
+ */
+export function InboxPage({ contactId }: { contactId?: string }) {
+  const { query } = useLocation();
+  const filter = query.get('filter') ?? 'open';
+  const q = query.get('q') ?? '';
+  const [typed, setTyped] = useState(q);
+  const params = new URLSearchParams({ filter, limit: '50' });
+  if (q) params.set('q', q);
+  const list = useApi<{ conversations: InboxRow[] }>(`/inbox?${params}`);
+  useLiveReload(['message', 'conversation', 'refresh'], list.reload);
+  const go = (next: { filter?: string; q?: string }) => {
+    const p = new URLSearchParams({ filter: next.filter ?? filter });
+    const search = next.q ?? q;
+    if (search) p.set('q', search);
+    navigate(`/messages${contactId ? `/${contactId}` : ''}?${p}`, true);
+  };
+  const rows = list.data?.conversations;
+  const suffix = `?${new URLSearchParams({ filter, ...(q ? { q } : {}) })}`;
+  return (
+    <div className={contactId ? 'inbox has-open' : 'inbox'}>
+      <section className="inbox-list" aria-label="Conversations">
+        <div className="inbox-head">
+          <h1>Inbox</h1>
+          <div className="inbox-tools">
+            <NotificationsToggle />
+            <QuickRepliesButton />
+          </div>
+        </div>
+        <search className="inbox-search">
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              go({ q: typed.trim() });
+            }}
+          >
+            <label htmlFor="inbox-search" className="sr-only">
+              Search conversations
+            </label>
+            <input
+              id="inbox-search"
+              type="search"
+              maxLength={SEARCH_MAX}
+              placeholder="Search name, phone or message"
+              value={typed}
+              onChange={(e) => {
+                setTyped(e.target.value);
+                if (!e.target.value) go({ q: '' });
+              }}
+            />
+          </form>
+        </search>
+        <fieldset className="segmented inbox-filters">
+          <legend className="sr-only">Show</legend>
+          {FILTERS.map((f) => (
+            <button
+              key={f.id}
+              type="button"
+              className={f.id === filter ? 'seg active' : 'seg'}
+              aria-pressed={f.id === filter}
+              onClick={() => go({ filter: f.id })}
+            >
+              {f.label}
+            </button>
+          ))}
+        </fieldset>
+        {list.loading && !list.data && <Loading />}
+        {list.error && <ErrorNote message={list.error} onRetry={list.reload} />}
+        {rows?.length === 0 && (
+          <Empty
+            icon="✉"
+            title={q ? 'Nothing matches the search' : (EMPTY[filter] ?? 'No conversations yet')}
+          >
+            {q
+              ? 'Search looks at names, phone numbers and the text of recent messages.'
+              : 'Conversations appear here as customers write in, and when a message is sent to a contact.'}
+          </Empty>
+        )}
+        <ul className="conversation-list">
+          {rows?.map((r) => (
+            <li key={r.contact_id} className={r.contact_id === contactId ? 'current' : undefined}>
+              <Link
+                href={`/messages/${r.contact_id}${suffix}`}
+                className="conversation-row"
+                aria-current={r.contact_id === contactId ? 'page' : undefined}
+              >
+                <span className="conversation-top">
+                  <strong className="truncate">{r.name || `+${r.phone}`}</strong>
+                  <span className="small muted">{timeAgo(r.last_message_at)}</span>
+                </span>
+                <span className="conversation-bottom">
+                  <span className="truncate muted small">
+                    {r.last_direction === 'outbound' ? 'You: ' : ''}
+                    {preview(r)}
+                  </span>
+                  {r.unread > 0 && (
+                    <span className="unread-badge" title={`${r.unread} unread`}>
+                      {r.unread >= 100 ? '99+' : r.unread}
+                      <span className="sr-only"> unread</span>
+                    </span>
+                  )}
+                </span>
+                <span className="conversation-tags">
+                  {r.state !== 'open' && (
+                    <Badge tone={r.state === 'resolved' ? 'green' : 'amber'}>{STATE_LABELS[r.state]}</Badge>
+                  )}
+                  {r.assignee_name !== null && (
+                    <span className="small muted">→ {r.assignee_name || 'Teammate'}</span>
+                  )}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section className="inbox-thread" aria-label="Conversation">
+        {contactId ? (
+          <ConversationView key={contactId} contactId={contactId} back={`/messages${suffix}`} />
+        ) : (
+          <Empty icon="✉" title="Pick a conversation">
+            Choose one on the left to read and reply.
+          </Empty>
+        )}
+      </section>
+    </div>
+  );
+}

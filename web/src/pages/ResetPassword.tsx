@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { api } from '../api';
+import { Link } from '../router';
+import { ErrorNote, submitHandler, useAction } from '../ui';
+import { AuthLayout } from './AuthLayout';
+import { NewPasswordField } from './NewPasswordField';
+
+/** The page a reset link opens: a new password, then sign in with it. */
+export function ResetPasswordPage({ token, onDone }: { token: string; onDone: () => Promise<void> }) {
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const { busy, error, fieldErrors, run } = useAction();
+  if (done) {
+    return (
+      <AuthLayout title="Password changed">
+        <p role="status">
+          Your new password is set, and every device signed in with the old one is signed out.
+        </p>
+        <Link href="/" className="btn primary wide">
+          Sign in
+        </Link>
+      </AuthLayout>
+    );
+  }
+  const submit = () =>
+    run(async () => {
+      await api('POST', '/password-reset/complete', { token, password });
+      setDone(true);
+      await onDone();
+    });
+  return (
+    <AuthLayout title="Choose a new password">
+      <form onSubmit={submitHandler(submit)} className="stack">
+        <NewPasswordField
+          label="New password"
+          error={fieldErrors.password}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {error && <ErrorNote message={error} />}
+        <button type="submit" className="btn primary wide" disabled={busy}>
+          {busy ? 'Saving…' : 'Set new password'}
+        </button>
+      </form>
+      <p>
+        <Link href="/">Back to sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}

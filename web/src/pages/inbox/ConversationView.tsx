@@ -1,0 +1,117 @@
+import { useEffect, useId, useRef } from 'react';
+import { api, useApi } from '../../api';
+import { useLiveReload } from '../../live';
+import { MemberOptions, useMembers } from '../../members';
+import { Link } from '../../router';
+import { ErrorNote, Loading, ScrollBox, useAction } from '../../ui';
+import { Thread } from '../messages/Thread';
+import { useMarkRead } from '../messages/useMarkRead';
+import { Composer } from './Composer';
+import { type Conversation, type ConversationState, STATE_LABELS } from './types';
+
+/** One conversation: who has it and its state, the messages with the team's notes, the composer. */
+export function ConversationView({ contactId, back }: { contactId: string; back: string }) {
+  const conv = useApi<Conversation>(`/conversations/${encodeURIComponent(contactId)}`);
+  useLiveReload(['message', 'status', 'conversation', 'note', 'refresh'], conv.reload, 500);
+  useMarkRead(contactId, conv.data?.messages);
+  const end = useRef<HTMLDivElement>(null);
+  const count = (conv.data?.messages.length ?? 0) + (conv.data?.notes.length ?? 0);
+  useEffect(() => {
+    if (count) end.current?.scrollIntoView?.({ block: 'end' });
+  }, [count]);
+  if (conv.loading && !conv.data) return <Loading />;
+  if (conv.error && !conv.data) return <ErrorNote message={conv.error} onRetry={conv.reload} />;
+  const c = conv.data!;
+  const title = c.contact.name || `+${c.contact.phone}`;
+  return (
+    <div className="conversation">
+      <header className="conversation-head">
+        <Link href={back} className="btn ghost small inbox-back">
+          ← Inbox
+        </Link>
+        <div className="conversation-who">
+          <h2 data-page-heading>{title}</h2>
+          <p className="small muted">
+            +{c.contact.phone} · <Link href={`/contacts/${c.contact.id}`}>Contact details</Link>
+          </p>
+        </div>
+        <Handling contactId={contactId} conv={c} onChanged={conv.reload} />
+      </header>
+      <ScrollBox className="thread" label="Messages" live>
+        {c.messages.length === 0 && c.notes.length === 0 && (
+          <p className="muted center">No messages with this contact yet.</p>
+        )}
+        <Thread messages={c.messages} notes={c.notes} />
+        <div ref={end} />
+      </ScrollBox>
+      <Composer conv={c} onSent={conv.reload} />
+    </div>
+  );
+}
+
+/** The assignee and the state: changed by anyone in the team, seen by the others live. */
+function Handling({
+  contactId,
+  conv,
+  onChanged,
+}: {
+  contactId: string;
+  conv: Conversation;
+  onChanged: () => void;
+}) {
+  const members = useMembers();
+  const { busy, error, run } = useAction();
+  const ids = useId();
+  const change = (body: { state?: ConversationState; assignee_id?: string | null }) =>
+    run(async () => {
+      await api('PATCH', `/conversations/${encodeURIComponent(contactId)}`, body);
+      onChanged();
+    });
+  const { state, assignee_id } = conv.conversation;
+  return (
+    <div className="conversation-handling">
+      <div className="inline-field">
+        <label htmlFor={`${ids}-assignee`} className="small muted">
+          Assigned to
+        </label>
+        <select
+          id={`${ids}-assignee`}
+          value={assignee_id ?? ''}
+          disabled={busy}
+          onChange={(e) => void change({ assignee_id: e.target.value || null })}
+        >
+          <option value="">Nobody</option>
+          <MemberOptions members={members} current={assignee_id} name={conv.conversation.assignee_name} />
+        </select>
+      </div>
+      <div className="inline-field">
+        <label htmlFor={`${ids}-state`} className="small muted">
+          State
+        </label>
+        <select
+          id={`${ids}-state`}
+          value={state}
+          disabled={busy}
+          onChange={(e) => void change({ state: e.target.value as ConversationState })}
+        >
+          {(Object.keys(STATE_LABELS) as ConversationState[]).map((s) => (
+            <option key={s} value={s}>
+              {STATE_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {state !== 'resolved' && (
+        <button
+          type="button"
+          className="btn small"
+          disabled={busy}
+          onClick={() => void change({ state: 'resolved' })}
+        >
+          Resolve
+        </button>
+      )}
+      {error && <ErrorNote message={error} />}
+    </div>
+  );
+}

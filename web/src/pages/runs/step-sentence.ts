@@ -1,0 +1,76 @@
+/** A run's step as the server records it (src/modules/automation/list-runs.ts). */
+export interface RunStep {
+  step_id: string;
+  type: string;
+  status: string;
+  outcome: Record<string, unknown>;
+  next_step: string | null;
+  wait_until?: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+/** The step as the published version defined it, where the run's version is known. */
+export type StepDefinition = { id: string; type: string } & Record<string, unknown>;
+
+const UNITS: Record<string, string> = { s: 's', m: 'min', h: 'h', d: 'days' };
+const quote = (v: unknown) => `“${String(v).length > 60 ? `${String(v).slice(0, 57)}…` : String(v)}”`;
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const then = (s: RunStep) => (s.next_step ? ` → ${s.next_step}` : '');
+
+function done(s: RunStep, d: StepDefinition | undefined): string {
+  const o = s.outcome;
+  switch (s.type) {
+    case 'send_template': {
+      const t = d?.template as { name?: string; language?: string } | undefined;
+      return `Sent template ${t?.name ? quote(t.name) : ''}${t?.language ? ` (${t.language})` : ''}`.trim();
+    }
+    case 'send_text':
+      return `Sent the text ${d?.text ? quote(d.text) : ''}`.trim();
+    case 'send_message': {
+      const type = (d?.message as { type?: string } | undefined)?.type;
+      return type ? `Sent a ${type} message` : 'Sent a message';
+    }
+    case 'wait': {
+      const m = /^(\d+)([smhd])$/.exec(String(d?.duration ?? ''));
+      return m ? `Waited ${m[1]} ${UNITS[m[2]!]}` : `Waited until ${when(String(o.until))}`;
+    }
+    case 'add_tag':
+      return `Tag ${quote(o.tag)} added`;
+    case 'remove_tag':
+      return `Tag ${quote(o.tag)} removed`;
+    case 'set_trait':
+      return `Trait ${quote(o.key)} set to ${quote(o.value)}`;
+    case 'condition':
+      return `Condition ${o.result ? 'true' : 'false'}${s.next_step ? ` → ${s.next_step}` : ' → the run ended'}`;
+    case 'http_request': {
+      const method = String(d?.method ?? 'POST');
+      return `Called ${method} ${d?.url ? String(d.url) : 'the URL'}: HTTP ${String(o.status_code)}`;
+    }
+    case 'update_lead_status':
+      return `Lead status set to ${quote(o.status)}`;
+    default:
+      return 'Done';
+  }
+}
+
+/** What a step did, in a sentence: "Sent template “welcome” (en)", "Waited 2 h", "Condition true → vip". */
+export function stepSentence(s: RunStep, d?: StepDefinition): string {
+  switch (s.status) {
+    case 'done':
+      return done(s, d);
+    case 'skipped': {
+      const reason = typeof s.outcome.reason === 'string' ? s.outcome.reason : 'no reason was recorded';
+      const after = s.next_step ? ` It went on to ${s.next_step}.` : ' The run ended here.';
+      return `Skipped because ${reason}.${s.type === 'send_text' || s.type === 'send_message' ? after : ''}`;
+    }
+    case 'waiting':
+      return s.wait_until ? `Waiting until ${when(s.wait_until)}${then(s)}` : 'Waiting';
+    case 'failed':
+      return `Failed: ${s.error ?? 'no reason was recorded'}`;
+    default:
+      return 'Running…';
+  }
+}
