@@ -1,4 +1,6 @@
 import type { AppContext } from '../../context.js';
+import type { Definition } from './definition.js';
+import { publishedDefinition } from './published-definition.js';
 
 export interface RunView {
   id: string;
@@ -6,11 +8,17 @@ export interface RunView {
   automation_name: string | null;
   version: number;
   contact_id: string | null;
+  contact_name: string | null;
+  contact_phone: string | null;
   lead_id: string | null;
   event_id: string | null;
   status: 'running' | 'waiting' | 'completed' | 'failed';
   current_step: string | null;
   error: string | null;
+  /** Steps passed over (a text outside the 24-hour window, an opted-out contact): a completed run may hold some. */
+  skipped_steps: number;
+  /** The first skipped step's reason, in words. */
+  skipped_reason: string | null;
   started_at: Date;
   finished_at: Date | null;
 }
@@ -28,38 +36,56 @@ export interface RunStepView {
   finished_at: Date | null;
 }
 
-const RUNS = `SELECT r.id, r.automation_id, a.name AS automation_name, r.version, r.contact_id, r.lead_id,
-    r.event_id, r.status, r.current_step, r.error, r.started_at, r.finished_at
-  FROM runs r LEFT JOIN automations a ON a.workspace_id = r.workspace_id AND a.id = r.automation_id`;
+const RUNS = `SELECT r.id, r.automation_id, a.name AS automation_name, r.version, r.contact_id,
+    c.name AS contact_name, c.phone AS contact_phone, r.lead_id, r.event_id, r.status, r.current_step, r.error,
+    (SELECT count(*)::int FROM run_steps s
+      WHERE s.workspace_id = r.workspace_id AND s.run_id = r.id AND s.status = 'skipped') AS skipped_steps,
+    (SELECT s.outcome ->> 'reason' FROM run_steps s
+      WHERE s.workspace_id = r.workspace_id AND s.run_id = r.id AND s.status = 'skipped'
+      ORDER BY s.seq LIMIT 1) AS skipped_reason,
+    r.started_at, r.finished_at
+  FROM runs r LEFT JOIN automations a ON a.workspace_id = r.workspace_id AND a.id = r.automation_id
+    LEFT JOIN contacts c ON c.workspace_id = r.workspace_id AND c.id = r.contact_id`;
 
-/** Newest first; filtered by automation, contact or lead when given. */
+interface RunFilter {
+  automationId?: string;
+  contactId?: string;
+  leadId?: string;
+  status?: RunView['status'];
+  limit?: number;
+  offset?: number;
+}
+
+/** Newest first; filtered by automation, contact, lead or status when given. */
 export async function listRuns(
   ctx: AppContext,
   workspaceId: string,
-  filter: { automationId?: string; contactId?: string; leadId?: string; limit?: number } = {},
+  filter: RunFilter = {},
 ): Promise<RunView[]> {
   const { rows } = await ctx.db.query<RunView>(
     `${RUNS} WHERE r.workspace_id = $1
        AND ($2::text IS NULL OR r.automation_id = $2) AND ($3::text IS NULL OR r.contact_id = $3)
-       AND ($4::text IS NULL OR r.lead_id = $4)
-     ORDER BY r.started_at DESC, r.id LIMIT $5`,
+       AND ($4::text IS NULL OR r.lead_id = $4) AND ($5::text IS NULL OR r.status = $5)
+     ORDER BY r.started_at DESC, r.id LIMIT $6 OFFSET $7`,
     [
       workspaceId,
       filter.automationId ?? null,
       filter.contactId ?? null,
       filter.leadId ?? null,
+      filter.status ?? null,
       filter.limit ?? 50,
+      filter.offset ?? 0,
     ],
   );
   return rows;
 }
 
-/** A run and each step's outcome, in the order they ran. */
+/** A run and each step's outcome, in the order they ran, with the version's definition that ran. */
 export async function getRun(
   ctx: AppContext,
   workspaceId: string,
   runId: string,
-): Promise<(RunView & { steps: RunStepView[] }) | null> {
+): Promise<(RunView & { steps: RunStepView[]; definition: Definition | null }) | null> {
   const { rows } = await ctx.db.query<RunView>(`${RUNS} WHERE r.workspace_id = $1 AND r.id = $2`, [
     workspaceId,
     runId,
@@ -67,8 +93,9 @@ export async function getRun(
   if (!rows[0]) return null;
   const steps = await ctx.db.query<RunStepView>(
     `SELECT step_id, type, status, outcome, next_step, wait_until, attempts, error, started_at, finished_at
-     FROM run_steps WHERE workspace_id = $1 AND run_id = $2 ORDER BY started_at, step_id`,
+     FROM run_steps WHERE workspace_id = $1 AND run_id = $2 ORDER BY seq`,
     [workspaceId, runId],
   );
-  return { ...rows[0], steps: steps.rows };
+  const definition = await publishedDefinition(ctx.db, workspaceId, rows[0].automation_id, rows[0].version);
+  return { ...rows[0], steps: steps.rows, definition };
 }
