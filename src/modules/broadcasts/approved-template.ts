@@ -19,7 +19,7 @@ export async function approvedTemplate(
 ): Promise<ApprovedTemplate> {
   const { rows } = await db.query<StoredTemplate & { components: GraphTemplateComponent[] | null }>(
     `SELECT category, body, parameter_format, components FROM templates
-     WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED'`,
+     WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED' AND archived_at IS NULL`,
     [workspaceId, ref.name, ref.language],
   );
   const found = rows[0];

@@ -285,6 +285,35 @@ describe('pause, resume and cancel', () => {
     expect(resumed.json().broadcast).toMatchObject({ status: 'sending', paused_reason: null });
   });
 
+  it("sends up to the plan's messages of the month, then pauses itself saying why", async () => {
+    const ws = await connectedWorkspace(t, base);
+    const contacts: { id: string; phone: string }[] = [];
+    for (let i = 0; i < 5; i++) contacts.push(await contact(ws, { tags: ['budget'] }));
+    // The plan's month with 3 messages left: a batch of 5 does not fit whole.
+    await t.ctx.db.query(
+      `INSERT INTO message_usage (workspace_id, month, sent)
+       SELECT w.id, date_trunc('month', now() AT TIME ZONE 'UTC')::date, p.messages_per_month_limit - 3
+       FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1`,
+      [ws.id],
+    );
+    const { broadcast } = (await create(ws, { audience: { tags_all: ['budget'] } })).json();
+    const paused = await settled(ws, broadcast.id, 'paused');
+    expect(paused.paused_reason).toBe('plan_limit_reached');
+    expect(contacts.map((c) => bodiesSentTo(c.phone).length).sort()).toEqual([0, 0, 1, 1, 1]);
+    const usage = await t.ctx.db.query<{ left: number }>(
+      `SELECT p.messages_per_month_limit - u.sent AS left FROM message_usage u
+       JOIN workspaces w ON w.id = u.workspace_id JOIN plans p ON p.name = w.plan WHERE u.workspace_id = $1`,
+      [ws.id],
+    );
+    expect(usage.rows[0]!.left).toBe(0);
+    // The two the month could not take wait for a resume once the plan allows.
+    const waiting = await t.ctx.db.query(
+      `SELECT 1 FROM broadcast_recipients WHERE workspace_id = $1 AND broadcast_id = $2 AND state = 'pending'`,
+      [ws.id, broadcast.id],
+    );
+    expect(waiting.rows).toHaveLength(2);
+  });
+
   it('cancels a draft without sending, and announces it', async () => {
     const ws = await connectedWorkspace(t, base);
     await createEndpoint(t.ctx, ws.id, 'https://hooks.example.invalid/x', ['broadcast.completed']);

@@ -5,7 +5,7 @@ import { approvedTemplate } from './approved-template.js';
 import { completeIfSettled } from './complete-broadcast.js';
 import type { BroadcastRow } from './get-broadcast.js';
 import { currentTier, tierMax, usedLast24h } from './messaging-limit.js';
-import { BroadcastStopped, claimRecipients, releaseBatch } from './release-batch.js';
+import { claimRecipients, type Feed, releaseBatch } from './release-batch.js';
 import { scheduleDelivery } from './schedule-delivery.js';
 import type { BroadcastStatus, PausedReason } from './schemas.js';
 import { snapshotAudience } from './snapshot-audience.js';
@@ -126,53 +126,73 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
   const max = tierMax(await currentTier(ctx, number));
   let left =
     max === null ? Number.POSITIVE_INFINITY : max - (await usedLast24h(ctx.db, job.workspaceId)).used;
-  const concurrency = Math.max(1, Math.min(50, number.messagesPerSecond));
   // About five seconds of sends at the number's rate: the lease and the limit are looked at between batches.
   const batch = Math.max(1, Math.min(BATCH, number.messagesPerSecond * 5));
   const until = Date.now() + SLICE_MS;
-  for (;;) {
-    const current = await lease(ctx, job, owner);
-    if (!current) return null;
-    if (left <= 0 && max !== null) {
-      const { used, freesAt } = await usedLast24h(ctx.db, job.workspaceId);
-      left = max - used;
-      if (left <= 0) {
-        const at = new Date(
-          Math.min((freesAt?.getTime() ?? Date.now()) + 1_000, Date.now() + LIMIT_RECHECK_MS),
-        );
-        await setStatus(ctx, job, owner, 'waiting_for_limit', { waitingUntil: at });
-        return at;
+  const feed: Feed = { nextStoreAt: 0 };
+  const going = stillGoing(ctx, job, owner);
+  // The batch before this one may still have sends on their way: it settles while this one is stored.
+  let previous: Promise<void> = Promise.resolve();
+  const next = async (settled: Promise<void>) => {
+    const before = previous;
+    previous = settled;
+    settled.catch(() => {});
+    await before;
+  };
+  try {
+    for (;;) {
+      const current = await lease(ctx, job, owner);
+      if (!current) return null;
+      if (left <= 0 && max !== null) {
+        await next(Promise.resolve());
+        const { used, freesAt } = await usedLast24h(ctx.db, job.workspaceId);
+        left = max - used;
+        if (left <= 0) {
+          const at = new Date(
+            Math.min((freesAt?.getTime() ?? Date.now()) + 1_000, Date.now() + LIMIT_RECHECK_MS),
+          );
+          await setStatus(ctx, job, owner, 'waiting_for_limit', { waitingUntil: at });
+          return at;
+        }
       }
-    }
-    if (current.status === 'waiting_for_limit') await setStatus(ctx, job, owner, 'sending');
-    const claimed = await claimRecipients(ctx, job.workspaceId, b.id, Math.min(batch, left));
-    if (!claimed.length) break;
-    left -= claimed.length;
-    if (!template) {
-      // The template is no longer approved: nothing can be sent; each recipient says why.
-      await ctx.db.query(
-        `UPDATE broadcast_recipients SET state = 'skipped', error_title = 'The template is no longer approved'
-         WHERE workspace_id = $1 AND broadcast_id = $2 AND state = 'releasing'`,
-        [job.workspaceId, b.id],
-      );
-      continue;
-    }
-    try {
-      await releaseBatch(
+      if (current.status === 'waiting_for_limit') await setStatus(ctx, job, owner, 'sending');
+      const claimed = await claimRecipients(ctx, job.workspaceId, b.id, Math.min(batch, left));
+      if (!claimed.length) break;
+      left -= claimed.length;
+      if (!template) {
+        // The template is no longer approved: nothing can be sent; each recipient says why.
+        await ctx.db.query(
+          `UPDATE broadcast_recipients SET state = 'skipped', error_title = 'The template is no longer approved'
+           WHERE workspace_id = $1 AND broadcast_id = $2 AND state = 'releasing'`,
+          [job.workspaceId, b.id],
+        );
+        continue;
+      }
+      const released = await releaseBatch(
         ctx,
         { workspaceId: job.workspaceId, id: b.id, values: b.values },
+        number,
         template,
         claimed,
-        concurrency,
-        stillGoing(ctx, job, owner),
+        going,
+        feed,
       );
-    } catch (err) {
-      if (!(err instanceof BroadcastStopped)) throw err;
-      await setStatus(ctx, job, owner, 'paused', { pausedReason: err.reason });
-      ctx.log.warn({ broadcastId: b.id, reason: err.message }, 'broadcast paused');
-      return null;
+      await next(released.settled);
+      if (released.stopped) {
+        await next(Promise.resolve());
+        const reason = released.stopped.code as PausedReason;
+        await setStatus(ctx, job, owner, 'paused', { pausedReason: reason });
+        ctx.log.warn({ broadcastId: b.id, reason: released.stopped.message }, 'broadcast paused');
+        return null;
+      }
+      if (Date.now() > until) {
+        await next(Promise.resolve());
+        return new Date();
+      }
     }
-    if (Date.now() > until) return new Date();
+    await next(Promise.resolve());
+  } finally {
+    await previous.catch(() => {});
   }
   return settle(ctx, job);
 }

@@ -1,6 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
+import { normalizePhone } from '../../lib/phone.js';
+import type { ConnectedNumber } from '../messaging/connected-numbers.js';
+import { type BatchItem, sendTemplateBatch } from '../messaging/send-batch.js';
 import { sendMessage } from '../messaging/send-message.js';
+import { type TemplateValues, templateComponents } from '../messaging/template-parameters.js';
 import type { ApprovedTemplate } from './approved-template.js';
 import { fillValues, type ValueContact } from './fill-values.js';
 import { followMessages, recipientKey } from './recipient-follow.js';
@@ -14,15 +19,6 @@ export interface Claimed {
 
 /** Errors after which the broadcast cannot go on until someone acts: it is paused. */
 const STOPPING = new Set<string>(['no_connected_number', 'plan_limit_reached'] satisfies PausedReason[]);
-
-export class BroadcastStopped extends Error {
-  constructor(
-    readonly reason: PausedReason,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Up to `limit` recipients not yet released (first those a crashed delivery left half way), marked
@@ -51,69 +47,141 @@ export async function claimRecipients(
   return rows.map((r): Claimed => ({ ...r, contact: byId.get(r.contact_id) ?? null }));
 }
 
-/** Runs `work` over `items`, `size` at a time. */
-async function inPool<T>(items: T[], size: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, lane));
+/** A recipient with the values its message was filled with. */
+type Ref = { claimed: Claimed; values: TemplateValues };
+
+/** What a delivery keeps between batches: when the next chunk is to be stored. */
+export interface Feed {
+  nextStoreAt: number;
+}
+
+// A chunk is about a fifth of a second of sends at the number's rate, stored in one statement.
+const chunkSize = (messagesPerSecond: number) =>
+  Math.max(1, Math.min(200, Math.round(messagesPerSecond / 5)));
+// The next chunk is stored this long before the last slot of the one before: sends never wait for a
+// store, and a pause stops what is not yet stored (at most this long of sends goes out after it).
+const STORE_AHEAD_MS = 300;
+
+export interface Released {
+  /** Why the broadcast cannot go on (the plan's month used up, the number gone), found while storing. */
+  stopped: ApiError | null;
+  /** Settles once every message of the batch has its outcome recorded and the recipients follow them. */
+  settled: Promise<void>;
 }
 
 /**
- * Hands each claimed recipient's message to the ordinary send path (POST /messages' own function)
- * under its source key, so pacing, retries, status webhooks and the message log all apply, and a
- * recipient released again after a crash finds its message instead of a second send. Then each
- * recipient takes its message's state; one the send path refused before storing a message (opted
- * out since the snapshot, a value empty for them) is skipped with the reason.
+ * Stores the claimed recipients' messages a chunk at a time (messaging/send-batch.ts: the send path
+ * of POST /messages, batched) under their source keys, so pacing, retries, status webhooks and the
+ * message log all apply, and a recipient released again after a crash finds its message instead of a
+ * second send; chunks are stored just ahead of their slots, so the next batch is stored while this
+ * one's sends are on their way. What a chunk cannot store goes one by one through sendMessage. Once
+ * all have their outcome, each recipient takes its message's state; one refused before a message was
+ * stored (opted out since the snapshot, a value empty for them) is skipped with the reason.
  */
 export async function releaseBatch(
   ctx: AppContext,
   b: { workspaceId: string; id: string; values: Values },
+  number: ConnectedNumber,
   template: ApprovedTemplate,
   claimed: Claimed[],
-  concurrency: number,
   going: () => Promise<boolean>,
-): Promise<void> {
+  feed: Feed,
+): Promise<Released> {
   const skipped: { contact_id: string; reason: string }[] = [];
+  const items: BatchItem<Ref>[] = [];
+  for (const r of claimed) {
+    const item = batchItem(b, template, r);
+    if (typeof item === 'string') skipped.push({ contact_id: r.contact_id, reason: item });
+    else items.push(item);
+  }
+  const attempts: Promise<unknown>[] = [];
   const unattempted: string[] = [];
-  let stop: ApiError | null = null;
-  let paused = false;
-  await inPool(claimed, concurrency, async (r) => {
-    if (stop || paused || !(await going())) {
-      paused = true;
-      unattempted.push(r.contact_id);
-      return;
+  let stopped: ApiError | null = null;
+  const size = chunkSize(number.messagesPerSecond);
+  for (let at = 0; at < items.length; at += size) {
+    const wait = feed.nextStoreAt - Date.now();
+    if (wait > 0) await sleep(wait);
+    if (stopped || !(await going())) {
+      unattempted.push(...items.slice(at).map((i) => i.ref.claimed.contact_id));
+      break;
     }
-    if (!r.contact) {
-      skipped.push({ contact_id: r.contact_id, reason: 'The contact was deleted' });
-      return;
+    const batch = await sendTemplateBatch(ctx, number, template, items.slice(at, at + size));
+    attempts.push(...batch.attempts);
+    feed.nextStoreAt = Date.now() + batch.lastSlotInMs - STORE_AHEAD_MS;
+    for (const item of batch.rest) {
+      stopped ??= await sendOne(ctx, b.workspaceId, item, skipped);
+      if (stopped) unattempted.push(item.ref.claimed.contact_id);
     }
-    const filled = fillValues(template.needs, b.values, r.contact);
-    if (filled.empty.length) {
-      skipped.push({
-        contact_id: r.contact_id,
-        reason: `No value for ${filled.empty.join(', ')} and no fallback`,
-      });
-      return;
-    }
-    try {
-      await sendMessage(
-        ctx,
-        { workspaceId: b.workspaceId, defaultCountryCode: null },
-        {
-          to: `+${r.phone}`,
-          type: 'template',
-          template: { name: template.name, language: template.language, ...filled.template },
-        },
-        { sourceKey: recipientKey(b.id, r.contact_id) },
-      );
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      if (STOPPING.has(err.code)) stop = err;
-      else skipped.push({ contact_id: r.contact_id, reason: err.message });
-    }
-  });
+  }
+  const settled = Promise.allSettled(attempts).then(() => follow(ctx, b, claimed, skipped, unattempted));
+  return { stopped, settled };
+}
+
+/** A recipient's message, or why it cannot have one. */
+function batchItem(
+  b: { id: string; values: Values },
+  template: ApprovedTemplate,
+  r: Claimed,
+): BatchItem<Ref> | string {
+  if (!r.contact) return 'The contact was deleted';
+  const filled = fillValues(template.needs, b.values, r.contact);
+  if (filled.empty.length) return `No value for ${filled.empty.join(', ')} and no fallback`;
+  const to = normalizePhone(`+${r.phone}`, null);
+  if (!to.ok) return to.message;
+  try {
+    const { components, bodyValues } = templateComponents(template.needs, filled.template);
+    return {
+      sourceKey: recipientKey(b.id, r.contact_id),
+      contactId: r.contact_id,
+      message: {
+        type: 'template',
+        to: to.digits,
+        name: template.name,
+        language: template.language,
+        components,
+      },
+      bodyValues,
+      ref: { claimed: r, values: filled.template },
+    };
+  } catch (err) {
+    if (err instanceof ApiError) return err.message;
+    throw err;
+  }
+}
+
+/** One message the batch did not store, through POST /messages' own function; a stopping refusal is answered. */
+async function sendOne(
+  ctx: AppContext,
+  workspaceId: string,
+  item: BatchItem<Ref>,
+  skipped: { contact_id: string; reason: string }[],
+): Promise<ApiError | null> {
+  try {
+    await sendMessage(
+      ctx,
+      { workspaceId, defaultCountryCode: null },
+      {
+        to: `+${item.message.to}`,
+        type: 'template',
+        template: { name: item.message.name, language: item.message.language, ...item.ref.values },
+      },
+      { sourceKey: item.sourceKey },
+    );
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (STOPPING.has(err.code)) return err;
+    skipped.push({ contact_id: item.ref.claimed.contact_id, reason: err.message });
+  }
+  return null;
+}
+
+async function follow(
+  ctx: AppContext,
+  b: { workspaceId: string; id: string },
+  claimed: Claimed[],
+  skipped: { contact_id: string; reason: string }[],
+  unattempted: string[],
+) {
   const keys = claimed.map((r) => recipientKey(b.id, r.contact_id));
   await ctx.db.query(
     followMessages(
@@ -138,7 +206,6 @@ export async function releaseBatch(
        AND b.workspace_id = $1 AND b.id = $2`,
     [b.workspaceId, b.id, unattempted, CANCELLED],
   );
-  if (stop) throw new BroadcastStopped((stop as ApiError).code as PausedReason, (stop as ApiError).message);
 }
 
 export const CANCELLED = 'The broadcast was cancelled before it was sent';

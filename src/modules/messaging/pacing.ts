@@ -34,16 +34,16 @@ export async function takeSendSlot(db: Queryable, number: PacedNumber, maxWaitMs
 /**
  * The statement that takes a slot, its parameters (slotParams) numbered from $first, so that a
  * statement storing a message can take its slot too. `row` is the VALUES or SELECT giving the row
- * to insert: the workspace, the number, clock_timestamp() + the step. Returns wait_ms and at.
+ * to insert: the workspace, the number, clock_timestamp() + the step. Returns wait_ms and at (of the
+ * first slot, when `advance` takes several: an expression of how far the number's next slot moves).
  */
-export function slotStatement(first: number, row: string): string {
-  const step = `$${first + 2}`;
+export function slotStatement(first: number, row: string, advance = `$${first + 2}`): string {
   return `INSERT INTO message_pacing AS p (workspace_id, number_id, next_slot_at) ${row}
      ON CONFLICT (workspace_id, number_id) DO UPDATE
-       SET next_slot_at = GREATEST(p.next_slot_at, clock_timestamp()) + make_interval(secs => ${step})
+       SET next_slot_at = GREATEST(p.next_slot_at, clock_timestamp()) + make_interval(secs => ${advance})
        WHERE p.next_slot_at <= clock_timestamp() + make_interval(secs => $${first + 3})
-     RETURNING (extract(epoch FROM next_slot_at - clock_timestamp()) - ${step})::float8 * 1000 AS wait_ms,
-       (extract(epoch FROM next_slot_at) - ${step})::float8 * 1000 AS at`;
+     RETURNING (extract(epoch FROM next_slot_at - clock_timestamp()) - ${advance})::float8 * 1000 AS wait_ms,
+       (extract(epoch FROM next_slot_at) - ${advance})::float8 * 1000 AS at`;
 }
 
 export type SlotRow = { wait_ms: number | null; at: number | null };

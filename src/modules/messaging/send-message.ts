@@ -132,7 +132,7 @@ export async function sendMessage(
         : { type, to: phone.digits, content: content! };
   }
   const id = newId('msg');
-  const maxWaitMs = Math.max(0, ctx.config.sendDeadlineMs - NETWORK_ALLOWANCE_MS);
+  const maxWaitMs = sendDeadlineWaitMs(ctx);
   // One statement: the month's count, the contact, the message and its send slot (the number's next
   // one, if it comes within the deadline), each only if the one before it went through.
   const stored = await withContactLimit(
@@ -216,16 +216,10 @@ async function attemptWithin(
   const started = Date.now();
   const job = { workspaceId: number.workspaceId, messageId: id };
   if (!slot.granted) {
-    await scheduleSend(ctx, job, slot.retryInMs - JOB_SLOT_HEADSTART_MS, false);
+    await deferSend(ctx, job, slot.retryInMs);
     return { id, wamid: null, status: 'queued' as const };
   }
-  const attempt = releaseSend(number, slot.waitMs, () => deliverMessage(ctx, number, id, message)).then(
-    async (outcome) => {
-      if (outcome.status === 'queued') await scheduleSend(ctx, job, 2_000, true);
-      return outcome;
-    },
-  );
-  attempt.catch((err) => ctx.log.error({ err, messageId: id }, 'send attempt failed'));
+  const attempt = attemptInSlot(ctx, number, id, message, slot.waitMs);
   const deadline = new Promise<null>((resolve) =>
     setTimeout(resolve, Math.max(0, ctx.config.sendDeadlineMs - (Date.now() - started)), null).unref(),
   );
@@ -241,6 +235,39 @@ async function attemptWithin(
   const refused = outcome && refusal(outcome.status, outcome.code, outcome.reason);
   if (refused) throw refused;
   return { id, wamid: outcome?.wamid ?? null, status: outcome?.status ?? 'queued' };
+}
+
+/** The longest a send waits for its slot: the request's deadline less the network's allowance. */
+export const sendDeadlineWaitMs = (ctx: AppContext) =>
+  Math.max(0, ctx.config.sendDeadlineMs - NETWORK_ALLOWANCE_MS);
+
+/** No slot within the wait: the messages.send job sends the message when one frees up. */
+export const deferSend = (
+  ctx: AppContext,
+  job: { workspaceId: string; messageId: string },
+  retryInMs: number,
+) => scheduleSend(ctx, job, retryInMs - JOB_SLOT_HEADSTART_MS, false);
+
+/**
+ * The attempt in a granted slot, `waitMs` from now; a transient failure hands the message to the
+ * messages.send job. Settles with the outcome once recorded; its failures are logged here.
+ */
+export function attemptInSlot(
+  ctx: AppContext,
+  number: ConnectedNumber,
+  id: string,
+  message: OutboundMessage,
+  waitMs: number,
+): Promise<Outcome> {
+  const attempt = releaseSend(number, waitMs, () => deliverMessage(ctx, number, id, message)).then(
+    async (outcome) => {
+      if (outcome.status === 'queued')
+        await scheduleSend(ctx, { workspaceId: number.workspaceId, messageId: id }, 2_000, true);
+      return outcome;
+    },
+  );
+  attempt.catch((err) => ctx.log.error({ err, messageId: id }, 'send attempt failed'));
+  return attempt;
 }
 
 export type Outcome = {
