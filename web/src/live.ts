@@ -1,8 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
-import { api } from './api';
+import { api, invalidate } from './api';
 
 /** What the server announces (GET /api/app/events), and `refresh`: load everything again, notices may have been missed. */
-export type LiveKind = 'message' | 'status' | 'conversation' | 'note' | 'broadcast' | 'refresh';
+export type LiveKind =
+  | 'message'
+  | 'status'
+  | 'conversation'
+  | 'note'
+  | 'broadcast'
+  | 'contact'
+  | 'lead'
+  | 'refresh';
 
 export interface LiveEvent {
   kind: LiveKind;
@@ -19,7 +27,16 @@ let retry: ReturnType<typeof setTimeout> | undefined;
 // Past the first connection, every reopening may have missed something the server could not replay.
 let opened = false;
 
-const KINDS: LiveKind[] = ['message', 'status', 'conversation', 'note', 'broadcast', 'refresh'];
+const KINDS: LiveKind[] = [
+  'message',
+  'status',
+  'conversation',
+  'note',
+  'broadcast',
+  'contact',
+  'lead',
+  'refresh',
+];
 const RETRY_MS = 10_000;
 
 function deliver(e: LiveEvent): void {
@@ -108,6 +125,15 @@ export function useLiveReload(kinds: readonly LiveKind[], load: () => void, ever
     latest.current();
     quiet();
   });
+}
+
+/**
+ * Marks the cached answers under `prefix` stale when one of `kinds` arrives, at most once a second:
+ * those on screen fetch again, the rest when next shown. Held by the shell, not a page, so a list
+ * visited again within the cache's 30 s is not shown as it was before the change.
+ */
+export function useLiveInvalidation(kinds: readonly LiveKind[], prefix: string): void {
+  useLiveReload(kinds, () => void invalidate(prefix));
 }
 
 /** How many conversations hold customer messages nobody in the team has read, kept live. */
