@@ -8,16 +8,12 @@ interface Shown {
   tag?: string;
 }
 
-declare global {
-  interface Window {
-    shownNotifications: Shown[];
-    setTabHidden(hidden: boolean): void;
-  }
-}
+// The page's globals this file reads (the tests compile without the DOM's types).
+declare const window: { shownNotifications: Shown[]; setTabHidden(hidden: boolean): void };
 
-// Before the app's scripts: every Notification made is recorded, and the tab's visibility is the
-// test's to set (a headless page is always visible).
-function recordNotifications(): void {
+// Run before the app's scripts: every Notification made is recorded, and the tab's visibility is the
+// test's to set (a headless page is always visible). Page code, so a string.
+const RECORD_NOTIFICATIONS = `(() => {
   window.shownNotifications = [];
   let hidden = false;
   Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => hidden });
@@ -31,12 +27,12 @@ function recordNotifications(): void {
   };
   const Real = window.Notification;
   window.Notification = class extends Real {
-    constructor(title: string, options?: NotificationOptions) {
+    constructor(title, options) {
       window.shownNotifications.push({ title, body: options?.body, tag: options?.tag });
       super(title, options);
     }
   };
-}
+})();`;
 
 // Issue 18's inbox: "Notify me" asks for the browser's permission; once given, a customer message
 // arriving while the tab is hidden is shown as a notification, and only then.
@@ -49,7 +45,7 @@ describe.skipIf(!hasChromium)('inbox notifications in the browser', { timeout: 1
     running = await appInBrowser();
     page = running.page;
     await running.setUpByApi();
-    await page.addInitScript(recordNotifications);
+    await page.addInitScript({ content: RECORD_NOTIFICATIONS });
     await page.goto(`${running.base}/messages`);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
   });

@@ -2,6 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppInBrowser, appInBrowser, hasChromium } from './support/browser.js';
 
+// The page's global object (the tests compile without the DOM's types).
+declare const window: object;
+
 // Issue 18, the web app as a team's daily tool: what a teammate, the REST API or a form adds shows up
 // on an open Contacts or Leads page without a reload.
 describe.skipIf(!hasChromium)('contacts and leads kept live in the browser', { timeout: 120_000 }, () => {

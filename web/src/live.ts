@@ -1,16 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
+import type { LiveKind as Announced } from '../../src/modules/live/live-kinds';
 import { api, invalidate } from './api';
 
 /** What the server announces (GET /api/app/events), and `refresh`: load everything again, notices may have been missed. */
-export type LiveKind =
-  | 'message'
-  | 'status'
-  | 'conversation'
-  | 'note'
-  | 'broadcast'
-  | 'contact'
-  | 'lead'
-  | 'refresh';
+export type LiveKind = Announced | 'refresh';
 
 export interface LiveEvent {
   kind: LiveKind;
@@ -27,16 +20,17 @@ let retry: ReturnType<typeof setTimeout> | undefined;
 // Past the first connection, every reopening may have missed something the server could not replay.
 let opened = false;
 
-const KINDS: LiveKind[] = [
-  'message',
-  'status',
-  'conversation',
-  'note',
-  'broadcast',
-  'contact',
-  'lead',
-  'refresh',
-];
+// One listener per kind: the Record holds this to the server's list (a kind missing or unknown fails to compile).
+const KINDS = Object.keys({
+  message: 1,
+  status: 1,
+  conversation: 1,
+  note: 1,
+  broadcast: 1,
+  contact: 1,
+  lead: 1,
+  refresh: 1,
+} satisfies Record<LiveKind, 1>) as LiveKind[];
 const RETRY_MS = 10_000;
 
 function deliver(e: LiveEvent): void {
