@@ -11,7 +11,8 @@ import { LIVE_CHANNEL } from './live-hub.js';
 let t: TestApp;
 let base: string;
 beforeAll(async () => {
-  t = await createTestApp();
+  // A queue: a CSV import runs as a job.
+  t = await createTestApp({ queue: true });
   base = await listen(t);
 });
 afterAll(async () => {
@@ -95,6 +96,29 @@ describe('contacts and leads on GET /api/app/events', () => {
     expect(event.data.contact_id).toBeNull();
     await sleep(300);
     expect(stream.events.slice(seen).filter((e) => e.event === 'contact')).toHaveLength(1);
+    stream.close();
+  });
+
+  it('announces a CSV import of 300 contacts once, not per row', async () => {
+    const a = await workspaceWithOwner(t);
+    const stream = await openLiveStream(base, a.client.cookie);
+    const rows = Array.from({ length: 300 }, (_, i) => `+9198300${String(10_000 + i)},Customer ${i}`);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts/import',
+      headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'text/csv' },
+      payload: `phone,name\n${rows.join('\n')}\n`,
+    });
+    expect(res.statusCode).toBe(202);
+    await until(async () => {
+      const answer = await t.api('GET', `/contacts/imports/${res.json().import.id}`, a.apiKey);
+      return answer.json().import.status === 'completed';
+    });
+    await stream.next((e) => e.event === 'contact');
+    await sleep(300);
+    expect(stream.events.filter((e) => e.event === 'contact')).toEqual([
+      expect.objectContaining({ data: { contact_id: null, message_id: null, direction: null } }),
+    ]);
     stream.close();
   });
 
