@@ -1,7 +1,7 @@
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { api } from './api';
 import { useHeadingFocusOnNavigate } from './heading-focus';
-import { useUnreadConversations } from './live';
+import { useLiveInvalidation, useUnreadConversations } from './live';
 import { Link, match, navigate, useLocation } from './router';
 import { useSession } from './session';
 import { Empty, Loading } from './ui';
@@ -110,6 +110,8 @@ export function Shell() {
   }, [section]);
   const unread = useUnreadConversations();
   useUnreadTitle(unread, path);
+  useLiveInvalidation(['contact', 'refresh'], '/contacts');
+  useLiveInvalidation(['lead', 'refresh'], '/leads');
   let content: ReactNode = (
     <Empty
       icon="?"

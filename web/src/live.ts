@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { api } from './api';
+import type { LiveKind as Announced } from '../../src/modules/live/live-kinds';
+import { api, invalidate } from './api';
 
 /** What the server announces (GET /api/app/events), and `refresh`: load everything again, notices may have been missed. */
-export type LiveKind = 'message' | 'status' | 'conversation' | 'note' | 'broadcast' | 'refresh';
+export type LiveKind = Announced | 'refresh';
 
 export interface LiveEvent {
   kind: LiveKind;
@@ -19,7 +20,17 @@ let retry: ReturnType<typeof setTimeout> | undefined;
 // Past the first connection, every reopening may have missed something the server could not replay.
 let opened = false;
 
-const KINDS: LiveKind[] = ['message', 'status', 'conversation', 'note', 'broadcast', 'refresh'];
+// One listener per kind: the Record holds this to the server's list (a kind missing or unknown fails to compile).
+const KINDS = Object.keys({
+  message: 1,
+  status: 1,
+  conversation: 1,
+  note: 1,
+  broadcast: 1,
+  contact: 1,
+  lead: 1,
+  refresh: 1,
+} satisfies Record<LiveKind, 1>) as LiveKind[];
 const RETRY_MS = 10_000;
 
 function deliver(e: LiveEvent): void {
@@ -108,6 +119,15 @@ export function useLiveReload(kinds: readonly LiveKind[], load: () => void, ever
     latest.current();
     quiet();
   });
+}
+
+/**
+ * Marks the cached answers under `prefix` stale when one of `kinds` arrives, at most once a second:
+ * those on screen fetch again, the rest when next shown. Held by the shell, not a page, so a list
+ * visited again within the cache's 30 s is not shown as it was before the change.
+ */
+export function useLiveInvalidation(kinds: readonly LiveKind[], prefix: string): void {
+  useLiveReload(kinds, () => void invalidate(prefix));
 }
 
 /** How many conversations hold customer messages nobody in the team has read, kept live. */

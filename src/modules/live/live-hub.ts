@@ -3,15 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
+import { LIVE_KINDS, type LiveKind } from './live-kinds.js';
 
 /**
- * The channel migrations/0021_inbox.sql announces messages, statuses, conversations and notes on, and
- * 0025 broadcasts and ended sessions.
+ * The channel migrations/0021_inbox.sql announces messages, statuses, conversations and notes on,
+ * 0025 broadcasts and ended sessions, and 0028 contacts and leads.
  */
 export const LIVE_CHANNEL = 'parley_live';
-
-export const LIVE_KINDS = ['message', 'status', 'conversation', 'note', 'broadcast'] as const;
-export type LiveKind = (typeof LIVE_KINDS)[number];
 
 export interface LiveEvent {
   /** `<epoch>-<n>`: what a browser sends back as Last-Event-ID when it reconnects. */

@@ -1,0 +1,12 @@
+// No imports: the web app takes its LiveKind type from here (a type-only import, erased by its build).
+/** What the live stream announces, one SSE event name each (migrations 0021, 0025, 0028). */
+export const LIVE_KINDS = [
+  'message',
+  'status',
+  'conversation',
+  'note',
+  'broadcast',
+  'contact',
+  'lead',
+] as const;
+export type LiveKind = (typeof LIVE_KINDS)[number];
