@@ -21,6 +21,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for what must come to hold (a page that re-renders, a job that ends): its
+    // default of 1 s failed such tests on a loaded machine without anything being wrong.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       { extends: true, test: { name: 'unit', include: unit, env: { PARLEY_TEST_DB: 'none' } } },
       ...databases.map((db) => ({

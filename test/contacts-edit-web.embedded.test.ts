@@ -169,7 +169,9 @@ describe.skipIf(!hasChromium)('editing contacts and archiving in a browser', { t
     await page.reload();
     // The forms are listed once their request answers: until then the choice reads as still loading.
     await expect
-      .poll(() => page.getByRole('combobox', { name: /^Form/ }).locator('option:checked').textContent())
+      .poll(() => page.getByRole('combobox', { name: /^Form/ }).locator('option:checked').textContent(), {
+        timeout: 15_000,
+      })
       .toBe('Spring offer');
   });
 });
