@@ -33,7 +33,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-interface TestAppOptions {
+export interface TestAppOptions {
   limiter?: RateLimiter;
   queue?: boolean;
   env?: Record<string, string>;

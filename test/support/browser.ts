@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { freePort, startServer, tempDataDir } from './cli.js';
+import { startedForTests } from './started-for-tests.js';
 
 /** Debian's Chromium (`apt-get install chromium`); the browser tests are skipped, saying so, without it. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -141,4 +142,28 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
       data.remove();
     },
   };
+}
+
+interface AppInBrowserForTestsOptions {
+  /** Added to the server's environment; a function is called when it starts, after earlier hooks. */
+  env?: Record<string, string> | (() => Record<string, string>);
+  /** The page's size, if not appInBrowser's 1280 × 800. */
+  viewport?: { width: number; height: number };
+}
+
+/**
+ * appInBrowser for the tests of this file (or describe block): started before them (a minute and a
+ * half allowed), stopped after them. Sign up, or anything else a file needs first, in its own
+ * beforeAll after this call.
+ */
+export function appInBrowserForTests(options: AppInBrowserForTestsOptions = {}): AppInBrowser {
+  return startedForTests(
+    async () => {
+      const app = await appInBrowser(typeof options.env === 'function' ? options.env() : options.env);
+      if (options.viewport) await app.page.setViewportSize(options.viewport);
+      return app;
+    },
+    (app) => app.stop(),
+    90_000,
+  );
 }
