@@ -48,7 +48,9 @@ export interface AppInBrowser {
   simulatorToken(): string;
   /** A call to the simulator's control API; throws, with its answer, unless it answers 2xx. */
   sim(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
-  /** The first visit's sign-up, the simulator connected and an API key made, all in the browser: the key. */
+  /** The first visit's sign-up form filled in (Asha Rao of Acme Foods, default country code 91). */
+  createAccount(): Promise<void>;
+  /** createAccount, the simulator connected and an API key made, all in the browser: the key. */
   signUp(): Promise<string>;
   /**
    * The same first owner (Asha Rao of Acme Foods, default country code 91) set up through the web
@@ -79,6 +81,16 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
   page.setDefaultTimeout(15_000);
   const base = server.url;
   const simulatorToken = () => readFileSync(join(data.dir, 'simulator.token'), 'utf8');
+  const createAccount = async () => {
+    await page.goto(base);
+    await page.getByLabel('Your name').fill('Asha Rao');
+    await page.getByLabel('E-mail').fill('asha@example.com');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByLabel('Workspace name').fill('Acme Foods');
+    await page.getByLabel(/Default country code/).fill('91');
+    await page.getByRole('button', { name: 'Create account and workspace' }).click();
+    await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+  };
   return {
     base,
     browser,
@@ -96,15 +108,9 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
       if (res.status >= 300) throw new Error(`${method} /_sim${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as Record<string, unknown>;
     },
+    createAccount,
     async signUp() {
-      await page.goto(base);
-      await page.getByLabel('Your name').fill('Asha Rao');
-      await page.getByLabel('E-mail').fill('asha@example.com');
-      await page.getByLabel('Password').fill('a long enough password');
-      await page.getByLabel('Workspace name').fill('Acme Foods');
-      await page.getByLabel(/Default country code/).fill('91');
-      await page.getByRole('button', { name: 'Create account and workspace' }).click();
-      await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+      await createAccount();
       await page.locator('nav').getByRole('link', { name: 'Settings', exact: true }).click();
       await page.getByRole('tab', { name: 'Connected number' }).click();
       await page.getByRole('button', { name: 'Connect the simulator' }).click();
