@@ -73,6 +73,25 @@ export async function connectedWorkspace(t: TestApp, base: string, options: Conn
   return { ...ws, number: await connectSimulator(t, base, ws.id, options) };
 }
 
+/**
+ * A new workspace whose number calls `graphBaseUrl` (a test's own fake Graph API, or a port where
+ * nothing listens) and is signed with app secret 'app-secret'; no simulator, no templates synced.
+ */
+export async function workspaceWithNumber(t: TestApp, graphBaseUrl: string) {
+  const ws = await t.workspace();
+  const phoneNumberId = String(100_000 + Math.floor(Math.random() * 899_999));
+  await connectNumber(t.ctx, ws.id, {
+    phoneNumberId,
+    businessAccountId: `waba${phoneNumberId}`,
+    displayPhone: '+1 555 0100',
+    verifyToken: 'verify-me',
+    graphBaseUrl,
+    accessToken: 'token',
+    appSecret: 'app-secret',
+  });
+  return { ...ws, number: (await numberOfWorkspace(t.ctx, t.ctx.db, ws.id))! };
+}
+
 /** Connects an existing workspace's number to the in-process simulator and syncs its templates. */
 export async function connectSimulator(
   t: TestApp,
