@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { axeProblems } from './support/axe.js';
-import { type AppInBrowser, ARTIFACTS, appInBrowser, hasChromium } from './support/browser.js';
+import { ARTIFACTS, appInBrowserForTests, hasChromium } from './support/browser.js';
 import { until } from './support/until.js';
 
 // The page's globals used by the functions run in the browser (the tests compile without the DOM library).
@@ -207,7 +207,7 @@ describe('the accessibility test knows every page and dialog of the web app', ()
 
 // axe-core over every page and dialog at a desktop and a phone width, on the real server in Chromium.
 describe.skipIf(!hasChromium)('accessibility of the web app in a browser', { timeout: 600_000 }, () => {
-  let running: AppInBrowser;
+  const running = appInBrowserForTests();
   let page: Page;
   let base: string;
   let apiKey = '';
@@ -248,7 +248,6 @@ describe.skipIf(!hasChromium)('accessibility of the web app in a browser', { tim
   };
 
   beforeAll(async () => {
-    running = await appInBrowser();
     ({ base, page } = running);
     rmSync(SHOTS, { recursive: true, force: true });
     // First run: the setup page, before there is an account.
@@ -345,7 +344,6 @@ describe.skipIf(!hasChromium)('accessibility of the web app in a browser', { tim
     });
     ids.broadcast = (broadcast.broadcast as { id: string }).id;
   }, 180_000);
-  afterAll(() => running?.stop());
 
   it('has no serious or critical axe violation on any page or dialog, at 1280 and 390 px', async () => {
     const visited = new Set<string>();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 
 // Indian mobile numbers: the workspace's default country code is 91.
 const RAVI = '919876500001';
@@ -19,17 +19,14 @@ type Sent = {
 // A broadcast to a tag segment from the web app, end to end: audience counted, values mapped and
 // previewed, sent through the simulator, followed live to its figures; a second one paused and cancelled.
 describe.skipIf(!hasChromium)('broadcasts in a browser', { timeout: 180_000 }, () => {
-  let app: AppInBrowser;
+  const app = appInBrowserForTests({ viewport: { width: 1280, height: 900 } });
   let page: Page;
   let base: string;
   let apiKey: string;
 
-  beforeAll(async () => {
-    app = await appInBrowser();
+  beforeAll(() => {
     ({ base, page } = app);
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }, 90_000);
-  afterAll(() => app?.stop());
+  });
 
   const received = async (phone: string) =>
     ((await app.sim('GET', `/messages?to=${phone}`)) as unknown as { messages: Sent[] }).messages.filter(

@@ -4,7 +4,7 @@ import { httpRequest } from '../src/modules/automation/steps/http-request.js';
 import { CloudApiClient, CloudApiError } from '../src/modules/messaging/cloud-api/client.js';
 import { deliverWebhook } from '../src/modules/webhooks/deliver.js';
 import { createEndpoint } from '../src/modules/webhooks/endpoints.js';
-import { createTestApp, type TestApp } from './support/app.js';
+import { testAppForTests } from './support/app.js';
 import { until } from './support/until.js';
 
 /**
@@ -44,16 +44,14 @@ function endlessServer() {
 // above what the socket buffers hold when the reader stops.
 const MOST_SENT = 32 * 1024 * 1024;
 
-let t: TestApp;
+const t = testAppForTests({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
 const endless = endlessServer();
 let url: string;
 beforeAll(async () => {
-  t = await createTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
   url = await endless.start();
 });
 afterAll(async () => {
   await endless.stop();
-  await t?.close();
 });
 
 async function timed<T>(call: () => Promise<T>): Promise<{ result: T | Error; ms: number }> {

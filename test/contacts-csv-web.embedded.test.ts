@@ -1,34 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, screenshot } from './support/browser.js';
-import { freePort, type RunningServer, startServer, tempDataDir } from './support/cli.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 
 // The Contacts page's CSV import, the opt-out toggle and Settings › General's opt-out words, in a browser.
 describe.skipIf(!hasChromium)('contacts import and opt-out in a browser', { timeout: 90_000 }, () => {
-  const data = tempDataDir();
-  let server: RunningServer;
-  let browser: Browser;
+  const app = appInBrowserForTests();
   let page: Page;
 
   beforeAll(async () => {
-    server = await startServer([], { DATA_DIR: data.dir, PORT: String(await freePort()), LOG_LEVEL: 'warn' });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = app.page;
     page.setDefaultTimeout(20_000);
-    await page.goto(server.url);
-    await page.getByLabel('Your name').fill('Asha Rao');
-    await page.getByLabel('E-mail').fill('asha@example.com');
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByLabel('Workspace name').fill('Acme Foods');
-    await page.getByLabel(/Default country code/).fill('91');
-    await page.getByRole('button', { name: 'Create account and workspace' }).click();
-    await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+    await app.createAccount();
   }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    data.remove();
-  });
 
   it('imports a CSV with its columns mapped, reports the refused row, and lists the contacts', async () => {
     await page.locator('nav').getByRole('link', { name: 'Contacts', exact: true }).click();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 
 /** The error shown beside the field labelled `label`, inside `scope` (the page or a dialog). */
 const errorBeside = (page: Page, scope: Page | Locator, label: string) =>
@@ -9,17 +9,13 @@ const errorBeside = (page: Page, scope: Page | Locator, label: string) =>
 
 // Contacts added, edited inline and deleted in the app, the audit log of it, and a form archived and restored.
 describe.skipIf(!hasChromium)('editing contacts and archiving in a browser', { timeout: 120_000 }, () => {
-  let app: AppInBrowser;
+  const app = appInBrowserForTests();
   let page: Page;
 
   beforeAll(async () => {
-    app = await appInBrowser();
     page = app.page;
     await app.signUp();
   }, 90_000);
-  afterAll(async () => {
-    await app?.stop();
-  });
 
   const go = (name: string) => page.locator('nav').getByRole('link', { name, exact: true }).click();
 

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 import { PROMO } from './support/rich-template.js';
 import { until } from './support/until.js';
 
@@ -9,7 +9,7 @@ const CUSTOMER = '919812345678';
 // Every inbound type Meta documents, posted through the simulator, and the rich messages Parley
 // sends, drawn in the conversation page of the real server in headless Chromium.
 describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_000 }, () => {
-  let running: AppInBrowser;
+  const running = appInBrowserForTests({ viewport: { width: 1280, height: 900 } });
   let page: Page;
   let base: string;
   let apiKey: string;
@@ -61,9 +61,7 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
     page.locator(`.bubble.${side}`, { hasText: text }).first();
 
   beforeAll(async () => {
-    running = await appInBrowser();
     ({ base, page } = running);
-    await page.setViewportSize({ width: 1280, height: 900 });
     await running.setUpByApi();
     csrf = (await app('GET', '/session')).csrf_token;
     apiKey = (await app('POST', '/api-keys', { name: 'test' })).key;
@@ -71,7 +69,6 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
     await sim(`/templates/${PROMO.name}/${PROMO.language}/approve`, {});
     await app('POST', '/templates/sync');
   }, 120_000);
-  afterAll(() => running?.stop());
 
   it('stores what the customer sends and what Parley sends', async () => {
     await write('hello', { type: 'text', text: { body: 'Hello, do you deliver?' } });

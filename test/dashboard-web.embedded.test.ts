@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 import { until } from './support/until.js';
 
 const ANA = '919876500101';
@@ -9,16 +9,14 @@ const BEN = '919876500102';
 // The home dashboard's charts over real traffic, a chart's link to its list, a run in sentences, and a
 // lead found by a field, noted and given an owner.
 describe.skipIf(!hasChromium)('the home dashboard, runs and leads', { timeout: 150_000 }, () => {
-  let app: AppInBrowser;
+  const app = appInBrowserForTests();
   let page: Page;
   let base: string;
   let apiKey: string;
 
-  beforeAll(async () => {
-    app = await appInBrowser();
+  beforeAll(() => {
     ({ base, page } = app);
-  }, 90_000);
-  afterAll(() => app?.stop());
+  });
 
   const v1 = async (path: string, body: unknown) => {
     const res = await fetch(`${base}/api/v1${path}`, {

@@ -1,23 +1,20 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 import { until } from './support/until.js';
 
 const CUSTOMER = '919876500001';
 
 // A flow's "Send media or buttons" step, built in the editor and sent through the simulator.
 describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { timeout: 120_000 }, () => {
-  let app: AppInBrowser;
+  const app = appInBrowserForTests({ viewport: { width: 1280, height: 900 } });
   let page: Page;
   let base: string;
   let apiKey: string;
 
-  beforeAll(async () => {
-    app = await appInBrowser();
+  beforeAll(() => {
     ({ base, page } = app);
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }, 90_000);
-  afterAll(() => app?.stop());
+  });
 
   const sim = (method: string, path: string, body?: unknown) => app.sim(method, path, body);
   const go = (name: string) => page.locator('nav').getByRole('link', { name, exact: true }).click();

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createAutomation } from '../src/modules/automation/save-automation.js';
 import { createForm } from '../src/modules/forms/create-form.js';
-import { createTestApp, type TestApp } from './support/app.js';
+import { testAppForTests } from './support/app.js';
 import {
   anyJson,
   bodyOf,
@@ -23,12 +23,11 @@ import { freshAddress } from './support/intake.js';
 
 // Property-based tests over the lead-intake endpoints: never a 5xx, every refusal in the
 // `{"success": false, "error"}` envelope, and a refusal stores no lead, contact or run.
-let t: TestApp;
+const t = testAppForTests({ queue: true });
 let ws: { id: string; key: string };
 let form: { token: string };
 let seq: { id: string; secret: string };
 beforeAll(async () => {
-  t = await createTestApp({ queue: true });
   ws = await t.workspace({ defaultCountryCode: '91', plan: 'scale' });
   form = await createForm(t.ctx.db, ws.id, {});
   const created = await createAutomation(
@@ -42,9 +41,6 @@ beforeAll(async () => {
     { publish: true },
   );
   seq = { id: created.id, secret: created.secret! };
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const TIMEOUT = 60_000 + FUZZ_RUNS * 200;

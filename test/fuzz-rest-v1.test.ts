@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../src/modules/rate-limit/memory-limiter.js';
-import { createTestApp, type TestApp } from './support/app.js';
 import {
   anyJson,
   bodyOf,
@@ -16,19 +15,15 @@ import {
   rawBody,
   rowCounts,
 } from './support/fuzz.js';
-import { connectedWorkspace, listen } from './support/messaging.js';
+import { simulatorAppForTests } from './support/messaging.js';
 
 // Property-based tests over every REST v1 endpoint: for generated bodies, headers and queries the
 // answer is never a 5xx, every refusal carries the envelope, and a refusal stores nothing.
-let t: TestApp;
+// A limiter that never refuses, so thousands of requests on one key test the endpoints, not the limit.
+const t = simulatorAppForTests({ limiter: new MemoryRateLimiter(1_000_000_000, 60_000) });
 let ws: { id: string; key: string };
 beforeAll(async () => {
-  // A limiter that never refuses, so thousands of requests on one key test the endpoints, not the limit.
-  t = await createTestApp({ limiter: new MemoryRateLimiter(1_000_000_000, 60_000) });
-  ws = await connectedWorkspace(t, await listen(t));
-});
-afterAll(async () => {
-  await t?.close();
+  ws = await t.connectedWorkspace();
 });
 
 const phone = fc.oneof(

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 import { jpeg } from './support/media-files.js';
 
 const CUSTOMER = '919811122233';
@@ -9,16 +9,12 @@ const CUSTOMER = '919811122233';
 // count (list, sidebar, tab title), a teammate is assigned, replies with a quick reply and an
 // attachment under their own name, and resolves the conversation.
 describe.skipIf(!hasChromium)('the inbox in the browser', { timeout: 120_000 }, () => {
-  let running: AppInBrowser;
+  const running = appInBrowserForTests();
   let page: Page;
 
   beforeAll(async () => {
-    running = await appInBrowser();
     page = running.page;
     await running.signUp();
-  });
-  afterAll(async () => {
-    await running?.stop();
   });
 
   const nav = () => page.locator('nav').getByRole('link', { name: 'Inbox' });

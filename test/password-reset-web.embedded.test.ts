@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 import { linkIn, startSmtp, type TestSmtp } from './support/smtp.js';
 import { until } from './support/until.js';
 
@@ -10,17 +10,18 @@ describe.skipIf(!hasChromium)(
   { timeout: 120_000 },
   () => {
     let smtp: TestSmtp;
-    let app: AppInBrowser;
-    let page: Page;
-
     beforeAll(async () => {
       smtp = await startSmtp();
-      app = await appInBrowser({ SMTP_URL: smtp.url, MAIL_FROM: 'Parley <parley@example.com>' });
-      page = app.page;
-    }, 90_000);
+    });
     afterAll(async () => {
-      await app?.stop();
       await smtp?.close();
+    });
+    const app = appInBrowserForTests({
+      env: () => ({ SMTP_URL: smtp.url, MAIL_FROM: 'Parley <parley@example.com>' }),
+    });
+    let page: Page;
+    beforeAll(() => {
+      page = app.page;
     });
 
     const mailTo = (email: string) => until(() => smtp.mails.find((m) => m.to.includes(email)));

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 
 const CUSTOMER = '919812345670';
 const LONG_URL = `https://shop.example/track?order=${'A1b2C3d4'.repeat(20)}`;
@@ -8,14 +8,12 @@ const LONG_URL = `https://shop.example/track?order=${'A1b2C3d4'.repeat(20)}`;
 // A 390 px phone: no page wider than the screen, long words kept inside their bubble, the condition
 // step's fields inside their card, and a tab title that names the page.
 describe.skipIf(!hasChromium)('the web app on a 390 px phone', { timeout: 150_000 }, () => {
-  let running: AppInBrowser;
+  const running = appInBrowserForTests({ viewport: { width: 390, height: 844 } });
   let page: Page;
   let base: string;
 
   beforeAll(async () => {
-    running = await appInBrowser();
     ({ base, page } = running);
-    await page.setViewportSize({ width: 390, height: 844 });
     const app = await running.setUpByApi();
     await app('POST', '/invitations', {
       email: 'a-rather-long-address-of-a-teammate@example.com',
@@ -27,7 +25,6 @@ describe.skipIf(!hasChromium)('the web app on a 390 px phone', { timeout: 150_00
       message: { type: 'text', text: { body: `Where is my order? ${LONG_URL}` } },
     });
   }, 120_000);
-  afterAll(() => running?.stop());
 
   // A string, evaluated in the page: this project's TypeScript has no DOM types.
   const overflow = () =>

@@ -1,15 +1,9 @@
 // Authentication and tenant walls of every route are generated from the route table: rest-v1.tenancy.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testAppForTests } from './support/app.js';
 import { expectRestError } from './support/endpoint-security.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests();
 
 describe('hostile input to POST /contacts', () => {
   let key: string;

@@ -1,12 +1,12 @@
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium } from './support/browser.js';
 import { until } from './support/until.js';
 
 // The web app's data layer (web/src/api.ts): a page shows what a save changed without being
 // reloaded, and a page visited again within the cache's freshness asks the server nothing.
 describe.skipIf(!hasChromium)('the query cache in a browser', { timeout: 120_000 }, () => {
-  let app: AppInBrowser;
+  const app = appInBrowserForTests();
   let page: Page;
   const gets: string[] = [];
   let inFlight = 0;
@@ -19,7 +19,6 @@ describe.skipIf(!hasChromium)('the query cache in a browser', { timeout: 120_000
   const tab = (name: string) => page.getByRole('tab', { name }).click();
 
   beforeAll(async () => {
-    app = await appInBrowser();
     ({ page } = app);
     // The live event stream (/api/app/events) stays open: it is never "in flight" to wait for.
     const ours = (r: Request) => {
@@ -38,7 +37,6 @@ describe.skipIf(!hasChromium)('the query cache in a browser', { timeout: 120_000
     page.on('requestfailed', done);
     await app.signUp();
   }, 90_000);
-  afterAll(() => app?.stop());
 
   it('shows a saved workspace name on coming back to the tab, from the cache refreshed by the save', async () => {
     await tab('General');

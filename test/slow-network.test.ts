@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../src/modules/rate-limit/memory-limiter.js';
-import { createTestApp, type TestApp } from './support/app.js';
-import { connectedWorkspace, listen, simControl, simState } from './support/messaging.js';
+import { type connectedWorkspace, simControl, simState, simulatorAppForTests } from './support/messaging.js';
 import { queueIdle } from './support/queue-idle.js';
 import { until } from './support/until.js';
 
@@ -10,24 +9,18 @@ import { until } from './support/until.js';
 // behind them, and every queued message reaches the network exactly once after the storm.
 // Latency figures under the same faults: bench/slow-network.mjs, docs/benchmarks.md.
 const DEADLINE_MS = 2000;
-let t: TestApp;
-let base: string;
+const t = simulatorAppForTests({
+  queue: true,
+  limiter: new MemoryRateLimiter(1_000_000, 60_000),
+  env: { SEND_DEADLINE_MS: String(DEADLINE_MS), SEND_CONFIRM_WINDOW_MS: '5000' },
+});
 let ws: Awaited<ReturnType<typeof connectedWorkspace>>;
 
 beforeAll(async () => {
-  t = await createTestApp({
-    queue: true,
-    limiter: new MemoryRateLimiter(1_000_000, 60_000),
-    env: { SEND_DEADLINE_MS: String(DEADLINE_MS), SEND_CONFIRM_WINDOW_MS: '5000' },
-  });
-  base = await listen(t);
-  ws = await connectedWorkspace(t, base);
+  ws = await t.connectedWorkspace();
 });
 afterEach(async () => {
-  await simControl(base, '/control', { latencyMs: 0, serverErrorRate: 0, timeoutRate: 0 });
-});
-afterAll(async () => {
-  await t?.close();
+  await simControl(t.base, '/control', { latencyMs: 0, serverErrorRate: 0, timeoutRate: 0 });
 });
 
 let phone = 14155550100;
@@ -59,7 +52,7 @@ async function expectExactlyOnce(rows: { wamid: string | null }[], sentBefore: n
 
 describe('a slow network', () => {
   it('answers sends 201 queued by the deadline while other endpoints keep answering; each is delivered once', async () => {
-    await simControl(base, '/control', { latencyMs: 3 * DEADLINE_MS });
+    await simControl(t.base, '/control', { latencyMs: 3 * DEADLINE_MS });
     const sentBefore = simState(t).messages.length;
     let sendsAnswered = 0;
     const sends = Array.from({ length: 10 }, () =>
@@ -93,7 +86,7 @@ describe('a slow network', () => {
   }, 60_000);
 
   it('queues sends through a 5xx storm and delivers each exactly once when it ends', async () => {
-    await simControl(base, '/control', { serverErrorRate: 1 });
+    await simControl(t.base, '/control', { serverErrorRate: 1 });
     const sentBefore = simState(t).messages.length;
     const attemptsBefore = simState(t).attempts.length;
     const answers = [];
@@ -108,7 +101,7 @@ describe('a slow network', () => {
     const ids = answers.map((r) => r.json().id as string);
     expect(await delivered(ids)()).toBe(false);
 
-    await simControl(base, '/control', { serverErrorRate: 0 });
+    await simControl(t.base, '/control', { serverErrorRate: 0 });
     const rows = await until(delivered(ids), 60_000);
     await expectExactlyOnce(rows, sentBefore);
   }, 120_000);
@@ -117,12 +110,12 @@ describe('a slow network', () => {
     // The simulator holds the call for 2 minutes, then drops it; the client gives up after 30 s
     // (SEND_TIMEOUT_MS). The call may have gone out, so the message waits for the network to
     // confirm it (SEND_CONFIRM_WINDOW_MS, 5 s here); with no confirmation it is sent again.
-    await simControl(base, '/control', { timeoutRate: 1 });
+    await simControl(t.base, '/control', { timeoutRate: 1 });
     const sentBefore = simState(t).messages.length;
     const res = await send();
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
-    await simControl(base, '/control', { timeoutRate: 0 });
+    await simControl(t.base, '/control', { timeoutRate: 0 });
     const rows = await until(delivered([res.json().id]), 60_000);
     await expectExactlyOnce(rows, sentBefore);
   }, 90_000);

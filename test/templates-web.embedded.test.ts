@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 import { until } from './support/until.js';
 
 const CUSTOMER = '919876543210';
@@ -8,17 +8,14 @@ const CUSTOMER = '919876543210';
 // Templates with every component, end to end: created in the app's editor, reviewed by the
 // simulator, sent with the values form from a conversation and from a flow step.
 describe.skipIf(!hasChromium)('template editor and values form in a browser', { timeout: 120_000 }, () => {
-  let app: AppInBrowser;
+  const app = appInBrowserForTests({ viewport: { width: 1280, height: 900 } });
   let page: Page;
   let base: string;
   let apiKey: string;
 
-  beforeAll(async () => {
-    app = await appInBrowser();
+  beforeAll(() => {
     ({ base, page } = app);
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }, 90_000);
-  afterAll(() => app?.stop());
+  });
 
   const sim = (method: string, path: string, body?: unknown) => app.sim(method, path, body);
   type Sent = { type: string; payload: { template?: { name: string; components: unknown[] } } };

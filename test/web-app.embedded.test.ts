@@ -1,21 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium, screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 import { until } from './support/until.js';
 
 // The web app end to end: the real server (built CLI, embedded database) driven by headless Chromium.
 describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () => {
-  let app: AppInBrowser;
+  const app = appInBrowserForTests();
   let browser: Browser;
   let page: Page;
   let base: string;
   let apiKey: string;
 
-  beforeAll(async () => {
-    app = await appInBrowser();
+  beforeAll(() => {
     ({ base, browser, page } = app);
-  }, 90_000);
-  afterAll(() => app?.stop());
+  });
 
   const rest = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}/api/v1${path}`, {

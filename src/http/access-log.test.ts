@@ -1,16 +1,10 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { expect, it } from 'vitest';
+import { testAppForTests } from '../../test/support/app.js';
 import { workspaceWithOwner } from '../../test/support/app-session.js';
 
 const lines: string[] = [];
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ log: pino({ level: 'debug' }, { write: (line: string) => lines.push(line) }) });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests({ log: pino({ level: 'debug' }, { write: (line: string) => lines.push(line) }) });
 
 it("keeps an invitation's token out of the access log, wherever the URL carries it", async () => {
   const { client } = await workspaceWithOwner(t);

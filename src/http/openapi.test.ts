@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { expect, it } from 'vitest';
+import { testAppForTests } from '../../test/support/app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests();
 
 it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });

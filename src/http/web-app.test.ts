@@ -1,14 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { expect, it } from 'vitest';
+import { testAppForTests } from '../../test/support/app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests();
 
 const get = (url: string, method: 'GET' | 'POST' = 'GET') => t.app.inject({ method, url });
 

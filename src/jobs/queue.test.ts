@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { expect, it } from 'vitest';
+import { testAppForTests } from '../../test/support/app.js';
 import { until } from '../../test/support/until.js';
 import { jobCatalog } from './catalog.js';
 import { Queue } from './queue.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests({ queue: true });
 
 it('runs the cleanup job from the queue: expired idempotency records and quiet sign-in counts go', async () => {
   const { id, key } = await t.workspace();

@@ -13,6 +13,7 @@ import { createWorkspace, type NewWorkspace } from '../../src/modules/workspaces
 import { openRuntime } from '../../src/runtime/compose.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { startedForTests } from './started-for-tests.js';
 
 /** The simulator's operator token in test servers (see simHeaders in ./messaging.ts). */
 export const SIM_TOKEN = 'test-simulator-operator-token';
@@ -33,7 +34,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-interface TestAppOptions {
+export interface TestAppOptions {
   limiter?: RateLimiter;
   queue?: boolean;
   env?: Record<string, string>;
@@ -47,6 +48,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const database = await createTestDatabase();
   await migrate(database.db);
   return instanceOn(database, options);
+}
+
+/** createTestApp for the tests of this file (or describe block): made before them, closed after. */
+export function testAppForTests(options: TestAppOptions = {}): TestApp {
+  return startedForTests(
+    () => createTestApp(options),
+    (t) => t.close(),
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { freePort, startServer, tempDataDir } from './cli.js';
+import { startedForTests } from './started-for-tests.js';
 
 /** Debian's Chromium (`apt-get install chromium`); the browser tests are skipped, saying so, without it. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -47,7 +48,9 @@ export interface AppInBrowser {
   simulatorToken(): string;
   /** A call to the simulator's control API; throws, with its answer, unless it answers 2xx. */
   sim(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
-  /** The first visit's sign-up, the simulator connected and an API key made, all in the browser: the key. */
+  /** The first visit's sign-up form filled in (Asha Rao of Acme Foods, default country code 91). */
+  createAccount(): Promise<void>;
+  /** createAccount, the simulator connected and an API key made, all in the browser: the key. */
   signUp(): Promise<string>;
   /**
    * The same first owner (Asha Rao of Acme Foods, default country code 91) set up through the web
@@ -78,6 +81,16 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
   page.setDefaultTimeout(15_000);
   const base = server.url;
   const simulatorToken = () => readFileSync(join(data.dir, 'simulator.token'), 'utf8');
+  const createAccount = async () => {
+    await page.goto(base);
+    await page.getByLabel('Your name').fill('Asha Rao');
+    await page.getByLabel('E-mail').fill('asha@example.com');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByLabel('Workspace name').fill('Acme Foods');
+    await page.getByLabel(/Default country code/).fill('91');
+    await page.getByRole('button', { name: 'Create account and workspace' }).click();
+    await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+  };
   return {
     base,
     browser,
@@ -95,15 +108,9 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
       if (res.status >= 300) throw new Error(`${method} /_sim${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as Record<string, unknown>;
     },
+    createAccount,
     async signUp() {
-      await page.goto(base);
-      await page.getByLabel('Your name').fill('Asha Rao');
-      await page.getByLabel('E-mail').fill('asha@example.com');
-      await page.getByLabel('Password').fill('a long enough password');
-      await page.getByLabel('Workspace name').fill('Acme Foods');
-      await page.getByLabel(/Default country code/).fill('91');
-      await page.getByRole('button', { name: 'Create account and workspace' }).click();
-      await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
+      await createAccount();
       await page.locator('nav').getByRole('link', { name: 'Settings', exact: true }).click();
       await page.getByRole('tab', { name: 'Connected number' }).click();
       await page.getByRole('button', { name: 'Connect the simulator' }).click();
@@ -141,4 +148,28 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
       data.remove();
     },
   };
+}
+
+interface AppInBrowserForTestsOptions {
+  /** Added to the server's environment; a function is called when it starts, after earlier hooks. */
+  env?: Record<string, string> | (() => Record<string, string>);
+  /** The page's size, if not appInBrowser's 1280 × 800. */
+  viewport?: { width: number; height: number };
+}
+
+/**
+ * appInBrowser for the tests of this file (or describe block): started before them (a minute and a
+ * half allowed), stopped after them. Sign up, or anything else a file needs first, in its own
+ * beforeAll after this call.
+ */
+export function appInBrowserForTests(options: AppInBrowserForTestsOptions = {}): AppInBrowser {
+  return startedForTests(
+    async () => {
+      const app = await appInBrowser(typeof options.env === 'function' ? options.env() : options.env);
+      if (options.viewport) await app.page.setViewportSize(options.viewport);
+      return app;
+    },
+    (app) => app.stop(),
+    90_000,
+  );
 }

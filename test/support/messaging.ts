@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { connectNumber, numberOfWorkspace } from '../../src/modules/messaging/connected-numbers.js';
 import { syncTemplates } from '../../src/modules/templates/sync-templates.js';
 import type { SimState } from '../../src/simulator/state.js';
-import { SIM_TOKEN, type TestApp } from './app.js';
+import { createTestApp, SIM_TOKEN, type TestApp, type TestAppOptions } from './app.js';
+import { startedForTests } from './started-for-tests.js';
 
 /** Headers for the simulator's control routes (/_sim/inbound, /_sim/status...): the operator token. */
 export const simHeaders = { 'content-type': 'application/json', authorization: `Bearer ${SIM_TOKEN}` };
@@ -18,6 +19,37 @@ export function simState(t: TestApp): SimState {
   return t.app.simState;
 }
 
+export interface SimulatorApp extends TestApp {
+  /** Where it listens (http://127.0.0.1:port): the simulator's webhooks and control routes. */
+  base: string;
+  /** A new workspace whose number is connected to the simulator: connectedWorkspace(t, base, options). */
+  connectedWorkspace(options?: ConnectedWorkspaceOptions): ReturnType<typeof connectedWorkspace>;
+}
+
+/**
+ * A test app for the tests of this file (or describe block), listening for the in-process
+ * simulator: made before them, closed after. `statusDelaysMs`: when the simulator posts a sent
+ * message's statuses (sent, delivered, read; -1: never).
+ */
+export function simulatorAppForTests(
+  options: TestAppOptions & { statusDelaysMs?: SimState['statusDelaysMs'] } = {},
+): SimulatorApp {
+  const { statusDelaysMs, ...appOptions } = options;
+  return startedForTests(
+    async () => {
+      const t = await createTestApp(appOptions);
+      const base = await listen(t);
+      if (statusDelaysMs) simState(t).statusDelaysMs = statusDelaysMs;
+      return {
+        ...t,
+        base,
+        connectedWorkspace: (o?: ConnectedWorkspaceOptions) => connectedWorkspace(t, base, o),
+      };
+    },
+    (t) => t.close(),
+  );
+}
+
 export const SIM_TEMPLATES = [
   {
     name: 'welcome',
@@ -30,14 +62,34 @@ export const SIM_TEMPLATES = [
   { name: 'draft', language: 'en', category: 'MARKETING', body: 'Soon {{1}}', status: 'PENDING' as const },
 ];
 
+interface ConnectedWorkspaceOptions {
+  defaultCountryCode?: string | null;
+  messagesPerSecond?: number;
+}
+
 /** A workspace whose number is connected to the in-process simulator, with templates synced from it. */
-export async function connectedWorkspace(
-  t: TestApp,
-  base: string,
-  options: { defaultCountryCode?: string | null; messagesPerSecond?: number } = {},
-) {
+export async function connectedWorkspace(t: TestApp, base: string, options: ConnectedWorkspaceOptions = {}) {
   const ws = await t.workspace({ defaultCountryCode: options.defaultCountryCode ?? '91' });
   return { ...ws, number: await connectSimulator(t, base, ws.id, options) };
+}
+
+/**
+ * A new workspace whose number calls `graphBaseUrl` (a test's own fake Graph API, or a port where
+ * nothing listens) and is signed with app secret 'app-secret'; no simulator, no templates synced.
+ */
+export async function workspaceWithNumber(t: TestApp, graphBaseUrl: string) {
+  const ws = await t.workspace();
+  const phoneNumberId = String(100_000 + Math.floor(Math.random() * 899_999));
+  await connectNumber(t.ctx, ws.id, {
+    phoneNumberId,
+    businessAccountId: `waba${phoneNumberId}`,
+    displayPhone: '+1 555 0100',
+    verifyToken: 'verify-me',
+    graphBaseUrl,
+    accessToken: 'token',
+    appSecret: 'app-secret',
+  });
+  return { ...ws, number: (await numberOfWorkspace(t.ctx, t.ctx.db, ws.id))! };
 }
 
 /** Connects an existing workspace's number to the in-process simulator and syncs its templates. */

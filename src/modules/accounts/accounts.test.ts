@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, testAppForTests } from '../../../test/support/app.js';
 import { PASSWORD, sessionCookie, signIn, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { addMember, createUser } from './users.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests();
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = { 'x-parley-csrf': '1' }) =>
   t.app.inject({ method: 'POST', url: `/api/app${url}`, headers, payload: payload as object });

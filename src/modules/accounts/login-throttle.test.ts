@@ -1,17 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, secondInstance, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { secondInstance, testAppForTests } from '../../../test/support/app.js';
 import { PASSWORD, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { TEST_DB } from '../../../test/support/database.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests();
 
 // Each test guesses from an address of its own, so one test's failures do not throttle another's.
 let lastOctet = 0;

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
 import { until } from '../../../test/support/until.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { createApiKey } from './create-api-key.js';
 import { KeyVerifier } from './key-verifier.js';
 import { revokeApiKey } from './revoke-api-key.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests();
 
 it('makes long random keys with a readable prefix and stores only their hash', async () => {
   const ws = await t.workspace();

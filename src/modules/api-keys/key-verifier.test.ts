@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { afterAll, expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
 import { TEST_DB } from '../../../test/support/database.js';
 import { until } from '../../../test/support/until.js';
 import type { Db, Queryable } from '../../db/db.js';
@@ -12,15 +12,11 @@ import { revokeApiKey } from './revoke-api-key.js';
 // t.ctx.db only by notice, or by a poll run here by hand (NO_POLL keeps the timer out of the way).
 const NO_POLL = 600_000;
 
-let t: TestApp;
+const t = testAppForTests();
 const verifiers: KeyVerifier[] = [];
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
 afterAll(async () => {
   for (const v of verifiers) await v.stop();
-  await t?.close();
 });
 
 async function instance(options: { db?: Queryable; listen?: Db['listen'] | null } = {}) {

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { PASSWORD, signIn, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { expectIntakeError, submit } from '../../../test/support/intake.js';
-import { connectSimulator, listen, simState } from '../../../test/support/messaging.js';
+import { connectSimulator, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { addMember, createUser } from '../accounts/users.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true });
 
 /** A member of the workspace besides its owner, signed in. */
 async function memberOf(workspaceId: string) {
@@ -111,7 +102,7 @@ describe('archiving a flow', () => {
 describe('deleting a template', () => {
   it('deletes it on the network and here; one the network never had is archived, hidden from REST v1', async () => {
     const { client, apiKey, workspaceId } = await workspaceWithOwner(t);
-    const number = await connectSimulator(t, base, workspaceId);
+    const number = await connectSimulator(t, t.base, workspaceId);
     const listed = async (q = '') =>
       (await client.call('GET', `/templates${q}`)).json().templates as { id: string; name: string }[];
     const hello = (await listed()).find((x) => x.name === 'hello')!;

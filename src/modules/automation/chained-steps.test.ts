@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createTestApp, type TestApp, testAppForTests } from '../../../test/support/app.js';
 import { until } from '../../../test/support/until.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
 import { drainEventOutbox } from './event-outbox.js';
@@ -13,13 +13,7 @@ const stepJobs = (t: TestApp, runId: string) =>
   );
 
 describe('database-only steps', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ queue: true, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = testAppForTests({ queue: true, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
 
   it('run in order in the job of the step before them, each reading what the one before wrote', async () => {
     const ws = await t.workspace();

@@ -1,22 +1,16 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simHeaders, simState } from '../../../test/support/messaging.js';
+import { describe, expect, it } from 'vitest';
+import { simHeaders, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { setPlan } from '../workspaces/plans.js';
 import { getRun, listRuns } from './list-runs.js';
 import { runStep } from './run-step.js';
 import { createAutomation, unpublishAutomation } from './save-automation.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
+const t = simulatorAppForTests({
+  queue: true,
+  env: { WEBHOOKS_ALLOW_PRIVATE: 'true' },
+  statusDelaysMs: [-1, -1, -1],
 });
 
 const flow = (event: string, steps: unknown[], name = 'A flow') => ({
@@ -45,7 +39,7 @@ const sentTo = (phone: string) => simState(t).messages.filter((m) => m.to === ph
 
 describe('POST /events', () => {
   it('starts every published flow listening for the event, and no other', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const a = await publishedFlow(ws.id, 'signup', [welcome()]);
     const b = await publishedFlow(ws.id, 'signup', [{ id: 't', type: 'add_tag', tag: 'b' }]);
     const draft = await createAutomation(
@@ -156,8 +150,8 @@ describe('POST /events', () => {
   });
 
   it('keeps tenants apart: an event starts only its own workspace flows', async () => {
-    const mine = await connectedWorkspace(t, base);
-    const theirs = await connectedWorkspace(t, base);
+    const mine = await t.connectedWorkspace();
+    const theirs = await t.connectedWorkspace();
     const theirFlow = await publishedFlow(theirs.id, 'signup', [{ id: 't', type: 'add_tag', tag: 'x' }]);
     const res = await t.api('POST', '/events', mine.key, { phone: '+14155550000', event: 'signup' });
     expect(res.json().flows_started).toBe(0);
@@ -167,7 +161,7 @@ describe('POST /events', () => {
 
 describe('runs', () => {
   it('branches on conditions over the contact and the event', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await publishedFlow(ws.id, 'check', [
       {
         id: 'is-vip',
@@ -210,7 +204,7 @@ describe('runs', () => {
   });
 
   it('never sends free text outside the window: the step takes its "not sent" branch', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await publishedFlow(ws.id, 'nudge', [
       {
         id: 'text',
@@ -232,12 +226,12 @@ describe('runs', () => {
   });
 
   it('sends free text inside the window', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await publishedFlow(ws.id, 'reply', [
       { id: 'text', type: 'send_text', text: 'Thanks {{contact.name}}!', not_sent: null },
     ]);
     await t.api('POST', '/contacts', ws.key, { phone: '+14155554444', name: 'Ravi' });
-    const inbound = await fetch(`${base}/_sim/inbound`, {
+    const inbound = await fetch(`${t.base}/_sim/inbound`, {
       method: 'POST',
       headers: simHeaders,
       body: JSON.stringify({ from: '14155554444', text: 'hi', phone_number_id: ws.number.phoneNumberId }),
@@ -249,7 +243,7 @@ describe('runs', () => {
   });
 
   it('fails the run with a clear error for a template the workspace does not have', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await publishedFlow(ws.id, 'oops', [
       { id: 'send', type: 'send_template', template: { name: 'gone', language: 'en' } },
     ]);
@@ -260,7 +254,7 @@ describe('runs', () => {
   });
 
   it('waits, then goes on; the run shows the wait until it ends', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await publishedFlow(ws.id, 'later', [
       { id: 'pause', type: 'wait', duration: '2s' },
       { id: 'tag', type: 'add_tag', tag: 'after-wait' },
@@ -279,7 +273,7 @@ describe('runs', () => {
   });
 
   it('holds a run whose last step is a wait until the wait ends', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await publishedFlow(ws.id, 'cooldown', [
       { id: 'tag', type: 'add_tag', tag: 'cooling' },
       { id: 'hold', type: 'wait', duration: '2s' },
@@ -309,7 +303,7 @@ describe('runs', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const port = (receiver.address() as { port: number }).port;
     try {
-      const ws = await connectedWorkspace(t, base);
+      const ws = await t.connectedWorkspace();
       const f = await publishedFlow(ws.id, 'crm', [
         {
           id: 'push',
@@ -338,7 +332,7 @@ describe('runs', () => {
   });
 
   it('runs a step once however often its job is delivered', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await publishedFlow(ws.id, 'once', [welcome('send', ['A', 'B'])]);
     await t.api('POST', '/events', ws.key, { phone: '+14155558888', event: 'once' });
     const [run] = await finished(ws.id, f.id);
@@ -360,7 +354,7 @@ describe('runs', () => {
   });
 
   it('lets running runs finish after the flow is unpublished, and starts no new ones', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await publishedFlow(ws.id, 'drip', [
       { id: 'pause', type: 'wait', duration: '1s' },
       { id: 'tag', type: 'add_tag', tag: 'dripped' },

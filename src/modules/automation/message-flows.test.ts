@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simControl } from '../../../test/support/messaging.js';
+import { describe, expect, it } from 'vitest';
+import { simControl, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { listRuns } from './list-runs.js';
 import { createAutomation } from './save-automation.js';
 
 // A flow triggered by message.received branches on what the customer tapped or wrote.
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true });
 
 describe('flows started by an inbound message', () => {
   it('branch on a quick-reply button payload and on the text', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const flow = await createAutomation(
       t.ctx,
       ws.id,
@@ -46,7 +37,7 @@ describe('flows started by an inbound message', () => {
     );
     // Through the simulator's /_sim/inbound, which sends any type Meta documents as given.
     const inbound = async (from: string, body: Record<string, unknown>) =>
-      (await simControl(base, '/inbound', { from, phone_number_id: ws.number.phoneNumberId, ...body })).body
+      (await simControl(t.base, '/inbound', { from, phone_number_id: ws.number.phoneNumberId, ...body })).body
         .delivered_status;
     const stop = { type: 'button', button: { payload: 'STOP', text: 'Stop promotions' } };
     expect(await inbound('14155550501', { message: stop })).toBe(200);

@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { describe, expect, it } from 'vitest';
+import {
+  type connectedWorkspace,
+  simControl,
+  simState,
+  simulatorAppForTests,
+} from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { ApiError } from '../../http/errors.js';
 import { getRun, listRuns } from './list-runs.js';
@@ -9,16 +13,7 @@ import { createAutomation } from './save-automation.js';
 
 // send_message: a media, reply-buttons or location message from a flow, inside the 24-hour window.
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true, statusDelaysMs: [-1, -1, -1] });
 
 const IMAGE = {
   id: 'photo',
@@ -70,12 +65,12 @@ const sentTo = (phone: string) => simState(t).messages.filter((m) => m.to === ph
 
 async function contactWithWindow(ws: Awaited<ReturnType<typeof connectedWorkspace>>, phone: string) {
   await t.api('POST', '/contacts', ws.key, { phone: `+${phone}`, name: 'Ravi' });
-  await simControl(base, '/inbound', { from: phone, text: 'hi', phone_number_id: ws.number.phoneNumberId });
+  await simControl(t.base, '/inbound', { from: phone, text: 'hi', phone_number_id: ws.number.phoneNumberId });
 }
 
 describe('a send_message step', () => {
   it("sends an image with a filled caption, then reply buttons, in Meta's shapes", async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await flowOf(ws.id, 'booked', [IMAGE, BUTTONS, MISSED]);
     await contactWithWindow(ws, '14155556001');
     await t.api('POST', '/events', ws.key, {
@@ -101,7 +96,7 @@ describe('a send_message step', () => {
   });
 
   it('takes not_sent outside the 24-hour window and sends nothing', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await flowOf(ws.id, 'late', [IMAGE, BUTTONS, MISSED]);
     await t.api('POST', '/events', ws.key, {
       phone: '+14155556002',
@@ -117,7 +112,7 @@ describe('a send_message step', () => {
   });
 
   it('fails with a plain reason naming the part that is too long once filled', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const long = {
       ...IMAGE,
       message: {
@@ -144,7 +139,7 @@ describe('a send_message step', () => {
   });
 
   it('sends once when its job runs again after a crash', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await flowOf(ws.id, 'again', [{ ...BUTTONS, not_sent: null }]);
     await contactWithWindow(ws, '14155556004');
     await t.api('POST', '/events', ws.key, { phone: '+14155556004', event: 'again' });
@@ -164,7 +159,7 @@ describe('a send_message step', () => {
   });
 
   it('is refused when saved without the object its type names, or with another', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const cases: [Record<string, unknown>, string][] = [
       [{ type: 'image' }, 'steps.0.message.image'],
       [{ type: 'image', image: { link: 'https://x.example/a.jpg' }, audio: {} }, 'steps.0.message.audio'],

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
-import { connectSimulator, listen } from '../../../test/support/messaging.js';
+import { connectSimulator, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true });
 
 type Client = Awaited<ReturnType<typeof workspaceWithOwner>>['client'];
 
@@ -67,7 +58,7 @@ describe('a free-text step in a webhook sequence', () => {
 
   it('is skipped with its reason when the lead has no phone or the window is closed, and the run says so', async () => {
     const { client, workspaceId } = await workspaceWithOwner(t);
-    await connectSimulator(t, base, workspaceId);
+    await connectSimulator(t, t.base, workspaceId);
     const { intake } = await textSequence(client);
 
     const noPhone = await finished(client, await intake({ name: 'Ana', email: 'ana@example.com' }));

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { describe, expect, it } from 'vitest';
+import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { PROMO } from '../../../test/support/rich-template.js';
 import { until } from '../../../test/support/until.js';
 import { ApiError } from '../../http/errors.js';
@@ -9,16 +8,7 @@ import { syncTemplates } from '../templates/sync-templates.js';
 import { listRuns } from './list-runs.js';
 import { createAutomation } from './save-automation.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true, statusDelaysMs: [-1, -1, -1] });
 
 const step = (template: Record<string, unknown>) => ({
   id: 'promo',
@@ -37,10 +27,10 @@ const flow = (event: string, template: Record<string, unknown>) => ({
 });
 
 async function promoWorkspace() {
-  const ws = await connectedWorkspace(t, base);
+  const ws = await t.connectedWorkspace();
   await createTemplate(t.ctx, ws.id, PROMO);
   await simControl(
-    base,
+    t.base,
     `/templates/summer_sale/en_US/approve?business_account_id=${ws.number.businessAccountId}`,
   );
   await syncTemplates(t.ctx, ws.number);
@@ -96,13 +86,13 @@ describe('a send_template step with a header, named body values and a button', (
   });
 
   it('fails its run through the same checks as POST /messages when the template came later', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const f = await createAutomation(t.ctx, ws.id, flow('late', { ...GOOD, buttons: undefined }), {
       publish: true,
     });
     await createTemplate(t.ctx, ws.id, PROMO);
     await simControl(
-      base,
+      t.base,
       `/templates/summer_sale/en_US/approve?business_account_id=${ws.number.businessAccountId}`,
     );
     await syncTemplates(t.ctx, ws.number);

@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import {
-  connectedWorkspace,
+  type connectedWorkspace,
   connectSimulator,
-  listen,
   simControl,
   simState,
+  simulatorAppForTests,
 } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
 import { deliverBroadcast } from './deliver-broadcast.js';
 import { getBroadcast } from './get-broadcast.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-  simState(t).statusDelaysMs = [20, 40, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true, statusDelaysMs: [20, 40, -1] });
 
 let n = 0;
 const nextPhone = () => `1415556${String(1000 + ++n)}`;
@@ -74,7 +64,7 @@ function bodiesSentTo(phone: string): string[][] {
 
 describe('a broadcast to a tag segment', () => {
   it('sends each contact its own values, leaves out the opted-out and the untagged, and reports the results', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await createEndpoint(t.ctx, ws.id, 'https://hooks.example.invalid/x', ['broadcast.completed']);
     const ann = await contact(ws, { name: 'Ann', tags: ['vip'], traits: { company: 'Acme' } });
     const bob = await contact(ws, { tags: ['vip', 'new'] });
@@ -131,7 +121,7 @@ describe('a broadcast to a tag segment', () => {
     });
 
     // Ann writes back: a reply within the window.
-    await simControl(base, '/inbound', {
+    await simControl(t.base, '/inbound', {
       from: ann.phone,
       phone_number_id: ws.number.phoneNumberId,
       text: 'Yes!',
@@ -157,7 +147,7 @@ describe('a broadcast to a tag segment', () => {
 
 describe('creating a broadcast', () => {
   it('refuses values that do not fit the template, a past time and an unknown import, at the field', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const short = await create(ws, { audience: {}, values: { body: [{ from: 'text', text: 'x' }] } });
     expect(short.statusCode).toBe(422);
     expect(short.json().error.details).toEqual([
@@ -187,7 +177,7 @@ describe('creating a broadcast', () => {
   });
 
   it('answers hostile and oversized input with 4xx, never 500', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const bodies: unknown[] = [
       {
         name: 'x',
@@ -240,7 +230,7 @@ describe('creating a broadcast', () => {
 
 describe('pause, resume and cancel', () => {
   it('stops releasing while paused, goes on when resumed, and refuses moves the state does not allow', async () => {
-    const ws = await connectedWorkspace(t, base, { messagesPerSecond: 1 });
+    const ws = await t.connectedWorkspace({ messagesPerSecond: 1 });
     const contacts: { id: string; phone: string }[] = [];
     for (let i = 0; i < 5; i++) contacts.push(await contact(ws, { tags: ['slow'] }));
     const { broadcast } = (await create(ws, { audience: { tags_all: ['slow'] } })).json();
@@ -269,7 +259,7 @@ describe('pause, resume and cancel', () => {
   });
 
   it('pauses itself when the number is disconnected, and says why until resumed', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const c = await contact(ws, { tags: ['unplugged'] });
     const { broadcast } = (await create(ws, { audience: { tags_all: ['unplugged'] }, draft: true })).json();
     expect(broadcast.paused_reason).toBeNull();
@@ -315,7 +305,7 @@ describe('pause, resume and cancel', () => {
   });
 
   it('cancels a draft without sending, and announces it', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await createEndpoint(t.ctx, ws.id, 'https://hooks.example.invalid/x', ['broadcast.completed']);
     const c = await contact(ws, { tags: ['draft'] });
     const res = await create(ws, { audience: { tags_all: ['draft'] }, draft: true });
@@ -340,8 +330,8 @@ describe('pause, resume and cancel', () => {
 
 describe('the messaging limit tier', () => {
   it('stops at the cap of unique recipients in 24 hours, waits, and goes on when the window frees', async () => {
-    const ws = await connectedWorkspace(t, base);
-    const tier = await simControl(base, `/numbers/${ws.number.phoneNumberId}/tier`, {
+    const ws = await t.connectedWorkspace();
+    const tier = await simControl(t.base, `/numbers/${ws.number.phoneNumberId}/tier`, {
       messaging_limit_tier: 'TIER_250',
     });
     expect(tier.status).toBe(200);
@@ -374,7 +364,7 @@ describe('the messaging limit tier', () => {
 
 describe('a scheduled broadcast', () => {
   it('starts at a time given in the workspace time zone, once', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await t.ctx.db.query(`UPDATE workspaces SET time_zone = 'Asia/Kolkata' WHERE id = $1`, [ws.id]);
     const c = await contact(ws, { tags: ['later'] });
     const at = new Date(Math.ceil((Date.now() + 3_000) / 1000) * 1000);
@@ -395,9 +385,9 @@ describe('a scheduled broadcast', () => {
 
 describe('delivery', () => {
   it("records the network's refusal per recipient with Meta's code", async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const c = await contact(ws, { tags: ['refused'] });
-    await simControl(base, '/control', { failNext: 1, failNextCode: 131026 });
+    await simControl(t.base, '/control', { failNext: 1, failNextCode: 131026 });
     const { broadcast } = (await create(ws, { audience: { tags_all: ['refused'] } })).json();
     const done = await settled(ws, broadcast.id);
     expect(done.counts).toMatchObject({ failed: 1, sent: 0 });
@@ -414,7 +404,7 @@ describe('delivery', () => {
   });
 
   it('skips a contact who opted out after the snapshot, saying why', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const stays = await contact(ws, { tags: ['late'] });
     const leaves = await contact(ws, { tags: ['late'] });
     const { broadcast } = (await create(ws, { audience: { tags_all: ['late'] }, draft: true })).json();
@@ -442,7 +432,7 @@ describe('delivery', () => {
   });
 
   it('sends to the contacts one CSV import created or updated', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const before = await contact(ws, { name: 'Known' });
     const fresh = nextPhone();
     const form = new FormData();
@@ -466,8 +456,8 @@ describe('delivery', () => {
 
 describe('the tenant wall', () => {
   it("keeps another workspace's key from reading or moving a broadcast", async () => {
-    const a = await connectedWorkspace(t, base);
-    const b = await connectedWorkspace(t, base);
+    const a = await t.connectedWorkspace();
+    const b = await t.connectedWorkspace();
     await contact(a, { tags: ['mine'] });
     const { broadcast } = (await create(a, { audience: { tags_all: ['mine'] }, draft: true })).json();
     for (const path of ['', '/recipients', '/timeline'])
@@ -485,7 +475,7 @@ describe('the tenant wall', () => {
 describe('the web app', () => {
   it('lets members read broadcasts, and only owners and admins create and control them', async () => {
     const member = await workspaceWithOwner(t, 'member');
-    await connectSimulator(t, base, member.workspaceId);
+    await connectSimulator(t, t.base, member.workspaceId);
     const body = { name: 'From the app', template: WELCOME, audience: {}, values: VALUES, draft: true };
     const refused = await member.client.call('POST', '/broadcasts', body);
     expect(refused.statusCode).toBe(403);
@@ -496,7 +486,7 @@ describe('the web app', () => {
     expect((await member.client.call('GET', '/broadcasts')).json().broadcasts).toHaveLength(1);
     expect((await member.client.call('POST', `/broadcasts/${id}/cancel`)).statusCode).toBe(403);
     const owner = await workspaceWithOwner(t);
-    await connectSimulator(t, base, owner.workspaceId);
+    await connectSimulator(t, t.base, owner.workspaceId);
     const own = await owner.client.call('POST', '/broadcasts', body);
     expect(own.statusCode, own.body).toBe(201);
     const cancelled = await owner.client.call('POST', `/broadcasts/${own.json().broadcast.id}/cancel`);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { submit } from '../../../test/support/intake.js';
@@ -7,13 +7,7 @@ import { until } from '../../../test/support/until.js';
 import { createForm } from '../forms/create-form.js';
 import { CANCELLED_BY_DELETION } from './delete-contact.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests({ queue: true });
 
 const audit = async (workspaceId: string) =>
   (

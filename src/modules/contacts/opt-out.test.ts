@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { listRuns } from '../automation/list-runs.js';
 import { createAutomation } from '../automation/save-automation.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
 import { updateWorkspace } from '../workspaces/update-workspace.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true, statusDelaysMs: [-1, -1, -1] });
 
 let n = 0;
 const nextPhone = () => `1415555${String(7100 + ++n)}`;
@@ -31,7 +21,7 @@ async function contactOf(key: string, phone: string) {
 }
 
 const writeIn = (phone: string, phoneNumberId: string, body: Record<string, unknown>) =>
-  simControl(base, '/inbound', { from: phone, phone_number_id: phoneNumberId, ...body });
+  simControl(t.base, '/inbound', { from: phone, phone_number_id: phoneNumberId, ...body });
 
 const consentOf = async (workspaceId: string, contactId: string) =>
   (
@@ -44,7 +34,7 @@ const consentOf = async (workspaceId: string, contactId: string) =>
 
 describe('an inbound keyword', () => {
   it('opts the contact out on STOP in any case and punctuation, and back in on START', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const phone = nextPhone();
     await writeIn(phone, ws.number.phoneNumberId, { text: ' Stop! ' });
     const out = await until(async () => {
@@ -90,7 +80,7 @@ describe('an inbound keyword', () => {
   });
 
   it("reads a quick-reply button's payload against the workspace's own words", async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await updateWorkspace(t.ctx.db, ws.id, { opt_out_keywords: ['no_more_offers'] });
     const phone = nextPhone();
     await writeIn(phone, ws.number.phoneNumberId, {
@@ -107,8 +97,8 @@ describe('an inbound keyword', () => {
   });
 
   it('leaves a sentence that holds the word alone, and another workspace never sees the change', async () => {
-    const ws = await connectedWorkspace(t, base);
-    const other = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
+    const other = await t.connectedWorkspace();
     const phone = nextPhone();
     await t.api('POST', '/contacts', other.key, { phone: `+${phone}` });
     await writeIn(phone, ws.number.phoneNumberId, { text: 'please stop calling me at work' });
@@ -120,7 +110,7 @@ describe('an inbound keyword', () => {
   });
 
   it('sends the confirmation the workspace set, once, and records the outbound webhook event', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await updateWorkspace(t.ctx.db, ws.id, {
       opt_out_confirmation: 'You will get no more offers. Reply START to undo.',
     });
@@ -200,7 +190,7 @@ describe('the web app', () => {
 
 describe('a flow', () => {
   it('skips a MARKETING template to an opted-out contact with the reason, and still sends a utility one', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const phone = nextPhone();
     await t.api('POST', '/contacts', ws.key, { phone: `+${phone}`, opted_out: true });
     const flow = await createAutomation(

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { submit } from '../../../test/support/intake.js';
 import { until } from '../../../test/support/until.js';
 import { messageCounts } from './message-counts.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests({ queue: true });
 
 const utcDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 

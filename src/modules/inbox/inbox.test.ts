@@ -1,39 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { type AppClient, PASSWORD, signIn, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { jpeg, multipart } from '../../../test/support/media-files.js';
 import {
   connectSimulator,
-  listen,
   SIM_TEMPLATES,
   simControl,
   simState,
+  simulatorAppForTests,
 } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { addMember, createUser } from '../accounts/users.js';
 import { sendMessage } from '../messaging/send-message.js';
 import { QUICK_REPLIES_MAX } from './schemas.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true });
 
 let n = 0;
 /** A connected workspace, its owner signed in, and a customer (named) who has written `text`. */
 async function customerWrote(text = 'Hello there', name = 'Meera Shah') {
   const owner = await workspaceWithOwner(t);
-  const number = await connectSimulator(t, base, owner.workspaceId);
+  const number = await connectSimulator(t, t.base, owner.workspaceId);
   const from = `1415557${String(1000 + (++n % 9000))}`;
   const write = async (said: string) => {
     const before = await inboundCount(owner.workspaceId);
-    await simControl(base, '/inbound', { from, text: said, name, phone_number_id: number.phoneNumberId });
+    await simControl(t.base, '/inbound', { from, text: said, name, phone_number_id: number.phoneNumberId });
     await until(async () => (await inboundCount(owner.workspaceId)) > before);
   };
   await write(text);

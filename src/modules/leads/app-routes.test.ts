@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { submit } from '../../../test/support/intake.js';
 import { until } from '../../../test/support/until.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests({ queue: true });
 
 describe('forms in the web app', () => {
   it('creates a form as a draft, edits its fields, switches it on and off and gives its publish codes', async () => {

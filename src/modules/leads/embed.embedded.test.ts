@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { hasChromium, launchBrowser } from '../../../test/support/browser.js';
 import { leadsOf } from '../../../test/support/intake.js';
-import { listen } from '../../../test/support/messaging.js';
+import { simulatorAppForTests } from '../../../test/support/messaging.js';
 import { createForm } from '../forms/create-form.js';
 import { embedSnippets } from '../forms/embed-snippets.js';
 import { escapeHtml } from '../forms/html.js';
@@ -19,8 +18,7 @@ const HOSTILE_LABEL = '<img src=x onerror="window.pwned=1">Company';
 // The three ways a form reaches people, in a real browser: the embed script and the plain HTML
 // snippet on a page of another origin (another loopback port), and the hosted page.
 describe.skipIf(!hasChromium)('forms in a browser', () => {
-  let t: TestApp;
-  let base: string;
+  const t = simulatorAppForTests();
   let site: Server;
   let siteUrl: string;
   let browser: Browser;
@@ -28,8 +26,6 @@ describe.skipIf(!hasChromium)('forms in a browser', () => {
   const pages = new Map<string, string>();
 
   beforeAll(async () => {
-    t = await createTestApp();
-    base = await listen(t);
     site = createServer((req, res) => {
       const html = pages.get(req.url ?? '');
       res
@@ -46,7 +42,6 @@ describe.skipIf(!hasChromium)('forms in a browser', () => {
   afterAll(async () => {
     await browser?.close();
     await new Promise((r) => site?.close(r));
-    await t?.close();
   });
 
   const customerPage = (path: string, body: string) => {
@@ -71,7 +66,7 @@ describe.skipIf(!hasChromium)('forms in a browser', () => {
     });
     const url = customerPage(
       '/embed',
-      `<div id="slot"></div><script src="${base}/f/${form.token}/embed.js" data-target="#slot" async></script>`,
+      `<div id="slot"></div><script src="${t.base}/f/${form.token}/embed.js" data-target="#slot" async></script>`,
     );
     await page.goto(url);
     await page.getByLabel('Your name *').fill('Asha');
@@ -93,7 +88,9 @@ describe.skipIf(!hasChromium)('forms in a browser', () => {
   it('the embed script shows the error the endpoint gives beside its field', async () => {
     const ws = await t.workspace({ defaultCountryCode: null });
     const form = await createForm(t.ctx.db, ws.id);
-    await page.goto(customerPage('/embed-error', `<script src="${base}/f/${form.token}/embed.js"></script>`));
+    await page.goto(
+      customerPage('/embed-error', `<script src="${t.base}/f/${form.token}/embed.js"></script>`),
+    );
     await page.getByLabel('Phone (with country code)').fill('98765 43210');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('status').getByText('Please correct the fields marked above.').waitFor();
@@ -108,7 +105,7 @@ describe.skipIf(!hasChromium)('forms in a browser', () => {
   it('the plain HTML snippet posts without JavaScript and lands on the thank-you page', async () => {
     const ws = await t.workspace();
     const form = await createForm(t.ctx.db, ws.id, { thankYouMessage: 'Got it <3' });
-    const codes = (await embedSnippets(t.ctx.db, base, ws.id, form.id))!;
+    const codes = (await embedSnippets(t.ctx.db, t.base, ws.id, form.id))!;
     const noJs = await browser.newContext({ javaScriptEnabled: false });
     try {
       const plain = await noJs.newPage();
@@ -116,7 +113,7 @@ describe.skipIf(!hasChromium)('forms in a browser', () => {
       await plain.getByLabel('E-mail').fill('plain@example.com');
       await plain.getByRole('button', { name: 'Send' }).click();
       await plain.getByText('Got it <3').waitFor();
-      expect(plain.url()).toBe(`${base}/api/forms/submit`);
+      expect(plain.url()).toBe(`${t.base}/api/forms/submit`);
     } finally {
       await noJs.close();
     }
@@ -131,7 +128,7 @@ describe.skipIf(!hasChromium)('forms in a browser', () => {
       name: `Hosted ${escapeHtml('&')}`,
       redirectUrl: thanks,
     });
-    await page.goto(`${base}/f/${form.token}`);
+    await page.goto(`${t.base}/f/${form.token}`);
     await page.getByRole('heading', { name: 'Hosted &amp;' }).waitFor();
     await page.getByLabel('E-mail').fill('hosted@example.com');
     await page.getByRole('button', { name: 'Send' }).click();

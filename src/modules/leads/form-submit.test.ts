@@ -1,6 +1,6 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, testAppForTests } from '../../../test/support/app.js';
 import { expectIntakeError, freshAddress, leadsOf, submit } from '../../../test/support/intake.js';
 import { buildServer } from '../../http/server.js';
 import { createForm } from '../forms/create-form.js';
@@ -8,13 +8,7 @@ import { DEFAULT_FIELDS, HONEYPOT_FIELD } from '../forms/form-fields.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
 import { setPlan } from '../workspaces/plans.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
 
 async function workspaceWithForm(options: Parameters<typeof createForm>[2] = {}, plan = 'growth') {
   const ws = await t.workspace({ defaultCountryCode: '91', plan });

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
 import { submit } from '../../../test/support/intake.js';
 import { createAutomation } from '../automation/save-automation.js';
 import { createForm } from '../forms/create-form.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests({ queue: true });
 
 const STEPS = [
   { id: 'wait', type: 'wait', duration: '1d' },

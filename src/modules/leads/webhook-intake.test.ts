@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
 import { expectIntakeError, freshAddress, leadsOf } from '../../../test/support/intake.js';
 import { until } from '../../../test/support/until.js';
 import { rotateSequenceSecret } from '../automation/intake.js';
@@ -10,13 +10,7 @@ import { createEndpoint } from '../webhooks/endpoints.js';
 import { setPlan } from '../workspaces/plans.js';
 import { forgetSeenBodies } from './replay-guard.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests({ queue: true, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
 
 // A run that waits a day stays "waiting", so a second enrolment of its lead meets it.
 const WAIT = [

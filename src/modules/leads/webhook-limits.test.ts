@@ -1,18 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp, testAppForTests } from '../../../test/support/app.js';
 import { expectIntakeError, freshAddress, leadsOf } from '../../../test/support/intake.js';
 import { buildServer } from '../../http/server.js';
 import { createAutomation } from '../automation/save-automation.js';
 import { WEBHOOK_LIMITS } from '../rate-limit/create-limiter.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests({ queue: true });
 
 async function webhookSequence(on: TestApp = t) {
   const ws = await on.workspace();

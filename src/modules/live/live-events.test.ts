@@ -1,31 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, secondInstance, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, secondInstance } from '../../../test/support/app.js';
 import { PASSWORD, signIn, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { TEST_DB } from '../../../test/support/database.js';
 import { openLiveStream } from '../../../test/support/live.js';
-import { connectSimulator, listen, simControl } from '../../../test/support/messaging.js';
+import {
+  connectSimulator,
+  listen,
+  simControl,
+  simulatorAppForTests,
+} from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { addMember, createUser } from '../accounts/users.js';
 import { LIVE_CHANNEL } from './live-hub.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true });
 
 let n = 0;
 /** A workspace with a signed-in owner and a number on the simulator, and a customer to write from it. */
 async function connected() {
   const owner = await workspaceWithOwner(t);
-  const number = await connectSimulator(t, base, owner.workspaceId);
+  const number = await connectSimulator(t, t.base, owner.workspaceId);
   const from = `1415556${String(1000 + (++n % 9000))}`;
   const write = (text: string) =>
-    simControl(base, '/inbound', { from, text, phone_number_id: number.phoneNumberId });
+    simControl(t.base, '/inbound', { from, text, phone_number_id: number.phoneNumberId });
   return { ...owner, number, write };
 }
 
@@ -33,8 +30,8 @@ describe('GET /api/app/events', () => {
   it('streams a customer message within a second of the network’s webhook, to its workspace only', async () => {
     const a = await connected();
     const b = await connected();
-    const streamA = await openLiveStream(base, a.client.cookie);
-    const streamB = await openLiveStream(base, b.client.cookie);
+    const streamA = await openLiveStream(t.base, a.client.cookie);
+    const streamB = await openLiveStream(t.base, b.client.cookie);
     expect(streamA.status).toBe(200);
     const sent = Date.now();
     await a.write('Is the shop open today?');
@@ -60,7 +57,7 @@ describe('GET /api/app/events', () => {
 
   it('sends the events missed since Last-Event-ID, and a refresh when they cannot be told', async () => {
     const a = await connected();
-    const first = await openLiveStream(base, a.client.cookie);
+    const first = await openLiveStream(t.base, a.client.cookie);
     await a.write('one');
     const seen = await first.next((e) => e.event === 'message');
     first.close();
@@ -70,12 +67,12 @@ describe('GET /api/app/events', () => {
       [a.workspaceId],
     );
     expect(rows).toHaveLength(1);
-    const again = await openLiveStream(base, a.client.cookie, { 'last-event-id': seen.id! });
+    const again = await openLiveStream(t.base, a.client.cookie, { 'last-event-id': seen.id! });
     const missed = await again.next((e) => e.event === 'message');
     expect(missed.data.message_id).toBe(rows[0]!.id);
     again.close();
     for (const id of ['someone-else-1', 'x', `${seen.id!.split('-')[0]}-99999999`]) {
-      const unknown = await openLiveStream(base, a.client.cookie, { 'last-event-id': id });
+      const unknown = await openLiveStream(t.base, a.client.cookie, { 'last-event-id': id });
       await unknown.next((e) => e.event === 'refresh');
       unknown.close();
     }
@@ -124,21 +121,21 @@ describe('GET /api/app/events', () => {
   });
 
   it('refuses a request without a session, and more streams than a session may hold', async () => {
-    const refused = await openLiveStream(base, 'parley_session=nothing');
+    const refused = await openLiveStream(t.base, 'parley_session=nothing');
     expect(refused.status).toBe(401);
     const a = await connected();
-    const open = await Promise.all(Array.from({ length: 5 }, () => openLiveStream(base, a.client.cookie)));
+    const open = await Promise.all(Array.from({ length: 5 }, () => openLiveStream(t.base, a.client.cookie)));
     expect(open.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
-    const sixth = await openLiveStream(base, a.client.cookie);
+    const sixth = await openLiveStream(t.base, a.client.cookie);
     expect(sixth.status).toBe(429);
     // Another session of the same person is counted apart.
     const other = await workspaceWithOwner(t);
-    const theirs = await openLiveStream(base, other.client.cookie);
+    const theirs = await openLiveStream(t.base, other.client.cookie);
     expect(theirs.status).toBe(200);
     theirs.close();
     open[0]!.close();
     await until(async () => {
-      const s = await openLiveStream(base, a.client.cookie);
+      const s = await openLiveStream(t.base, a.client.cookie);
       s.close();
       return s.status === 200;
     });
@@ -147,9 +144,9 @@ describe('GET /api/app/events', () => {
 
   it('ends a session’s streams when it signs out or its member is removed, and no other', async () => {
     const a = await connected();
-    const mine = await openLiveStream(base, a.client.cookie);
+    const mine = await openLiveStream(t.base, a.client.cookie);
     const other = await workspaceWithOwner(t);
-    const theirs = await openLiveStream(base, other.client.cookie);
+    const theirs = await openLiveStream(t.base, other.client.cookie);
     expect((await a.client.call('POST', '/logout')).statusCode).toBe(200);
     await until(() => mine.ended(), 2_000);
     expect(theirs.ended()).toBe(false);
@@ -160,8 +157,8 @@ describe('GET /api/app/events', () => {
     const memberId = await createUser(t.ctx.db, email, PASSWORD);
     await addMember(t.ctx.db, b.workspaceId, memberId, 'member');
     const member = await signIn(t, email);
-    const ownerStream = await openLiveStream(base, b.client.cookie);
-    const memberStream = await openLiveStream(base, member.cookie);
+    const ownerStream = await openLiveStream(t.base, b.client.cookie);
+    const memberStream = await openLiveStream(t.base, member.cookie);
     expect(memberStream.status).toBe(200);
     expect((await b.client.call('DELETE', `/members/${memberId}`)).statusCode).toBe(200);
     await until(() => memberStream.ended(), 2_000);
@@ -171,7 +168,7 @@ describe('GET /api/app/events', () => {
 
   it('announces a broadcast changing state', async () => {
     const a = await connected();
-    const stream = await openLiveStream(base, a.client.cookie);
+    const stream = await openLiveStream(t.base, a.client.cookie);
     await t.ctx.db.query(
       `INSERT INTO broadcasts (workspace_id, id, name, status, template_name, template_language, template_category,
          audience, "values", time_zone) VALUES ($1, 'bc_live', 'Live', 'draft', 'welcome', 'en', 'MARKETING', '{}', '{}', 'UTC')`,

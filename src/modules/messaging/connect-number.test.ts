@@ -1,24 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
-import { listen, SIM_TEMPLATES, simControl, simState } from '../../../test/support/messaging.js';
+import {
+  SIM_TEMPLATES,
+  simControl,
+  simState,
+  simulatorAppForTests,
+} from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { hubSignature } from './cloud-api/signature.js';
 
-let t: TestApp;
-let base: string;
 const lines: string[] = [];
-beforeAll(async () => {
-  t = await createTestApp({ log: pino({ level: 'debug' }, { write: (line: string) => lines.push(line) }) });
-  base = await listen(t);
-  // Parley's Graph calls go to the in-process simulator, as they would go to graph.facebook.com.
-  (t.ctx.config as { graphApiUrl: string }).graphApiUrl = `${base}/_sim`;
+const t = simulatorAppForTests({
+  log: pino({ level: 'debug' }, { write: (line: string) => lines.push(line) }),
 });
-afterAll(async () => {
-  await t?.close();
+beforeAll(async () => {
+  // Parley's Graph calls go to the in-process simulator, as they would go to graph.facebook.com.
+  (t.ctx.config as { graphApiUrl: string }).graphApiUrl = `${t.base}/_sim`;
 });
 
 /** A number as Meta knows it (on the simulator), not yet connected to Parley. */
@@ -30,7 +30,7 @@ function metaNumber() {
     displayPhone: '+1 555 0199',
     accessToken: `EAA${randomBytes(16).toString('hex')}`,
     appSecret: randomBytes(16).toString('hex'),
-    webhookUrl: `${base}/api/webhooks/whatsapp`,
+    webhookUrl: `${t.base}/api/webhooks/whatsapp`,
     qualityRating: 'YELLOW',
     messagingLimitTier: 'TIER_10K',
   };
@@ -188,7 +188,7 @@ describe('the app-level webhook receiver, /api/webhooks/whatsapp', () => {
     // A number not connected here is acknowledged and dropped: Meta would redeliver anything else.
     expect((await post(inboundPayload('999000111', 'wamid.nobody'), n.appSecret)).statusCode).toBe(200);
     // The simulator, standing in for Meta, posts to the app-level URL too.
-    const sent = await simControl(base, '/inbound', {
+    const sent = await simControl(t.base, '/inbound', {
       from: '14155550123',
       text: 'hello',
       phone_number_id: n.phoneNumberId,

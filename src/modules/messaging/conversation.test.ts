@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { PASSWORD, signIn } from '../../../test/support/app-session.js';
-import { connectedWorkspace, listen, simControl } from '../../../test/support/messaging.js';
+import { simControl, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { addMember, createUser } from '../accounts/users.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests();
 
 describe('GET /api/app/conversations/:id', () => {
   it('gives each message what the page draws it from: content, the quoted message, a template’s parts', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const email = `o-${Math.random().toString(36).slice(2)}@example.com`;
     await addMember(t.ctx.db, ws.id, await createUser(t.ctx.db, email, PASSWORD), 'owner');
     const client = await signIn(t, email);
     const from = '919812300011';
     const write = async (message: Record<string, unknown>) =>
-      (await simControl<{ wamid: string }>(base, '/inbound', { from, message })).body.wamid;
+      (await simControl<{ wamid: string }>(t.base, '/inbound', { from, message })).body.wamid;
     const send = async (body: Record<string, unknown>) => {
       const res = await t.api('POST', '/messages', ws.key, { to: `+${from}`, ...body });
       expect(res.statusCode).toBe(201);

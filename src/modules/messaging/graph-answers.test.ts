@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { workspaceWithNumber } from '../../../test/support/messaging.js';
 import { syncTemplates } from '../templates/sync-templates.js';
 import { hubSignature } from './cloud-api/signature.js';
-import { type ConnectedNumber, connectNumber, numberOfWorkspace } from './connected-numbers.js';
+import type { ConnectedNumber } from './connected-numbers.js';
 import { MAX_UNCONFIRMED_RESENDS, retrySend, TransientSendError } from './retry-send.js';
 import { sweepAbandonedSends } from './sweep-sends.js';
 
@@ -91,20 +92,9 @@ afterAll(async () => {
 });
 
 async function connected() {
-  const ws = await t.workspace();
-  const phoneNumberId = String(100_000 + Math.floor(Math.random() * 899_999));
-  await connectNumber(t.ctx, ws.id, {
-    phoneNumberId,
-    businessAccountId: `waba${phoneNumberId}`,
-    displayPhone: '+1 555 0100',
-    verifyToken: 'verify-me',
-    graphBaseUrl: graphUrl,
-    accessToken: 'token',
-    appSecret: 'app-secret',
-  });
-  const number = (await numberOfWorkspace(t.ctx, t.ctx.db, ws.id))!;
-  await syncTemplates(t.ctx, number);
-  return { ...ws, number };
+  const ws = await workspaceWithNumber(t, graphUrl);
+  await syncTemplates(t.ctx, ws.number);
+  return ws;
 }
 
 async function message(workspaceId: string, id: string) {

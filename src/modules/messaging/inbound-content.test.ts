@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
 import { metaJson } from '../../simulator/webhooks.js';
 import { hubSignature } from './cloud-api/signature.js';
 import { connectNumber, numberOfWorkspace } from './connected-numbers.js';
@@ -18,11 +18,10 @@ const fixture = (name: string) =>
 const REPLIED_TO = 'wamid.HBgLMTQxMjU1NTA4MjkVAgASGBQzQUNCNjk5RDUwNUZGMUZEM0VBRAA=';
 const secret = 'inbound-content-app-secret';
 
-let t: TestApp;
+const t = testAppForTests();
 let ws: { id: string; key: string };
 let numberId: string;
 beforeAll(async () => {
-  t = await createTestApp();
   ws = await t.workspace({ defaultCountryCode: '1' });
   await connectNumber(t.ctx, ws.id, {
     phoneNumberId: '106540352242922',
@@ -47,9 +46,6 @@ beforeAll(async () => {
      VALUES ($1, 'msg_repliedto', 'outbound', $2, '16505551234', 'template', 'promo', 'en', 'read', 4, $3)`,
     [ws.id, contact.id, REPLIED_TO],
   );
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function receive(name: string) {

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { type AppClient, PASSWORD, signIn } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { addMember, createUser } from '../accounts/users.js';
 import { sendReadMark } from './mark-read.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true });
 
 let n = 0;
 async function member(workspaceId: string, role: 'owner' | 'member') {
@@ -27,7 +18,7 @@ async function member(workspaceId: string, role: 'owner' | 'member') {
 
 /** A connected workspace with an owner, and a customer who writes in `texts`, one message each. */
 async function customerWrites(texts: string[]) {
-  const ws = await connectedWorkspace(t, base);
+  const ws = await t.connectedWorkspace();
   const owner = await member(ws.id, 'owner');
   const from = `1415555${String(1000 + Math.floor(Math.random() * 8999))}`;
   const wamids: string[] = [];
@@ -44,7 +35,7 @@ async function customerWrites(texts: string[]) {
 }
 
 async function write(phoneNumberId: string, from: string, text: string) {
-  const sent = await simControl<{ wamid: string }>(base, '/inbound', {
+  const sent = await simControl<{ wamid: string }>(t.base, '/inbound', {
     from,
     text,
     phone_number_id: phoneNumberId,

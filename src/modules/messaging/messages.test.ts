@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simHeaders, simState } from '../../../test/support/messaging.js';
+import { describe, expect, it } from 'vitest';
+import { simHeaders, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { hubSignature } from './cloud-api/signature.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ queue: true, statusDelaysMs: [-1, -1, -1] });
 
 const welcome = (to: string, body = ['Asha', 'Parley']) => ({
   to,
@@ -23,7 +13,7 @@ const welcome = (to: string, body = ['Asha', 'Parley']) => ({
 
 describe('POST /messages', () => {
   it('sends an approved template and answers 201 with the wamid the network gave', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const res = await t.api('POST', '/messages', ws.key, {
       ...welcome('98765 43210'),
       callback_data: 'order-7',
@@ -58,7 +48,7 @@ describe('POST /messages', () => {
   });
 
   it('defaults type to template', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const res = await t.api('POST', '/messages', ws.key, {
       to: '+14155552671',
       template: { name: 'hello', language: 'en_US' },
@@ -75,7 +65,7 @@ describe('POST /messages', () => {
     expect(noNumber.statusCode).toBe(409);
     expect(noNumber.json().error.code).toBe('no_connected_number');
 
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const missing = await t.api('POST', '/messages', ws.key, {
       to: '+14155552671',
       template: { name: 'nope', language: 'en' },
@@ -99,13 +89,13 @@ describe('POST /messages', () => {
   });
 
   it('refuses free text outside the 24-hour window (409) and sends it once the customer has written', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const text = { to: '+14155552671', type: 'text', text: 'Your order shipped' };
     const closed = await t.api('POST', '/messages', ws.key, text);
     expect(closed.statusCode).toBe(409);
     expect(closed.json().error.code).toBe('outside_window');
 
-    const inbound = await fetch(`${base}/_sim/inbound`, {
+    const inbound = await fetch(`${t.base}/_sim/inbound`, {
       method: 'POST',
       headers: simHeaders,
       body: JSON.stringify({
@@ -130,7 +120,7 @@ describe('POST /messages', () => {
   it('answers 402 past the plan’s messages per month', async () => {
     const { setPlan } = await import('../workspaces/plans.js');
     await setPlan(t.ctx.db, 'two_messages', { contacts: 100, monthlyLeads: 1, messagesPerMonth: 2 });
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await t.ctx.db.query("UPDATE workspaces SET plan = 'two_messages' WHERE id = $1", [ws.id]);
     expect((await t.api('POST', '/messages', ws.key, welcome('+14155552671'))).statusCode).toBe(201);
     expect((await t.api('POST', '/messages', ws.key, welcome('+14155552671'))).statusCode).toBe(201);
@@ -139,7 +129,7 @@ describe('POST /messages', () => {
   });
 
   it('answers queued when the network fails, then the queue delivers it exactly once', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     simState(t).faults.serverErrorRate = 1;
     const res = await t.api('POST', '/messages', ws.key, welcome('+14155552698'));
     expect(res.statusCode).toBe(201);
@@ -158,10 +148,10 @@ describe('POST /messages', () => {
 
 describe('statuses from the network', () => {
   it('move forward only: a late sent never overwrites delivered, duplicates change nothing', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const sent = (await t.api('POST', '/messages', ws.key, welcome('+14155552671'))).json();
     const push = (status: string) =>
-      fetch(`${base}/_sim/status`, {
+      fetch(`${t.base}/_sim/status`, {
         method: 'POST',
         headers: simHeaders,
         body: JSON.stringify({ wamid: sent.wamid, status }),
@@ -177,8 +167,8 @@ describe('statuses from the network', () => {
   });
 
   it('refuses unsigned or badly signed webhooks and answers the verification challenge', async () => {
-    const ws = await connectedWorkspace(t, base);
-    const url = `${base}/api/webhooks/whatsapp/${ws.number.id}`;
+    const ws = await t.connectedWorkspace();
+    const url = `${t.base}/api/webhooks/whatsapp/${ws.number.id}`;
     const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [] });
     expect(
       (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).status,
@@ -209,7 +199,7 @@ describe('statuses from the network', () => {
   });
 
   it('stores a redelivered inbound message once', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const payload = JSON.stringify({
       object: 'whatsapp_business_account',
       entry: [
@@ -238,7 +228,7 @@ describe('statuses from the network', () => {
       ],
     });
     for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${base}/api/webhooks/whatsapp/${ws.number.id}`, {
+      const res = await fetch(`${t.base}/api/webhooks/whatsapp/${ws.number.id}`, {
         method: 'POST',
         body: payload,
         headers: {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simHeaders, simState } from '../../../test/support/messaging.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { simHeaders, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { metaJson } from '../../simulator/webhooks.js';
 import { hubSignature } from './cloud-api/signature.js';
@@ -13,15 +12,7 @@ import { connectNumber, numberOfWorkspace } from './connected-numbers.js';
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../test/fixtures/meta-webhooks/${name}`, import.meta.url), 'utf8'));
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests();
 
 describe("Meta's documented webhooks, posted to Parley's receiver", () => {
   let ws: { id: string; key: string };
@@ -30,7 +21,7 @@ describe("Meta's documented webhooks, posted to Parley's receiver", () => {
   const post = async (payload: unknown) => {
     // Meta's form: compact JSON, non-ASCII escaped, signed over exactly those bytes.
     const body = metaJson(payload);
-    return fetch(`${base}/api/webhooks/whatsapp/${numberId}`, {
+    return fetch(`${t.base}/api/webhooks/whatsapp/${numberId}`, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json', 'x-hub-signature-256': hubSignature(body, secret) },
@@ -58,7 +49,7 @@ describe("Meta's documented webhooks, posted to Parley's receiver", () => {
       accessToken: 'unused',
       appSecret: secret,
       verifyToken: 'verify-me',
-      graphBaseUrl: `${base}/_sim`,
+      graphBaseUrl: `${t.base}/_sim`,
     });
     numberId = (await numberOfWorkspace(t.ctx, t.ctx.db, ws.id))!.id;
   });
@@ -116,9 +107,9 @@ describe("Meta's documented webhooks, posted to Parley's receiver", () => {
 
 describe('through the simulator', () => {
   it('stores an inbound text with non-ASCII characters as written (escaped and signed as Meta does)', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const text = 'Grüße – ¿qué tal? 😀';
-    const res = await fetch(`${base}/_sim/inbound`, {
+    const res = await fetch(`${t.base}/_sim/inbound`, {
       method: 'POST',
       headers: simHeaders,
       body: JSON.stringify({
@@ -138,7 +129,7 @@ describe('through the simulator', () => {
   });
 
   it('marks a text failed with 131047 when the network fails it after accepting it', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     simState(t).statusDelaysMs = [20, 40, 60];
     // Parley saw the customer write (its window is open); the network did not.
     await t.api('POST', '/contacts', ws.key, { phone: '+14155550188' });

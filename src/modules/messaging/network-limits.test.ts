@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 
@@ -8,18 +7,9 @@ import { until } from '../../../test/support/until.js';
 // 131056 (one business and one customer: about a message per 6 s) are waited out with growing
 // delays, never turned into a failed message, and the message reaches the network once.
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
+const t = simulatorAppForTests({ queue: true, statusDelaysMs: [-1, -1, -1] });
 afterEach(async () => {
-  await simControl(base, '/control', { failNext: 0, failNextCode: 130429, pairRateLimitMs: 0 });
-});
-afterAll(async () => {
-  await t?.close();
+  await simControl(t.base, '/control', { failNext: 0, failNextCode: 130429, pairRateLimitMs: 0 });
 });
 
 const hello = (to: string) => ({ to, template: { name: 'hello', language: 'en_US' } });
@@ -35,8 +25,8 @@ async function accepted(key: string, id: string) {
 
 describe('throughput errors (130429)', () => {
   it('are retried with growing delays, and the message goes out once', async () => {
-    const ws = await connectedWorkspace(t, base);
-    await simControl(base, '/control', { failNext: 3, failNextCode: 130429 });
+    const ws = await t.connectedWorkspace();
+    await simControl(t.base, '/control', { failNext: 3, failNextCode: 130429 });
     const res = await t.api('POST', '/messages', ws.key, hello('+14155550130'));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
@@ -60,8 +50,8 @@ describe('throughput errors (130429)', () => {
 
 describe('the pair rate limit (131056)', () => {
   it('holds a second message to the same customer back until the network takes it', async () => {
-    const ws = await connectedWorkspace(t, base);
-    await simControl(base, '/control', { pairRateLimitMs: 4_000 });
+    const ws = await t.connectedWorkspace();
+    await simControl(t.base, '/control', { pairRateLimitMs: 4_000 });
     const first = await t.api('POST', '/messages', ws.key, hello('+14155550156'));
     expect(first.json().status).toBe('accepted');
     const second = await t.api('POST', '/messages', ws.key, hello('+14155550156'));

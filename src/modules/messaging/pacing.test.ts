@@ -1,21 +1,16 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import type { Db } from '../../db/db.js';
 import { openPostgres } from '../../db/postgres.js';
 import { takeSendSlot } from './pacing.js';
 
-let t: TestApp;
-let base: string;
+const t = simulatorAppForTests({ queue: true, statusDelaysMs: [-1, -1, -1] });
 /** A second connection pool on the same database, as another API or worker process would hold. */
 let other: Db;
 beforeAll(async () => {
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
   other = t.ctx.config.databaseUrl ? await openPostgres(t.ctx.config.databaseUrl, 5) : t.ctx.db;
 });
 afterEach(() => {
@@ -23,7 +18,6 @@ afterEach(() => {
 });
 afterAll(async () => {
   if (other !== t?.ctx.db) await other?.close();
-  await t?.close();
 });
 
 describe('send slots of a connected number', () => {
@@ -56,7 +50,7 @@ describe('send slots of a connected number', () => {
 
 describe('a burst past the number’s throughput', () => {
   it('is paced: no 130429 from the network, every message sent once, at the configured rate', async () => {
-    const ws = await connectedWorkspace(t, base, { messagesPerSecond: 10 });
+    const ws = await t.connectedWorkspace({ messagesPerSecond: 10 });
     // The network allows 25 a second, far below what an unpaced burst of 40 sends at once. The margin
     // over the number's 10 is for the simulator sharing this process's event loop: while an embedded
     // database query holds the loop, requests that left a second apart are stamped together.
@@ -101,7 +95,7 @@ describe('a burst past the number’s throughput', () => {
 
 describe('a stall of the event loop while a send is on its way to the network', () => {
   it('delays the sends after it instead of bunching them: no second at the network holds more than the rate', async () => {
-    const ws = await connectedWorkspace(t, base, { messagesPerSecond: 10 });
+    const ws = await t.connectedWorkspace({ messagesPerSecond: 10 });
     // The 8th send to this number holds the whole process for a second between being let go and
     // being written to the network: as a long embedded-database query can.
     let leaving = 0;

@@ -1,38 +1,20 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
+import { workspaceWithNumber } from '../../../test/support/messaging.js';
 import { DatabaseUnreachableError } from '../../db/outage.js';
 import { hubSignature } from './cloud-api/signature.js';
-import { type ConnectedNumber, connectNumber, numberOfWorkspace } from './connected-numbers.js';
+import type { ConnectedNumber } from './connected-numbers.js';
 
 // What the receiver does with a delivery from the network that is not all well formed: each item
 // stands alone, a bad one is logged and skipped, and the delivery is acknowledged so that Meta's
 // redelivery does not jam on it for ever.
-let t: TestApp;
 const lines: Record<string, unknown>[] = [];
-beforeAll(async () => {
-  t = await createTestApp({
-    log: pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
-  });
-});
-afterAll(async () => {
-  await t?.close();
+const t = testAppForTests({
+  log: pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
 });
 
-async function connected() {
-  const ws = await t.workspace();
-  const phoneNumberId = String(100_000 + Math.floor(Math.random() * 899_999));
-  await connectNumber(t.ctx, ws.id, {
-    phoneNumberId,
-    businessAccountId: `waba${phoneNumberId}`,
-    displayPhone: '+1 555 0100',
-    verifyToken: 'verify-me',
-    graphBaseUrl: 'http://127.0.0.1:9',
-    accessToken: 'token',
-    appSecret: 'app-secret',
-  });
-  return { ...ws, number: (await numberOfWorkspace(t.ctx, t.ctx.db, ws.id))! };
-}
+const connected = () => workspaceWithNumber(t, 'http://127.0.0.1:9');
 
 const now = () => String(Math.floor(Date.now() / 1000));
 

@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { DatabaseUnreachableError } from '../../db/outage.js';
@@ -14,17 +13,9 @@ import { sweepAbandonedSends } from './sweep-sends.js';
 // The messages.send job. The Cloud API has no idempotency key: a send whose answer is lost may have
 // gone out, so these tests also make the simulator lose answers and check that Parley waits for the
 // status webhook instead of sending the message a second time.
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ queue: true, env: { SEND_CONFIRM_WINDOW_MS: '1000' } });
-  base = await listen(t);
-});
+const t = simulatorAppForTests({ queue: true, env: { SEND_CONFIRM_WINDOW_MS: '1000' } });
 afterEach(async () => {
-  await simControl(base, '/control', { lostAnswerRate: 0, status_delays_ms: [20, 40, 60] });
-});
-afterAll(async () => {
-  await t?.close();
+  await simControl(t.base, '/control', { lostAnswerRate: 0, status_delays_ms: [20, 40, 60] });
 });
 
 const welcome = (to: string) => ({ to, template: { name: 'welcome', language: 'en', body: ['A', 'B'] } });
@@ -67,7 +58,7 @@ describe("a send under another attempt's lease", () => {
   // Found by the crash test: a job that met another attempt's lease ended there, and when that attempt's
   // process had died the message stayed queued for ever.
   it('comes back when another attempt holds the lease, and sends the message once it has run out', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const messageId = 'msg_leasedbyadeadprocess';
     await storeQueued(ws, messageId, '14155550999', '2 seconds');
     await retrySend(t.ctx, { workspaceId: ws.id, messageId }, false);
@@ -81,8 +72,8 @@ describe("a send under another attempt's lease", () => {
 
 describe('a send whose answer is lost', () => {
   it('is confirmed by the status webhook naming it, and not sent again', async () => {
-    const ws = await connectedWorkspace(t, base);
-    await simControl(base, '/control', { lostAnswerRate: 1, status_delays_ms: [20, -1, -1] });
+    const ws = await t.connectedWorkspace();
+    await simControl(t.base, '/control', { lostAnswerRate: 1, status_delays_ms: [20, -1, -1] });
     const res = await t.api('POST', '/messages', ws.key, welcome('+14155550301'));
     expect(res.statusCode).toBe(201);
     const sent = res.json();
@@ -102,8 +93,8 @@ describe('a send whose answer is lost', () => {
   });
 
   it('with no confirmation, is sent again after the window, at most twice more, then failed', async () => {
-    const ws = await connectedWorkspace(t, base);
-    await simControl(base, '/control', { lostAnswerRate: 1, status_delays_ms: [-1, -1, -1] });
+    const ws = await t.connectedWorkspace();
+    await simControl(t.base, '/control', { lostAnswerRate: 1, status_delays_ms: [-1, -1, -1] });
     const res = await t.api('POST', '/messages', ws.key, welcome('+14155550302'));
     expect(res.json().status).toBe('queued');
     const id = res.json().id;
@@ -114,14 +105,14 @@ describe('a send whose answer is lost', () => {
     expect((await message(ws.id, id)).error_reason).toMatch(/never confirmed/);
 
     // A late status for any of those sends still tells the truth: the message went out.
-    await simControl(base, '/status', { wamid: atNetwork[1]!.wamid, status: 'delivered' });
+    await simControl(t.base, '/status', { wamid: atNetwork[1]!.wamid, status: 'delivered' });
     expect(await message(ws.id, id)).toMatchObject({ status: 'delivered', wamid: atNetwork[1]!.wamid });
   }, 60_000);
 
   it("is confirmed only through its own workspace's number", async () => {
-    const mine = await connectedWorkspace(t, base);
-    const other = await connectedWorkspace(t, base);
-    await simControl(base, '/control', { lostAnswerRate: 1, status_delays_ms: [-1, -1, -1] });
+    const mine = await t.connectedWorkspace();
+    const other = await t.connectedWorkspace();
+    await simControl(t.base, '/control', { lostAnswerRate: 1, status_delays_ms: [-1, -1, -1] });
     const theirs = (await t.api('POST', '/messages', other.key, welcome('+14155550303'))).json();
     const statusNaming = (number: { phoneNumberId: string }) => {
       const sim = simState(t).numbers.get(number.phoneNumberId)!;
@@ -145,8 +136,8 @@ describe('a send the network took while the database could not record it', () =>
   // Found by the pacing bench: 5,000 sends at once left no free connection to write `accepted`, the
   // attempt failed and, with no status webhook, the job sent the message a second time.
   it('is recorded once the database answers, and never sent again', async () => {
-    const ws = await connectedWorkspace(t, base);
-    await simControl(base, '/control', { status_delays_ms: [-1, -1, -1] });
+    const ws = await t.connectedWorkspace();
+    await simControl(t.base, '/control', { status_delays_ms: [-1, -1, -1] });
     const query = t.ctx.db.query;
     let refused = 0;
     t.ctx.db.query = (async (text: string, params?: unknown[]) => {
@@ -176,7 +167,7 @@ describe('a send the network took while the database could not record it', () =>
 
 describe('the sweep of abandoned sends', () => {
   it('hands a queued message whose sender died to the send job, once', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await storeQueued(ws, 'msg_abandoned', '14155550305', '-5 minutes');
     expect(await sweepAbandonedSends(t.ctx)).toBeGreaterThanOrEqual(1);
     expect(await sweepAbandonedSends(t.ctx)).toBe(0);

@@ -1,24 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import {
-  connectedWorkspace,
-  listen,
-  simControl,
-  simHeaders,
-  simState,
-} from '../../../test/support/messaging.js';
+import { describe, expect, it } from 'vitest';
+import { simControl, simHeaders, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { retrySend } from './retry-send.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ statusDelaysMs: [-1, -1, -1] });
 
 const TO = '14155552671';
 const BUTTONS = {
@@ -45,7 +29,7 @@ const LIST = {
 };
 
 async function openWindow(ws: { number: { phoneNumberId: string } }) {
-  await fetch(`${base}/_sim/inbound`, {
+  await fetch(`${t.base}/_sim/inbound`, {
     method: 'POST',
     headers: simHeaders,
     body: JSON.stringify({ from: TO, text: 'Hi', phone_number_id: ws.number.phoneNumberId }),
@@ -54,7 +38,7 @@ async function openWindow(ws: { number: { phoneNumberId: string } }) {
 
 describe('media, interactive, location and reaction messages', () => {
   it("are refused outside the window, sent inside it in Meta's shapes, and stored with their content", async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const image = {
       to: `+${TO}`,
       type: 'image',
@@ -101,7 +85,7 @@ describe('media, interactive, location and reaction messages', () => {
     }
 
     // A send the network refused for a while goes out again the same.
-    await simControl(base, '/control', { failNext: 1, failNextCode: 130429 });
+    await simControl(t.base, '/control', { failNext: 1, failNextCode: 130429 });
     const later = await t.api('POST', '/messages', ws.key, sends[4]!);
     expect(later.json().status).toBe('queued');
     await retrySend(t.ctx, { workspaceId: ws.id, messageId: later.json().id }, false);
@@ -110,7 +94,7 @@ describe('media, interactive, location and reaction messages', () => {
   });
 
   it('answers 422 naming the field for what Meta would refuse', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await openWindow(ws);
     const buttons = (n: number, title = (i: number) => `B${i}`) =>
       Array.from({ length: n }, (_, i) => ({ type: 'reply', reply: { id: `b${i}`, title: title(i) } }));

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, secondInstance, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { secondInstance, type TestApp } from '../../../test/support/app.js';
 import { TEST_DB } from '../../../test/support/database.js';
-import { connectedWorkspace, listen, simState } from '../../../test/support/messaging.js';
+import { simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { disconnectNumber } from './connected-numbers.js';
 import { SENDING_NOTICES } from './sending-cache.js';
 
 // Sends read the connected number and the template from memory; these tests change them behind the
 // sending instance's back and watch its next sends.
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ statusDelaysMs: [-1, -1, -1] });
 
 const send = (app: TestApp, key: string) =>
   app.api('POST', '/messages', key, {
@@ -31,7 +22,7 @@ const codeOf = async (app: TestApp, key: string) => {
 
 describe('the number and templates a send reads', () => {
   it('are held in memory: a change made without its notice is not seen until the notice comes', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     expect(await codeOf(t, ws.key)).toBe('sent');
     await t.ctx.db.exec('ALTER TABLE templates DISABLE TRIGGER templates_announce');
     try {
@@ -46,8 +37,8 @@ describe('the number and templates a send reads', () => {
   });
 
   it('see a template withdrawn and a number disconnected in the database at once', async () => {
-    const ws = await connectedWorkspace(t, base);
-    const other = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
+    const other = await t.connectedWorkspace();
     expect(await codeOf(t, ws.key)).toBe('sent');
     expect(await codeOf(t, other.key)).toBe('sent');
     await t.ctx.db.query("UPDATE templates SET status = 'PAUSED' WHERE workspace_id = $1", [ws.id]);
@@ -60,7 +51,7 @@ describe('the number and templates a send reads', () => {
     it('a number disconnected through one instance stops sends on another within a second', async () => {
       const second = await secondInstance(t);
       try {
-        const ws = await connectedWorkspace(t, base);
+        const ws = await t.connectedWorkspace();
         expect(await codeOf(second, ws.key)).toBe('sent');
         expect(await codeOf(second, ws.key)).toBe('sent');
         await disconnectNumber(t.ctx.db, ws.id);

@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { deliver, statusPayload } from '../../simulator/webhooks.js';
 import { MAX_UNCONFIRMED_RESENDS, retrySend } from './retry-send.js';
@@ -8,23 +7,15 @@ import { MAX_UNCONFIRMED_RESENDS, retrySend } from './retry-send.js';
 // Every change of a message's status is announced to the customer's endpoints as one
 // `message.status` event, whether Parley decided it or the network reported it.
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t);
-});
+const t = simulatorAppForTests();
 afterEach(async () => {
-  await simControl(base, '/control', { failNext: 0, status_delays_ms: [20, 40, 60] });
-});
-afterAll(async () => {
-  await t?.close();
+  await simControl(t.base, '/control', { failNext: 0, status_delays_ms: [20, 40, 60] });
 });
 
 const welcome = (to: string) => ({ to, template: { name: 'welcome', language: 'en', body: ['A', 'B'] } });
 
 async function workspaceListening() {
-  const ws = await connectedWorkspace(t, base);
+  const ws = await t.connectedWorkspace();
   await t.ctx.db.query(
     `INSERT INTO webhook_endpoints (workspace_id, id, url, secret_enc, events)
      VALUES ($1, 'we_status', 'https://example.com/hook', 'unused', '{message.status}')`,
@@ -56,7 +47,7 @@ async function storeQueued(ws: { id: string; key: string }, id: string, phone: s
 describe('message.status events', () => {
   it('announce a refusal in the send answer, with its code and text', async () => {
     const ws = await workspaceListening();
-    await simControl(base, '/control', { failNext: 1, failNextCode: 132001 });
+    await simControl(t.base, '/control', { failNext: 1, failNextCode: 132001 });
     const res = await t.api('POST', '/messages', ws.key, welcome('+14155550401'));
     expect(res.statusCode).toBe(404);
     const { rows } = await t.ctx.db.query<{ id: string }>(
@@ -72,7 +63,7 @@ describe('message.status events', () => {
   it('announce a message failed when its retries run out', async () => {
     const ws = await workspaceListening();
     await storeQueued(ws, 'msg_retriesrunout', '14155550402');
-    await simControl(base, '/control', { failNext: 1, failNextCode: 130429 });
+    await simControl(t.base, '/control', { failNext: 1, failNextCode: 130429 });
     await retrySend(t.ctx, { workspaceId: ws.id, messageId: 'msg_retriesrunout' }, true);
     expect(await events(ws.id, 'msg_retriesrunout')).toEqual([
       {
@@ -110,7 +101,7 @@ describe('message.status events', () => {
     expect(statuses.map((e) => e.status)).toEqual(['accepted', 'sent', 'delivered', 'read']);
     expect(statuses.every((e) => e.wamid === sent.wamid && !('error' in e))).toBe(true);
 
-    await simControl(base, '/control', { status_delays_ms: [-1, -1, -1] });
+    await simControl(t.base, '/control', { status_delays_ms: [-1, -1, -1] });
     const other = (await t.api('POST', '/messages', ws.key, welcome('+14155550405'))).json();
     const sim = simState(t).numbers.get(ws.number.phoneNumberId)!;
     const failed = statusPayload(sim, {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { expect, it } from 'vitest';
+import { testAppForTests } from '../../../test/support/app.js';
 import { snapshotAudience } from '../broadcasts/snapshot-audience.js';
 import { createWorkspace } from '../workspaces/create-workspace.js';
 import { CHANGED, FOLLOW_CHANGED } from './status.js';
@@ -10,13 +10,7 @@ import { CHANGED, FOLLOW_CHANGED } from './status.js';
 // 100,000-recipient broadcast slow down to a few sends per second (bench/broadcast.mjs).
 const MESSAGES = 2_000;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = testAppForTests();
 
 type PlanNode = {
   'Relation Name'?: string;

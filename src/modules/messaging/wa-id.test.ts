@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { describe, expect, it } from 'vitest';
+import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ statusDelaysMs: [-1, -1, -1] });
 
 describe("the network's wa_id", () => {
   it('finds the contact when a Brazilian customer replies without the ninth digit, so no duplicate is made', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const sent = await t.api('POST', '/messages', ws.key, {
       to: '+55 11 91234-5678',
       template: { name: 'hello', language: 'en_US' },
@@ -25,7 +15,7 @@ describe("the network's wa_id", () => {
     const [received] = simState(t).messages.filter((m) => m.wamid === sent.json().wamid);
     expect(received).toMatchObject({ to: '5511912345678', waId: '551112345678' });
 
-    const reply = await simControl<{ delivered_status: number }>(base, '/inbound', {
+    const reply = await simControl<{ delivered_status: number }>(t.base, '/inbound', {
       from: '551112345678',
       text: 'Obrigado!',
       phone_number_id: ws.number.phoneNumberId,

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { connectedWorkspace, listen, simControl, simState } from '../../../test/support/messaging.js';
+import { describe, expect, it } from 'vitest';
+import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { runCommand } from '../../cli/commands.js';
 import { createTemplate } from './create-template.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ statusDelaysMs: [-1, -1, -1] });
 
 const listed = async (key: string) =>
   ((await t.api('GET', '/templates', key)).json().templates as { name: string }[]).map((x) => x.name);
 
 describe('creating a template through the network', () => {
   it('submits it as Meta documents, keeps it PENDING, and lists it once approved, with no sync', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const created = (await runCommand(t.ctx, 'templates.create', {
       workspaceId: ws.id,
       name: 'order_shipped',
@@ -53,7 +43,7 @@ describe('creating a template through the network', () => {
     const approved = await simControl<{
       status: string;
       business_accounts: { delivered_status: number[] }[];
-    }>(base, `/templates/order_shipped/en/approve?business_account_id=${ws.number.businessAccountId}`);
+    }>(t.base, `/templates/order_shipped/en/approve?business_account_id=${ws.number.businessAccountId}`);
     expect(approved.body).toMatchObject({
       status: 'APPROVED',
       business_accounts: [{ delivered_status: [200] }],
@@ -68,7 +58,7 @@ describe('creating a template through the network', () => {
   });
 
   it('brings an approval in by sync when the webhook was missed', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await createTemplate(t.ctx, ws.id, {
       name: 'appointment',
       language: 'pt_BR',
@@ -87,7 +77,7 @@ describe('creating a template through the network', () => {
   });
 
   it('syncs an account with more templates than one page holds, every page of them', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     // Parley asks for 100 a page; the network answers by cursors, page after page.
     const many = Array.from({ length: 230 }, (_, i) => ({
       id: String(7_000_000_000_000 + i),
@@ -107,7 +97,7 @@ describe('creating a template through the network', () => {
   });
 
   it('refuses what Meta would refuse, saying what to fix', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const attempt = (input: Partial<Parameters<typeof createTemplate>[2]>) =>
       createTemplate(t.ctx, ws.id, {
         name: 'fine_name',
@@ -144,7 +134,7 @@ describe('parley number connect --messages-per-second', () => {
         accessToken: 'token',
         appSecret: 'secret',
         verifyToken: 'verify',
-        graphBaseUrl: `${base}/_sim`,
+        graphBaseUrl: `${t.base}/_sim`,
         ...(messagesPerSecond === undefined ? {} : { messagesPerSecond }),
       }) as Promise<Record<string, unknown>>;
     expect(await connect()).toMatchObject({ messages_per_second: 80 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import {
@@ -7,6 +7,7 @@ import {
   listen,
   simControl,
   simState,
+  simulatorAppForTests,
 } from '../../../test/support/messaging.js';
 import { PROMO } from '../../../test/support/rich-template.js';
 import { until } from '../../../test/support/until.js';
@@ -15,23 +16,14 @@ import { jobCatalog } from '../../jobs/catalog.js';
 import { retrySend } from '../messaging/retry-send.js';
 import { createTemplate } from './create-template.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t);
-  simState(t).statusDelaysMs = [-1, -1, -1];
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ statusDelaysMs: [-1, -1, -1] });
 
 async function approvedAndSynced(
   ws: { id: string; number: { businessAccountId: string } },
   name: string,
   language: string,
-  app = t,
-  at = base,
+  app: TestApp = t,
+  at = t.base,
 ) {
   const approved = await simControl(
     at,
@@ -43,7 +35,7 @@ async function approvedAndSynced(
 
 describe('a template with a header, named variables and buttons', () => {
   it('is created, approved, synced, listed with what a send needs, and sent as Meta documents', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await createTemplate(t.ctx, ws.id, PROMO);
     const onNetwork = simState(t)
       .templates.get(ws.number.businessAccountId)!
@@ -154,7 +146,7 @@ describe('a template with a header, named variables and buttons', () => {
     expect(simState(t).attempts.length).toBe(attempts);
 
     // A send the network refused for a while goes out again with the same components.
-    await simControl(base, '/control', { failNext: 1, failNextCode: 130429 });
+    await simControl(t.base, '/control', { failNext: 1, failNextCode: 130429 });
     const later = await t.api('POST', '/messages', ws.key, { to: '+14155552672', template: good });
     expect(later.json().status).toBe('queued');
     await retrySend(t.ctx, { workspaceId: ws.id, messageId: later.json().id }, false);
@@ -172,24 +164,27 @@ describe('a template with a header, named variables and buttons', () => {
   });
 
   it('is refused by the network with 132000 when the parameters do not match it', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await createTemplate(t.ctx, ws.id, PROMO);
     await approvedAndSynced(ws, 'summer_sale', 'en_US');
     const number = simState(t).numbers.get(ws.number.phoneNumberId)!;
-    const res = await fetch(`${base}/_sim/${t.ctx.config.graphApiVersion}/${number.phoneNumberId}/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${number.accessToken}` },
-      body: JSON.stringify({
-        messaging_product: 'whatsapp',
-        to: '14155552671',
-        type: 'template',
-        template: {
-          name: 'summer_sale',
-          language: { code: 'en_US' },
-          components: [{ type: 'body', parameters: [{ type: 'text', text: 'Pablo' }] }],
-        },
-      }),
-    });
+    const res = await fetch(
+      `${t.base}/_sim/${t.ctx.config.graphApiVersion}/${number.phoneNumberId}/messages`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${number.accessToken}` },
+        body: JSON.stringify({
+          messaging_product: 'whatsapp',
+          to: '14155552671',
+          type: 'template',
+          template: {
+            name: 'summer_sale',
+            language: { code: 'en_US' },
+            components: [{ type: 'body', parameters: [{ type: 'text', text: 'Pablo' }] }],
+          },
+        }),
+      },
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({
       code: 132000,
@@ -214,7 +209,7 @@ const SUMMER_SALE = {
 
 describe("Parley's copy of a template out of date", () => {
   it("answers 422 naming the template with the network's words, and syncs the templates again", async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await createTemplate(t.ctx, ws.id, PROMO);
     await approvedAndSynced(ws, 'summer_sale', 'en_US');
     await t.ctx.db.query(STALE, [ws.id]);
@@ -273,7 +268,7 @@ describe('a burst of sends refused for a stale template', () => {
 describe('an authentication template', () => {
   it("is created through the app in Meta's shape, and sent with the code as the body and the button parameter", async () => {
     const { workspaceId, client, apiKey } = await workspaceWithOwner(t);
-    const number = await connectSimulator(t, base, workspaceId);
+    const number = await connectSimulator(t, t.base, workspaceId);
     const ws = { id: workspaceId, key: apiKey, number };
     const freeText = await client.call('POST', '/templates', {
       name: 'login_code',
@@ -323,10 +318,10 @@ describe('an authentication template', () => {
 
 it("keeps a rejected template's reason, from the review webhook and from sync, and lists what a send needs", async () => {
   const { workspaceId, client } = await workspaceWithOwner(t);
-  const number = await connectSimulator(t, base, workspaceId);
+  const number = await connectSimulator(t, t.base, workspaceId);
   await createTemplate(t.ctx, workspaceId, { ...PROMO, name: 'too_pushy' });
   const rejected = await simControl(
-    base,
+    t.base,
     `/templates/too_pushy/en_US/reject?business_account_id=${number.businessAccountId}`,
   );
   expect(rejected.status).toBe(200);

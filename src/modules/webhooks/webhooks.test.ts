@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createTestApp } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
-import { connectedWorkspace, listen, simHeaders, simState } from '../../../test/support/messaging.js';
+import { simHeaders, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { queueIdle, unfinishedJobs } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { deliverWebhook } from './deliver.js';
@@ -38,24 +38,20 @@ function receiver() {
   };
 }
 
-let t: TestApp;
-let base: string;
+const t = simulatorAppForTests({ queue: true, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
 const hooks = receiver();
 let hookUrl: string;
 beforeAll(async () => {
-  t = await createTestApp({ queue: true, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
-  base = await listen(t);
   hookUrl = await hooks.start();
   simState(t).statusDelaysMs = [-1, -1, -1];
 });
 afterAll(async () => {
   await hooks.stop();
-  await t?.close();
 });
 
 describe('outbound webhooks', () => {
   it('delivers message.status with callback_data and message.received, signed per Standard Webhooks', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const { secret } = await createEndpoint(t.ctx, ws.id, hookUrl);
     const sent = (
       await t.api('POST', '/messages', ws.key, {
@@ -64,7 +60,7 @@ describe('outbound webhooks', () => {
         callback_data: 'order-42',
       })
     ).json();
-    await fetch(`${base}/_sim/status`, {
+    await fetch(`${t.base}/_sim/status`, {
       method: 'POST',
       headers: simHeaders,
       body: JSON.stringify({ wamid: sent.wamid, status: 'delivered' }),
@@ -90,7 +86,7 @@ describe('outbound webhooks', () => {
       }),
     ).toThrow();
 
-    await fetch(`${base}/_sim/inbound`, {
+    await fetch(`${t.base}/_sim/inbound`, {
       method: 'POST',
       headers: simHeaders,
       body: JSON.stringify({
@@ -107,11 +103,11 @@ describe('outbound webhooks', () => {
   });
 
   it('retries a failing endpoint with the same webhook-id until it answers 2xx', async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     await createEndpoint(t.ctx, ws.id, hookUrl, ['message.received']);
     hooks.answers.push(500);
     const before = hooks.received.length;
-    await fetch(`${base}/_sim/inbound`, {
+    await fetch(`${t.base}/_sim/inbound`, {
       method: 'POST',
       headers: simHeaders,
       body: JSON.stringify({

@@ -1,26 +1,17 @@
 import { createServer } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { PASSWORD, signIn, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
-import { connectedWorkspace, listen, simHeaders } from '../../../test/support/messaging.js';
+import { simHeaders, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { addMember, createUser } from '../accounts/users.js';
 import { createApiKey } from '../api-keys/create-api-key.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = simulatorAppForTests({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
 
 /** A workspace connected to the simulator, with a signed-in owner. */
 async function connectedOwner() {
-  const ws = await connectedWorkspace(t, base);
+  const ws = await t.connectedWorkspace();
   const email = `o-${Math.random().toString(36).slice(2)}@example.com`;
   await addMember(t.ctx.db, ws.id, await createUser(t.ctx.db, email, PASSWORD), 'owner');
   return { ws, client: await signIn(t, email) };
@@ -158,7 +149,7 @@ describe('Messages and templates', () => {
     });
     expect(template.statusCode).toBe(201);
 
-    await fetch(`${base}/_sim/inbound`, {
+    await fetch(`${t.base}/_sim/inbound`, {
       method: 'POST',
       headers: simHeaders,
       body: JSON.stringify({
