@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium } from './support/browser.js';
 
 interface Shown {
   title: string;
@@ -37,20 +37,16 @@ const RECORD_NOTIFICATIONS = `(() => {
 // Issue 18's inbox: "Notify me" asks for the browser's permission; once given, a customer message
 // arriving while the tab is hidden is shown as a notification, and only then.
 describe.skipIf(!hasChromium)('inbox notifications in the browser', { timeout: 120_000 }, () => {
-  let running: AppInBrowser;
+  const running = appInBrowserForTests();
   let page: Page;
   let n = 0;
 
   beforeAll(async () => {
-    running = await appInBrowser();
     page = running.page;
     await running.setUpByApi();
     await page.addInitScript({ content: RECORD_NOTIFICATIONS });
     await page.goto(`${running.base}/messages`);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-  });
-  afterAll(async () => {
-    await running?.stop();
   });
 
   /** A customer writes; resolves once the open inbox lists it (its live event has arrived). */

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppInBrowser, appInBrowser, hasChromium } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type AppInBrowser, appInBrowserForTests, hasChromium } from './support/browser.js';
 
 // The page's global object (the tests compile without the DOM's types).
 declare const window: object;
@@ -8,19 +8,15 @@ declare const window: object;
 // Issue 18, the web app as a team's daily tool: what a teammate, the REST API or a form adds shows up
 // on an open Contacts or Leads page without a reload.
 describe.skipIf(!hasChromium)('contacts and leads kept live in the browser', { timeout: 120_000 }, () => {
-  let running: AppInBrowser;
+  const running = appInBrowserForTests();
   let page: Page;
   let app: Awaited<ReturnType<AppInBrowser['setUpByApi']>>;
   let apiKey: string;
 
   beforeAll(async () => {
-    running = await appInBrowser();
     page = running.page;
     app = await running.setUpByApi();
     apiKey = String((await app('POST', '/api-keys', { name: 'Live test' })).key);
-  });
-  afterAll(async () => {
-    await running?.stop();
   });
 
   const upsert = async (body: Record<string, unknown>) => {

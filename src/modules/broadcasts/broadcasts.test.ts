@@ -276,7 +276,7 @@ describe('pause, resume and cancel', () => {
   });
 
   it("sends up to the plan's messages of the month, then pauses itself saying why", async () => {
-    const ws = await connectedWorkspace(t, base);
+    const ws = await t.connectedWorkspace();
     const contacts: { id: string; phone: string }[] = [];
     for (let i = 0; i < 5; i++) contacts.push(await contact(ws, { tags: ['budget'] }));
     // The plan's month with 3 messages left: a batch of 5 does not fit whole.

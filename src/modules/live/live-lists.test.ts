@@ -1,23 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { submit } from '../../../test/support/intake.js';
 import { type LiveStream, openLiveStream, type ReceivedEvent } from '../../../test/support/live.js';
-import { listen } from '../../../test/support/messaging.js';
+import { simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { LIVE_CHANNEL } from './live-hub.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  // A queue: a CSV import runs as a job.
-  t = await createTestApp({ queue: true });
-  base = await listen(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+// A queue: a CSV import runs as a job.
+const t = simulatorAppForTests({ queue: true });
 
 let n = 0;
 const phone = () => `+9198${String(10_000_000 + ++n)}`;
@@ -38,8 +29,8 @@ describe('contacts and leads on GET /api/app/events', () => {
   it('announces a contact created, changed and erased, and a lead created and changed, to its workspace only', async () => {
     const a = await workspaceWithOwner(t);
     const b = await workspaceWithOwner(t);
-    const stream = await openLiveStream(base, a.client.cookie);
-    const other = await openLiveStream(base, b.client.cookie);
+    const stream = await openLiveStream(t.base, a.client.cookie);
+    const other = await openLiveStream(t.base, b.client.cookie);
     const contact = (e: ReceivedEvent) => e.event === 'contact';
     const lead = (e: ReceivedEvent) => e.event === 'lead';
 
@@ -85,7 +76,7 @@ describe('contacts and leads on GET /api/app/events', () => {
 
   it('announces a statement touching many contacts once, without an id', async () => {
     const a = await workspaceWithOwner(t);
-    const stream = await openLiveStream(base, a.client.cookie);
+    const stream = await openLiveStream(t.base, a.client.cookie);
     const seen = stream.events.length;
     await t.ctx.db.query(
       `INSERT INTO contacts (workspace_id, id, phone) SELECT $1, 'ct_bulk' || g, '9198200000' || g
@@ -101,7 +92,7 @@ describe('contacts and leads on GET /api/app/events', () => {
 
   it('announces a CSV import of 300 contacts once, not per row', async () => {
     const a = await workspaceWithOwner(t);
-    const stream = await openLiveStream(base, a.client.cookie);
+    const stream = await openLiveStream(t.base, a.client.cookie);
     const rows = Array.from({ length: 300 }, (_, i) => `+9198300${String(10_000 + i)},Customer ${i}`);
     const res = await t.app.inject({
       method: 'POST',
@@ -131,7 +122,7 @@ describe('contacts and leads on GET /api/app/events', () => {
       listening: () => {},
       lost: () => {},
     });
-    const stream = await openLiveStream(base, followed.client.cookie);
+    const stream = await openLiveStream(t.base, followed.client.cookie);
     expect((await t.api('POST', '/contacts', quiet.apiKey, { phone: phone() })).statusCode).toBe(201);
     expect((await (await formOf(quiet.client))({ name: 'Cy', phone: phone() })).statusCode).toBe(201);
     // Notices arrive in commit order: once the followed workspace's is heard, any earlier one would be.
