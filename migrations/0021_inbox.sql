@@ -67,6 +67,7 @@ CREATE TABLE live_watchers (
 -- A message stored moves its conversation up (a customer's reopens a resolved one); a message stored
 -- or moving on in status, a conversation changing hands or state, a note: each is announced on
 -- parley_live as it commits, with ids only ({"w": workspace, "k": kind, "c": contact, "m": message, "d": direction}).
+-- 0027_live_events.sql replaces these announcements with rows of live_events (NOTIFY serialised commits).
 CREATE FUNCTION inbox_message_stored() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN

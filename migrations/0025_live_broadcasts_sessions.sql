@@ -4,6 +4,7 @@ ALTER TABLE broadcasts ADD COLUMN paused_reason text
 
 -- A broadcast created or changing state is announced on parley_live (kind "broadcast"), so its page
 -- follows it without polling; the counts move with the message status notices already sent.
+-- 0027_live_events.sql makes it a row of live_events instead.
 CREATE FUNCTION broadcast_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('parley_live', json_build_object('w', NEW.workspace_id, 'k', 'broadcast')::text);

@@ -3,11 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
+import { BEGIN_LOOKBACK, LiveEventFeed, type LiveEventRow } from './live-event-feed.js';
 import { LIVE_KINDS, type LiveKind } from './live-kinds.js';
 
 /**
- * The channel migrations/0021_inbox.sql announces messages, statuses, conversations and notes on,
- * 0025 broadcasts and ended sessions, and 0028 contacts and leads.
+ * The channel migrations/0025 announces ended sessions on, and 0028 contacts and leads; messages,
+ * statuses, conversations, notes and broadcasts are rows of live_events (0027).
  */
 export const LIVE_CHANNEL = 'parley_live';
 
@@ -29,6 +30,8 @@ export interface LiveLimits {
   heartbeatMs: number;
   /** A stream is ended after this long; the browser reconnects (and its session is checked again). */
   maxAgeMs: number;
+  /** live_events is read this often while a workspace is watched. */
+  pollMs: number;
 }
 
 export const DEFAULT_LIVE_LIMITS: LiveLimits = {
@@ -36,6 +39,7 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = {
   total: 2_000,
   heartbeatMs: 25_000,
   maxAgeMs: 15 * 60_000,
+  pollMs: 250,
 };
 
 // Kept per workspace for a reconnecting browser's Last-Event-ID: older than this, it reloads instead.
@@ -46,8 +50,15 @@ const WATCH_MS = 2 * KEPT_MS;
 // A watch renewed once less than this is left: the renewal cost is one statement a minute.
 const RENEW_BEFORE_MS = WATCH_MS - 60_000;
 
-const WATCH_SQL = `INSERT INTO live_watchers (workspace_id, until) VALUES ($1, now() + make_interval(secs => $2))
-  ON CONFLICT (workspace_id) DO UPDATE SET until = GREATEST(live_watchers.until, EXCLUDED.until)`;
+// Also the newest live event, where reading starts when this instance watched nothing before, and
+// the ids committed just below it (LiveEventFeed.begin).
+const WATCH_SQL = `WITH watch AS (
+    INSERT INTO live_watchers (workspace_id, until) VALUES ($1, now() + make_interval(secs => $2))
+    ON CONFLICT (workspace_id) DO UPDATE SET until = GREATEST(live_watchers.until, EXCLUDED.until)),
+  newest AS (SELECT coalesce(max(id), 0) AS id FROM live_events)
+  SELECT newest.id::text AS newest,
+    ARRAY(SELECT e.id::text FROM live_events e WHERE e.id > newest.id - ${BEGIN_LOOKBACK}) AS committed
+  FROM newest`;
 
 interface Stream {
   workspaceId: string;
@@ -70,9 +81,10 @@ export const sseEvent = (e: LiveEvent) =>
 export const SSE_REFRESH = 'event: refresh\ndata: {}\n\n';
 
 /**
- * The browser's live updates on this instance: one LISTEN on LIVE_CHANNEL (every instance holds its
- * own, so a notice committed anywhere reaches every browser), fanned out to the open streams of the
- * notice's workspace only. Recent events are kept per workspace so a browser reconnecting with
+ * The browser's live updates on this instance: the rows of live_events, read every `pollMs` while a
+ * workspace is watched (every instance reads them all, so a change committed anywhere reaches every
+ * browser), fanned out to the open streams of the event's workspace only; and one LISTEN on
+ * LIVE_CHANNEL for ended sessions. Recent events are kept per workspace so a browser reconnecting with
  * Last-Event-ID misses nothing; when that cannot be told (another instance, a restart, a lost
  * listening connection, events dropped), it is told to refresh.
  */
@@ -93,7 +105,10 @@ export class LiveHub {
   #closed = false;
   #unlisten: (() => Promise<void>) | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #poll: NodeJS.Timeout | undefined;
+  #readFailing = false;
   #query: Db['query'] | undefined;
+  #feed: LiveEventFeed | undefined;
   // The workspaces this instance has watched: until when (as written here), and the first event number
   // numbered up to which changes may have gone unannounced (a lapsed watch starts again from there).
   readonly #watched = new Map<string, { until: number; fromN: number }>();
@@ -105,6 +120,15 @@ export class LiveHub {
 
   async start(db: Pick<Db, 'listen' | 'query'>): Promise<void> {
     this.#query = db.query.bind(db);
+    this.#feed = new LiveEventFeed(
+      this.#query,
+      (row) => this.#event(row),
+      () => {
+        this.log.warn({}, 'More live events in flight than can be followed: open inboxes refresh');
+        this.#forget();
+        for (const s of this.#streams) s.write(SSE_REFRESH);
+      },
+    );
     this.#unlisten = await db.listen(LIVE_CHANNEL, {
       notice: (payload) => this.#notice(payload),
       listening: () => {
@@ -118,9 +142,7 @@ export class LiveHub {
       lost: (err) => {
         if (this.#listening === false) return;
         this.#listening = false;
-        // Whatever a browser saw before cannot be continued from: a new epoch makes it refresh.
-        this.#epoch = randomBytes(6).toString('hex');
-        this.#kept.clear();
+        this.#forget();
         this.log.warn({ err }, 'Live notices are not heard: open inboxes refresh when they come back');
       },
     });
@@ -131,6 +153,7 @@ export class LiveHub {
   async stop(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#poll);
     for (const s of this.#streams) s.end();
     this.#streams.clear();
     await this.#unlisten?.();
@@ -163,16 +186,47 @@ export class LiveHub {
   }
 
   /**
-   * Has the workspace's changes announced (migrations/0021_inbox.sql) from now until WATCH_MS after
+   * Has the workspace's changes written to live_events (migrations/0027_live_events.sql) from now until WATCH_MS after
    * its last stream or poll; awaited before either answers, so nothing after it is missed.
    */
   async watch(workspaceId: string): Promise<void> {
     const now = Date.now();
     const was = this.#watched.get(workspaceId);
     if (was && was.until - now > RENEW_BEFORE_MS) return;
-    await this.#query!(WATCH_SQL, [workspaceId, WATCH_MS / 1000]);
+    const { rows } = await this.#query!<{ newest: string; committed: string[] }>(WATCH_SQL, [
+      workspaceId,
+      WATCH_MS / 1000,
+    ]);
     const fromN = was && was.until > Date.now() ? was.fromN : this.#n;
     this.#watched.set(workspaceId, { until: now + WATCH_MS, fromN });
+    if (this.#feed!.begin(Number(rows[0]!.newest), rows[0]!.committed.map(Number))) this.#schedule();
+  }
+
+  #schedule(): void {
+    this.#poll = setTimeout(() => void this.#read(), this.limits.pollMs).unref();
+  }
+
+  /** One read of live_events, then the next while this instance watches a workspace. */
+  async #read(): Promise<void> {
+    try {
+      await this.#feed!.read();
+      if (this.#readFailing) this.log.info({}, 'Live events are read again');
+      this.#readFailing = false;
+    } catch (err) {
+      // Nothing is lost while reading fails: the next read continues from the same row.
+      if (!this.#readFailing && !this.#closed)
+        this.log.warn({ err }, 'Could not read live events; trying again');
+      this.#readFailing = true;
+    }
+    if (this.#closed) return;
+    if (this.#watched.size > 0) this.#schedule();
+    else this.#feed!.end();
+  }
+
+  /** Whatever a browser saw before cannot be continued from: a new epoch makes it refresh. */
+  #forget(): void {
+    this.#epoch = randomBytes(6).toString('hex');
+    this.#kept.clear();
   }
 
   /** The workspace's events after `lastEventId`, or null when they cannot be told (refresh instead). */
@@ -202,24 +256,35 @@ export class LiveHub {
   }
 
   #notice(payload: string): void {
-    let parsed: { w?: unknown; k?: unknown; c?: unknown; m?: unknown; d?: unknown; s?: unknown };
+    let parsed: { w?: unknown; k?: unknown; c?: unknown; m?: unknown; d?: unknown; s?: unknown } | null;
     try {
       parsed = JSON.parse(payload);
     } catch {
       return;
     }
-    const { w, k, c, m, d } = parsed;
-    if (k === 'session_ended' && typeof parsed.s === 'string') {
-      this.#endSession(parsed.s);
-      return;
+    if (parsed?.k === 'session_ended' && typeof parsed.s === 'string') this.#endSession(parsed.s);
+    else if (parsed) {
+      const { w, k, c, m, d } = parsed;
+      if (typeof w !== 'string' || typeof k !== 'string') return;
+      this.#event({
+        workspace_id: w,
+        kind: k,
+        contact_id: typeof c === 'string' ? c : null,
+        message_id: typeof m === 'string' ? m : null,
+        direction: typeof d === 'string' ? d : null,
+      });
     }
-    if (typeof w !== 'string' || !LIVE_KINDS.includes(k as LiveKind)) return;
+  }
+
+  /** An event from a row of live_events or a notice (0028's). */
+  #event({ workspace_id: w, kind, contact_id, message_id, direction: d }: Omit<LiveEventRow, 'id'>): void {
+    if (!LIVE_KINDS.includes(kind as LiveKind)) return;
     const n = ++this.#n;
     const event: LiveEvent = {
       id: `${this.#epoch}-${n}`,
-      kind: k as LiveKind,
-      contact_id: typeof c === 'string' ? c : null,
-      message_id: typeof m === 'string' ? m : null,
+      kind: kind as LiveKind,
+      contact_id,
+      message_id,
       direction: d === 'inbound' || d === 'outbound' ? d : null,
     };
     const kept = this.#kept.get(w) ?? { events: [], droppedThrough: 0 };

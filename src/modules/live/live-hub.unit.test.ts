@@ -2,15 +2,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ListenHandlers } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
+import type { LiveEventRow } from './live-event-feed.js';
 import { LiveHub, type LiveLimits, SSE_REFRESH } from './live-hub.js';
 
 const quiet = { warn: () => {}, info: () => {} };
-const LIMITS: LiveLimits = { perSession: 2, total: 3, heartbeatMs: 20, maxAgeMs: 60_000 };
+const LIMITS: LiveLimits = { perSession: 2, total: 3, heartbeatMs: 20, maxAgeMs: 60_000, pollMs: 1 };
 
-/** A hub on a fake LISTEN: `notify` delivers as a committed NOTIFY would; `watches` are the workspaces it marked watched. */
+/**
+ * A hub on a fake live_events and LISTEN: `notify` commits a row and resolves once the hub read it;
+ * `rows` are the table's, `watches` the workspaces it marked watched.
+ */
 async function hub(limits = LIMITS) {
   let handlers: ListenHandlers | undefined;
   const watches: unknown[] = [];
+  const rows: LiveEventRow[] = [];
+  let read = 0;
   const h = new LiveHub(quiet, limits);
   await h.start({
     listen: async (_channel, given) => {
@@ -18,15 +24,41 @@ async function hub(limits = LIMITS) {
       given.listening();
       return async () => {};
     },
-    query: async <R extends object>(_text: string, params?: unknown[]) => {
-      watches.push(params?.[0]);
-      return { rows: [] as R[] };
+    query: async <R extends object>(text: string, params: unknown[] = []) => {
+      if (text.includes('live_watchers')) {
+        watches.push(params[0]);
+        const newest = Math.max(0, ...rows.map((r) => Number(r.id)));
+        return { rows: [{ newest: String(newest), committed: rows.map((r) => r.id) }] as R[] };
+      }
+      const [after, gaps] = params as [number, number[]];
+      const found = rows.filter((r) => Number(r.id) > after || gaps.includes(Number(r.id)));
+      read = Math.max(read, ...found.map((r) => Number(r.id)));
+      return { rows: found as R[] };
     },
   });
-  const notify = (w: string, k = 'message', c = 'ct_1', m = 'msg_1') =>
-    handlers!.notice(JSON.stringify({ w, k, c, m, d: 'inbound' }));
-  return { h, notify, handlers: handlers!, watches };
+  const notify = async (w: string, kind = 'message', c = 'ct_1', m = 'msg_1') => {
+    const id = rows.push({
+      id: String(rows.length + 1),
+      workspace_id: w,
+      kind,
+      contact_id: c,
+      message_id: m,
+      direction: 'inbound',
+    });
+    while (read < id) await sleep(1);
+    await sleep(0);
+  };
+  return { h, notify, handlers: handlers!, watches, rows };
 }
+
+const row = (id: number): LiveEventRow => ({
+  id: String(id),
+  workspace_id: 'ws_a',
+  kind: 'message',
+  contact_id: 'c',
+  message_id: `msg_${id}`,
+  direction: null,
+});
 
 afterEach(() => {
   vi.useRealTimers();
@@ -40,18 +72,60 @@ function stream(h: LiveHub, workspaceId: string, sessionKey = `s-${Math.random()
 }
 
 describe('LiveHub', () => {
-  it('writes a notice to the streams of its workspace only, ignoring malformed ones', async () => {
+  it('writes an event to the streams of its workspace only, ignoring malformed ones', async () => {
     const { h, notify, handlers } = await hub();
+    await h.watch('ws_a');
     const a = stream(h, 'ws_a');
     const b = stream(h, 'ws_b');
-    notify('ws_a');
-    for (const bad of ['', 'not json', '{"w": 1, "k": "message"}', '{"w": "ws_a", "k": "drop_table"}'])
+    await notify('ws_a');
+    await notify('ws_a', 'drop_table');
+    for (const bad of [
+      '',
+      'null',
+      'not json',
+      '{"w": 1, "k": "message"}',
+      '{"w": "ws_a", "k": "drop"}',
+      '{"k": "session_ended"}',
+    ])
       handlers.notice(bad);
-    expect(a.written).toHaveLength(1);
-    expect(a.written[0]).toMatch(
+    const events = (s: { written: string[] }) => s.written.filter((t) => !t.startsWith(':'));
+    expect(events(a)).toHaveLength(1);
+    expect(a.ended()).toBe(false);
+    expect(events(a)[0]).toMatch(
       /^id: \w+-1\nevent: message\ndata: \{"contact_id":"ct_1","message_id":"msg_1","direction":"inbound"\}\n\n$/,
     );
-    expect(b.written.filter((t) => !t.startsWith(':'))).toEqual([]);
+    expect(events(b)).toEqual([]);
+    // Contacts and leads still come as notices (migrations/0028).
+    handlers.notice('{"w": "ws_a", "k": "contact", "c": "ct_2"}');
+    expect(events(a)[1]).toMatch(
+      /^id: \w+-2\nevent: contact\ndata: \{"contact_id":"ct_2","message_id":null,/,
+    );
+    await h.stop();
+  });
+
+  it('reads each event once, one committed after a later one included', async () => {
+    const { h, notify, rows } = await hub();
+    await h.watch('ws_a');
+    const a = stream(h, 'ws_a');
+    // Row 2 is taken by a transaction still in flight when row 3 commits.
+    rows.push(row(1), row(3));
+    await sleep(20);
+    rows.splice(1, 0, row(2));
+    await notify('ws_a', 'message', 'c', 'msg_4');
+    await sleep(20);
+    expect(h.recent('ws_a').map((e) => e.message_id)).toEqual(['msg_1', 'msg_3', 'msg_2', 'msg_4']);
+    expect(a.written.filter((t) => !t.startsWith(':'))).toHaveLength(4);
+    await h.stop();
+  });
+
+  it('starts after the events committed before its first watch, and reads one in flight then', async () => {
+    const { h, notify, rows } = await hub();
+    rows.push(row(1), row(3));
+    await h.watch('ws_a');
+    rows.splice(1, 0, row(2));
+    await notify('ws_a', 'message', 'c', 'msg_4');
+    await sleep(20);
+    expect(h.recent('ws_a').map((e) => e.message_id)).toEqual(['msg_2', 'msg_4']);
     await h.stop();
   });
 
@@ -59,16 +133,16 @@ describe('LiveHub', () => {
     const { h, notify, handlers } = await hub();
     await h.watch('ws_a');
     await h.watch('ws_b');
-    notify('ws_a', 'message', 'ct_1', 'msg_1');
+    await notify('ws_a', 'message', 'ct_1', 'msg_1');
     const [first] = h.recent('ws_a');
-    notify('ws_a', 'status', 'ct_1', 'msg_2');
-    notify('ws_b', 'message', 'ct_9', 'msg_9');
+    await notify('ws_a', 'status', 'ct_1', 'msg_2');
+    await notify('ws_b', 'message', 'ct_9', 'msg_9');
     expect(h.since('ws_a', first!.id)?.map((e) => e.message_id)).toEqual(['msg_2']);
     expect(h.since('ws_b', first!.id)?.map((e) => e.message_id)).toEqual(['msg_9']);
     expect(h.since('ws_a', 'other-1')).toBeNull();
     expect(h.since('ws_a', `${first!.id.split('-')[0]}-1000`)).toBeNull();
     // Past the 200 kept, the oldest are gone: a stream that saw only them must refresh.
-    for (let i = 0; i < 200; i++) notify('ws_a');
+    for (let i = 0; i < 200; i++) await notify('ws_a');
     expect(h.since('ws_a', first!.id)).toBeNull();
     // A lost listening connection ends what can be continued; its return tells every stream to refresh.
     const s = stream(h, 'ws_a');
@@ -86,7 +160,7 @@ describe('LiveHub', () => {
     await h.watch('ws_a');
     await h.watch('ws_a');
     expect(watches).toEqual(['ws_a']);
-    notify('ws_a', 'message', 'ct_1', 'msg_1');
+    await notify('ws_a', 'message', 'ct_1', 'msg_1');
     const [first] = h.recent('ws_a');
     expect(h.since('ws_a', first!.id)).toEqual([]);
     expect(h.since('ws_never', first!.id)).toBeNull();
