@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { commitGroups } from '../../db/commit-groups.js';
 import { newId } from '../../lib/ids.js';
 import { followMessages } from '../broadcasts/recipient-follow.js';
 import { queueDeliveries } from '../webhooks/emit.js';
@@ -60,7 +61,8 @@ export async function changeStatus(
   workspaceId: string,
   update: StatusStatement,
 ): Promise<StatusChange | null> {
-  const { rows } = await ctx.db.query<StatusChange & { deliveries: string[] }>(
+  // Grouped with other status changes into one commit (db/commit-groups.ts): each is safe to run again.
+  const { rows } = await commitGroups(ctx.db).query<StatusChange & { deliveries: string[] }>(
     `WITH ${update.sql},
      event AS (
        INSERT INTO webhook_deliveries (workspace_id, id, endpoint_id, event_type, event_key, payload)
