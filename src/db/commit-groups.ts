@@ -3,13 +3,14 @@ import type { Db } from './db.js';
 interface Waiting {
   text: string;
   params: unknown[];
+  order: string;
   resolve(result: { rows: object[] }): void;
   reject(err: unknown): void;
 }
 
 // Groups committing at once: each holds a connection for its statements' round trips.
 const GROUPS_AT_ONCE = 4;
-const LARGEST_GROUP = 100;
+const LARGEST_GROUP = 50;
 
 /**
  * Group commit for small independent statements that each would be a transaction of its own (a
@@ -28,16 +29,22 @@ export class CommitGroups {
 
   constructor(private readonly db: Db) {}
 
-  query<R extends object>(text: string, params: unknown[]): Promise<{ rows: R[] }> {
+  /**
+   * `order`: what the statement locks, as a sortable key (a message's id): a group runs its statements
+   * in that order, so two groups taking the same rows wait for each other rather than deadlock.
+   */
+  query<R extends object>(text: string, params: unknown[], order = ''): Promise<{ rows: R[] }> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ text, params, resolve: resolve as Waiting['resolve'], reject });
+      this.waiting.push({ text, params, order, resolve: resolve as Waiting['resolve'], reject });
       this.next();
     });
   }
 
   private next() {
     if (this.committing >= GROUPS_AT_ONCE || !this.waiting.length) return;
-    const group = this.waiting.splice(0, LARGEST_GROUP);
+    const group = this.waiting
+      .splice(0, LARGEST_GROUP)
+      .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
     this.committing++;
     this.commit(group).finally(() => {
       this.committing--;

@@ -313,6 +313,7 @@ export async function deliverMessage(
            AND contacts.id = messages.contact_id AND $5::text IS NOT NULL
            AND contacts.wa_id IS DISTINCT FROM $5)`,
           params: [id, wamid, waId],
+          key: id,
         }),
       RECORD_ACCEPTED_FOR_MS,
     );

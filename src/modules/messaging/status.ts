@@ -27,6 +27,8 @@ export const CHANGED = `${ANSWERED}, source_key`;
 export interface StatusStatement {
   sql: string;
   params: unknown[];
+  /** The message's id (or wamid) it changes: the order in a commit group (db/commit-groups.ts). */
+  key: string;
 }
 
 // The `message.status` event in the shape recordEvent stores (webhooks/emit.ts), built from `m`.
@@ -73,6 +75,7 @@ export async function changeStatus(
      recipient AS (${FOLLOW_CHANGED})
      SELECT ${ANSWERED}, ARRAY(SELECT id FROM event) AS deliveries FROM m`,
     [workspaceId, newId('evt'), ...update.params],
+    update.key,
   );
   const row = rows[0];
   if (!row) return null;
@@ -110,6 +113,7 @@ export function networkStatus(
        RETURNING ${CHANGED}),
      m AS (SELECT * FROM advanced UNION ALL SELECT * FROM confirmed)`,
     params: [wamid, status, STATUS_RANK[status], error?.code ?? null, error?.reason ?? null, callbackData],
+    key: callbackData ?? wamid,
   };
 }
 
@@ -133,5 +137,6 @@ export async function failMessage(
        WHERE workspace_id = $1 AND id = $3 AND status_rank < CASE WHEN $6 THEN 5 ELSE 1 END
        RETURNING ${CHANGED})`,
     params: [id, error.code, error.reason, refused],
+    key: id,
   });
 }
