@@ -51,3 +51,7 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 /** A moment in ISO 8601: the response serializer writes the database's Date as one. */
 export const Timestamp = Type.String({ format: 'date-time' });
 export const MaybeTimestamp = Type.Union([Timestamp, Type.Null()]);
+export const MaybeText = Type.Union([Type.String(), Type.Null()]);
+
+/** The answer of a change that has nothing more to say. */
+export const Done = Type.Object({ result: Type.Literal(true) });
