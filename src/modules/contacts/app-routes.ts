@@ -43,7 +43,7 @@ export function registerAppContactRoutes(app: RestApp): void {
     { schema: { querystring: ListQuery, response: { 200: AppContactList } } },
     async (request) => {
       const { q, tag, limit, offset } = request.query;
-      const options = { limit, offset, newestFirst: true, search: q, tag, lastInbound: true };
+      const options = { limit, offset, newestFirst: true, search: q, tag };
       const page = await listAppContacts(ctx.db, request.session().workspaceId, options);
       return {
         result: true as const,
