@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, MaybeText, MaybeTimestamp, Text, Timestamp } from '../../http/schema.js';
+import { AnyKey, MaybeText, MaybeTimestamp, PageFields, Text, Timestamp } from '../../http/schema.js';
 import type { Definition } from './definition.js';
 
 export const TrackEventBody = Type.Object(
@@ -96,9 +96,7 @@ const RunDetail = Type.Object({
 export const RunListResult = Type.Object({
   result: Type.Literal(true),
   runs: Type.Array(Run),
-  has_next_page: Type.Boolean(),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
+  ...PageFields,
 });
 
 export const RunResult = Type.Object({ result: Type.Literal(true), run: RunDetail });

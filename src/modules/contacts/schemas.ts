@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, MaybeTimestamp, Text, Timestamp } from '../../http/schema.js';
+import { AnyKey, MaybeTimestamp, PageFields, Text, Timestamp } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const TraitValue = Type.Union([
@@ -104,9 +104,7 @@ export type AppContact = Static<typeof AppContact>;
 export const AppContactList = Type.Object({
   result: Type.Literal(true),
   contacts: Type.Array(AppContact),
-  has_next_page: Type.Boolean(),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
+  ...PageFields,
 });
 
 export const AppContactResult = Type.Object({ result: Type.Literal(true), contact: AppContact });

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MaybeText, MaybeTimestamp, Text, Timestamp } from '../../http/schema.js';
+import { MaybeText, MaybeTimestamp, PageFields, Text, Timestamp } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 export const STATES = ['open', 'pending', 'resolved'] as const;
@@ -70,10 +70,8 @@ export type InboxRow = Static<typeof InboxRow>;
 export const InboxResult = Type.Object({
   result: Type.Literal(true),
   conversations: Type.Array(InboxRow),
-  has_next_page: Type.Boolean(),
   unread_conversations: Type.Integer(),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
+  ...PageFields,
 });
 
 export const UnreadResult = Type.Object({ result: Type.Literal(true), unread_conversations: Type.Integer() });

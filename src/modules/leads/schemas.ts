@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, LenientText, MaybeText, MaybeTimestamp, Timestamp } from '../../http/schema.js';
+import { AnyKey, LenientText, MaybeText, MaybeTimestamp, PageFields, Timestamp } from '../../http/schema.js';
 import { Run } from '../automation/schemas.js';
 import { FIELD_VALUE_MAX_LENGTH } from '../forms/form-fields.js';
 
@@ -57,9 +57,7 @@ export type LeadNote = Static<typeof LeadNote>;
 export const LeadListResult = Type.Object({
   result: Type.Literal(true),
   leads: Type.Array(ListedLead),
-  has_next_page: Type.Boolean(),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
+  ...PageFields,
 });
 
 export const LeadResult = Type.Object({
