@@ -40,6 +40,11 @@ export interface Config {
   mediaMaxBytes: number;
   /** Where e-mail (password resets, invitations) goes out: SMTP_URL and MAIL_FROM; none when unset. */
   smtp: SmtpSettings | undefined;
+  /**
+   * Tests only (CHECK_RESPONSE_SCHEMAS): answer 500 when a response schema drops a field the route
+   * returned (src/http/response-check.ts); off in production, which pays nothing for it.
+   */
+  checkResponseSchemas: boolean;
 }
 
 export interface SmtpSettings {
@@ -104,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3: env.MEDIA_STORE === 's3' ? parseS3(env) : undefined,
     mediaMaxBytes: parseInteger('MEDIA_MAX_BYTES', env.MEDIA_MAX_BYTES ?? '100000000', 1_000, 2_000_000_000),
     smtp: parseSmtp(env.SMTP_URL, env.MAIL_FROM),
+    checkResponseSchemas: env.CHECK_RESPONSE_SCHEMAS === 'true' || env.CHECK_RESPONSE_SCHEMAS === '1',
   };
 }
 

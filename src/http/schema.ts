@@ -51,3 +51,10 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 /** A moment in ISO 8601: the response serializer writes the database's Date as one. */
 export const Timestamp = Type.String({ format: 'date-time' });
 export const MaybeTimestamp = Type.Union([Timestamp, Type.Null()]);
+export const MaybeText = Type.Union([Type.String(), Type.Null()]);
+
+/** What a page of a list says beside its items. */
+export const PageFields = { has_next_page: Type.Boolean(), limit: Type.Integer(), offset: Type.Integer() };
+
+/** The answer of a change that has nothing more to say. */
+export const Done = Type.Object({ result: Type.Literal(true) });

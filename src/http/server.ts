@@ -17,6 +17,7 @@ import { appApi } from './app-api.js';
 import { answerForPath, preRoutingErrors, refuseNulInPath } from './error-handler.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './errors.js';
 import { registerMetrics } from './metrics.js';
+import { checkResponseFields } from './response-check.js';
 import { REST_BODY_LIMIT, restV1 } from './rest-v1.js';
 import { buildValidator } from './validation.js';
 import { registerWebApp } from './web-app.js';
@@ -55,6 +56,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onRequest', refuseNulInPath);
+  if (ctx.config.checkResponseSchemas) checkResponseFields(app);
 
   await app.register(swagger, {
     openapi: {

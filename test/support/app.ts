@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/env.js';
 import type { AppContext } from '../../src/context.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openPostgres } from '../../src/db/postgres.js';
+import { droppedFields } from '../../src/http/response-check.js';
 import { buildServer } from '../../src/http/server.js';
 import { createApiKey } from '../../src/modules/api-keys/create-api-key.js';
 import type { RateLimiter } from '../../src/modules/rate-limit/limiter.js';
@@ -82,6 +83,7 @@ async function instanceOn(database: TestDatabase, options: TestAppOptions): Prom
     SIMULATOR: 'true',
     SIMULATOR_TOKEN: SIM_TOKEN,
     SEND_DEADLINE_MS: process.env.TEST_SEND_DEADLINE_MS ?? '3000',
+    CHECK_RESPONSE_SCHEMAS: 'true',
     ...options.env,
   });
   const runtime = await openRuntime(config, {
@@ -113,10 +115,13 @@ async function instanceOn(database: TestDatabase, options: TestAppOptions): Prom
       });
     },
     async close() {
+      const dropped = droppedFields(app);
       await app.close();
       await runtime.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      // Also when the test that met it did not look at the status.
+      if (dropped.length > 0) throw new Error(`Response schemas dropped fields:\n${dropped.join('\n')}`);
     },
   };
 }

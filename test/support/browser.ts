@@ -74,6 +74,7 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
     PORT: String(port),
     LOG_LEVEL: 'warn',
     GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
+    CHECK_RESPONSE_SCHEMAS: 'true',
     ...env,
   });
   const browser = await launchBrowser();
@@ -146,6 +147,9 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
       await browser.close();
       await server.stop();
       data.remove();
+      // A field a response schema dropped (logged as an error by the server) fails the file.
+      const dropped = server.output().match(/The response schema of .*/g);
+      if (dropped) throw new Error(`Response schemas dropped fields:\n${dropped.join('\n')}`);
     },
   };
 }

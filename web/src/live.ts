@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LiveKind as Announced } from '../../src/modules/live/live-kinds';
 import { api, invalidate } from './api';
+import type { UnreadCount } from './server-types';
 
 /** What the server announces (GET /api/app/events), and `refresh`: load everything again, notices may have been missed. */
 export type LiveKind = Announced | 'refresh';
@@ -134,7 +135,7 @@ export function useLiveInvalidation(kinds: readonly LiveKind[], prefix: string):
 export function useUnreadConversations(): number {
   const [count, setCount] = useState(0);
   const load = () => {
-    api<{ unread_conversations: number }>('GET', '/inbox/unread').then(
+    api<UnreadCount>('GET', '/inbox/unread').then(
       (r) => setCount(r.unread_conversations),
       () => {},
     );

@@ -7,8 +7,39 @@ import type {
   TeamResult,
 } from '../../src/modules/accounts/schemas';
 import type { ApiKeyListResult, NewApiKeyResult } from '../../src/modules/api-keys/schemas';
+import type {
+  AutomationListResult,
+  AutomationResult,
+  NewAutomationResult,
+  RunListResult,
+  RunResult,
+} from '../../src/modules/automation/schemas';
+import type {
+  AudienceResult,
+  Audience as BroadcastAudience,
+  ListResult as BroadcastListResult,
+  BroadcastResult,
+  Values as BroadcastValues,
+  PreviewResult,
+  RecipientsResult,
+  TimelineResult,
+} from '../../src/modules/broadcasts/schemas';
 import type { ImportResult } from '../../src/modules/contacts/csv/schemas';
+import type {
+  AppContactDetail,
+  AppContactList,
+  AppContactResult,
+  TagListResult,
+} from '../../src/modules/contacts/schemas';
+import type { DashboardResult } from '../../src/modules/dashboard/schemas';
 import type { FormListResult, FormResult, NewFormResult } from '../../src/modules/forms/schemas';
+import type {
+  ConversationStateResult,
+  InboxResult,
+  QuickReplyListResult,
+  UnreadResult,
+} from '../../src/modules/inbox/schemas';
+import type { LeadListResult, LeadNoteResult, LeadResult } from '../../src/modules/leads/schemas';
 import type { NumberResult } from '../../src/modules/messaging/schemas';
 import type {
   AppTemplate,
@@ -52,3 +83,42 @@ export type Form = FormAnswer['form'];
 export type FormField = Form['fields'][number];
 
 export type ImportAnswer = Static<typeof ImportResult>;
+
+export type ContactList = Static<typeof AppContactList>;
+export type Contact = ContactList['contacts'][number];
+export type ContactAnswer = Static<typeof AppContactResult>;
+export type ContactDetail = Static<typeof AppContactDetail>;
+export type TagList = Static<typeof TagListResult>;
+
+export type AutomationList = Static<typeof AutomationListResult>;
+export type AutomationAnswer = Static<typeof AutomationResult>;
+export type Automation = AutomationAnswer['automation'];
+export type NewAutomation = Static<typeof NewAutomationResult>;
+export type RunList = Static<typeof RunListResult>;
+export type Run = RunList['runs'][number];
+export type RunAnswer = Static<typeof RunResult>;
+export type RunDetail = RunAnswer['run'];
+
+export type Dashboard = Static<typeof DashboardResult>;
+
+export type InboxList = Static<typeof InboxResult>;
+export type InboxRow = InboxList['conversations'][number];
+export type ConversationState = InboxRow['state'];
+export type UnreadCount = Static<typeof UnreadResult>;
+export type ConversationStateAnswer = Static<typeof ConversationStateResult>;
+export type QuickReplyList = Static<typeof QuickReplyListResult>;
+
+export type LeadList = Static<typeof LeadListResult>;
+export type ListedLead = LeadList['leads'][number];
+export type LeadAnswer = Static<typeof LeadResult>;
+export type LeadNote = Static<typeof LeadNoteResult>['note'];
+
+export type BroadcastList = Static<typeof BroadcastListResult>;
+export type BroadcastAnswer = Static<typeof BroadcastResult>;
+export type Broadcast = BroadcastAnswer['broadcast'];
+export type RecipientList = Static<typeof RecipientsResult>;
+export type BroadcastTimeline = Static<typeof TimelineResult>;
+export type AudienceCount = Static<typeof AudienceResult>;
+export type BroadcastPreview = Static<typeof PreviewResult>;
+export type Audience = Static<typeof BroadcastAudience>;
+export type Values = Static<typeof BroadcastValues>;

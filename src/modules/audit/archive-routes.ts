@@ -1,8 +1,11 @@
+import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { userActor } from './record-audit.js';
 import { type ArchiveChange, setArchived } from './set-archived.js';
+
+const ArchiveResult = Type.Object({ result: Type.Literal(true), archived: Type.Boolean() });
 
 type Kind = Pick<ArchiveChange, 'table' | 'entityType' | 'notFound' | 'also'>;
 
@@ -14,7 +17,7 @@ export function registerArchiveRoutes(app: RestApp, base: string, kind: Kind, ma
   for (const archived of [true, false]) {
     app.post(
       `${base}/:id/${archived ? 'archive' : 'restore'}`,
-      { schema: { params: IdParams } },
+      { schema: { params: IdParams, response: { 200: ArchiveResult } } },
       async (request) => {
         const s = request.session();
         if (managers) requireManager(s.role);
@@ -26,7 +29,7 @@ export function registerArchiveRoutes(app: RestApp, base: string, kind: Kind, ma
           archived,
           actor: userActor(s),
         });
-        return { result: true, archived };
+        return { result: true as const, archived };
       },
     );
   }

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
-import { Text } from '../../http/schema.js';
+import { Done, Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import type { Session } from '../accounts/sessions.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';
@@ -12,6 +12,14 @@ import { type AutomationView, getAutomation, listAutomations } from './list-auto
 import { getRun, listRuns } from './list-runs.js';
 import { runCounts } from './run-counts.js';
 import { createAutomation, publishAutomation, unpublishAutomation, updateDraft } from './save-automation.js';
+import {
+  AutomationListResult,
+  AutomationResult,
+  NewAutomationResult,
+  PublishResult,
+  RunListResult,
+  RunResult,
+} from './schemas.js';
 import { sendWarnings } from './send-warnings.js';
 
 const Kind = Type.Union([Type.Literal('flow'), Type.Literal('sequence')]);
@@ -37,7 +45,11 @@ function present(ctx: AppContext, a: AutomationView) {
   const { secret, ...rest } = a;
   return {
     ...rest,
-    status: a.archived_at ? 'archived' : a.published_version === null ? 'draft' : 'published',
+    status: a.archived_at
+      ? ('archived' as const)
+      : a.published_version === null
+        ? ('draft' as const)
+        : ('published' as const),
     warnings: sendWarnings(a.draft),
     unpublished_changes: a.published_version !== null && a.published_version !== a.draft_version,
     webhook:
@@ -71,88 +83,116 @@ export function registerAppAutomationRoutes(app: RestApp): void {
       ...(action === 'update' ? { changes: { fields: ['definition'] } } : {}),
     });
 
-  app.get('/automations', { schema: { querystring: ListQuery } }, async (request) => {
-    const s = request.session();
-    const list = await listAutomations(ctx, s.workspaceId, request.query.kind, request.query.archived);
-    const stats = await runCounts(ctx.db, s.workspaceId);
-    return {
-      result: true,
-      automations: list.map((a) => ({
-        ...present(ctx, a),
-        runs: stats.get(a.id)?.runs ?? 0,
-        last_run_at: stats.get(a.id)?.last_run_at ?? null,
-      })),
-    };
-  });
+  app.get(
+    '/automations',
+    { schema: { querystring: ListQuery, response: { 200: AutomationListResult } } },
+    async (request) => {
+      const s = request.session();
+      const list = await listAutomations(ctx, s.workspaceId, request.query.kind, request.query.archived);
+      const stats = await runCounts(ctx.db, s.workspaceId);
+      return {
+        result: true as const,
+        automations: list.map((a) => ({
+          ...present(ctx, a),
+          runs: stats.get(a.id)?.runs ?? 0,
+          last_run_at: stats.get(a.id)?.last_run_at ?? null,
+        })),
+      };
+    },
+  );
 
-  app.get('/automations/:id', { schema: { params: IdParams } }, async (request) => {
-    const s = request.session();
-    const a = await found(s.workspaceId, request.params.id);
-    const runs = await listRuns(ctx, s.workspaceId, { automationId: a.id, limit: 50 });
-    return { result: true, automation: present(ctx, a), runs };
-  });
+  app.get(
+    '/automations/:id',
+    { schema: { params: IdParams, response: { 200: AutomationResult } } },
+    async (request) => {
+      const s = request.session();
+      const a = await found(s.workspaceId, request.params.id);
+      const runs = await listRuns(ctx, s.workspaceId, { automationId: a.id, limit: 50 });
+      return { result: true as const, automation: present(ctx, a), runs };
+    },
+  );
 
-  app.post('/automations', { schema: { body: CreateBody } }, async (request, reply) => {
-    const s = request.session();
-    const { kind, definition, publish } = request.body;
-    const saved = await createAutomation(ctx, s.workspaceId, definition, {
-      publish: publish ?? false,
-      expectKind: kind,
-    });
-    await record(s, saved, 'create');
-    if (saved.published_version !== null) await record(s, saved, 'publish');
-    return reply.code(201).send({ result: true, id: saved.id, kind: saved.kind });
-  });
+  app.post(
+    '/automations',
+    { schema: { body: CreateBody, response: { 201: NewAutomationResult } } },
+    async (request, reply) => {
+      const s = request.session();
+      const { kind, definition, publish } = request.body;
+      const saved = await createAutomation(ctx, s.workspaceId, definition, {
+        publish: publish ?? false,
+        expectKind: kind,
+      });
+      await record(s, saved, 'create');
+      if (saved.published_version !== null) await record(s, saved, 'publish');
+      return reply.code(201).send({ result: true as const, id: saved.id, kind: saved.kind });
+    },
+  );
 
-  app.put('/automations/:id', { schema: { params: IdParams, body: DraftBody } }, async (request) => {
-    const s = request.session();
-    const a = await found(s.workspaceId, request.params.id);
-    await updateDraft(ctx, s.workspaceId, request.params.id, request.body.definition);
-    await record(s, a, 'update');
-    return { result: true };
-  });
+  app.put(
+    '/automations/:id',
+    { schema: { params: IdParams, body: DraftBody, response: { 200: Done } } },
+    async (request) => {
+      const s = request.session();
+      const a = await found(s.workspaceId, request.params.id);
+      await updateDraft(ctx, s.workspaceId, request.params.id, request.body.definition);
+      await record(s, a, 'update');
+      return { result: true as const };
+    },
+  );
 
-  app.post('/automations/:id/publish', { schema: { params: IdParams } }, async (request) => {
-    const s = request.session();
-    const a = await found(s.workspaceId, request.params.id);
-    const version = await publishAutomation(ctx, s.workspaceId, request.params.id);
-    await record(s, a, 'publish');
-    return { result: true, version };
-  });
+  app.post(
+    '/automations/:id/publish',
+    { schema: { params: IdParams, response: { 200: PublishResult } } },
+    async (request) => {
+      const s = request.session();
+      const a = await found(s.workspaceId, request.params.id);
+      const version = await publishAutomation(ctx, s.workspaceId, request.params.id);
+      await record(s, a, 'publish');
+      return { result: true as const, version };
+    },
+  );
 
-  app.post('/automations/:id/unpublish', { schema: { params: IdParams } }, async (request) => {
-    const s = request.session();
-    const a = await found(s.workspaceId, request.params.id);
-    await audited(
-      ctx.db,
-      (tx) => unpublishAutomation(tx, s.workspaceId, a.id),
-      () => ({
+  app.post(
+    '/automations/:id/unpublish',
+    { schema: { params: IdParams, response: { 200: Done } } },
+    async (request) => {
+      const s = request.session();
+      const a = await found(s.workspaceId, request.params.id);
+      await audited(
+        ctx.db,
+        (tx) => unpublishAutomation(tx, s.workspaceId, a.id),
+        () => ({
+          workspaceId: s.workspaceId,
+          actor: userActor(s),
+          action: 'unpublish',
+          entityType: a.kind,
+          entityId: a.id,
+        }),
+      );
+      return { result: true as const };
+    },
+  );
+
+  app.post(
+    '/automations/:id/rotate-secret',
+    { schema: { params: IdParams, response: { 200: Done } } },
+    async (request) => {
+      const s = request.session();
+      const a = await found(s.workspaceId, request.params.id);
+      const secret = await rotateSequenceSecret(ctx, s.workspaceId, request.params.id);
+      if (!secret) throw new ApiError('conflict', 'Only a sequence started by a webhook has a secret');
+      // The name of what changed, never the secret.
+      await recordAudit(ctx.db, {
         workspaceId: s.workspaceId,
         actor: userActor(s),
-        action: 'unpublish',
+        action: 'update',
         entityType: a.kind,
         entityId: a.id,
-      }),
-    );
-    return { result: true };
-  });
-
-  app.post('/automations/:id/rotate-secret', { schema: { params: IdParams } }, async (request) => {
-    const s = request.session();
-    const a = await found(s.workspaceId, request.params.id);
-    const secret = await rotateSequenceSecret(ctx, s.workspaceId, request.params.id);
-    if (!secret) throw new ApiError('conflict', 'Only a sequence started by a webhook has a secret');
-    // The name of what changed, never the secret.
-    await recordAudit(ctx.db, {
-      workspaceId: s.workspaceId,
-      actor: userActor(s),
-      action: 'update',
-      entityType: a.kind,
-      entityId: a.id,
-      changes: { fields: ['secret'] },
-    });
-    return { result: true };
-  });
+        changes: { fields: ['secret'] },
+      });
+      return { result: true as const };
+    },
+  );
 
   // Archiving unpublishes in the same transaction: nothing starts it until restored and published again.
   registerArchiveRoutes(
@@ -167,15 +207,25 @@ export function registerAppAutomationRoutes(app: RestApp): void {
     true,
   );
 
-  app.get('/runs', { schema: { querystring: RunsQuery } }, async (request) => {
-    const { status, limit, offset } = request.query;
-    const rows = await listRuns(ctx, request.session().workspaceId, { status, limit: limit + 1, offset });
-    return { result: true, runs: rows.slice(0, limit), has_next_page: rows.length > limit, limit, offset };
-  });
+  app.get(
+    '/runs',
+    { schema: { querystring: RunsQuery, response: { 200: RunListResult } } },
+    async (request) => {
+      const { status, limit, offset } = request.query;
+      const rows = await listRuns(ctx, request.session().workspaceId, { status, limit: limit + 1, offset });
+      return {
+        result: true as const,
+        runs: rows.slice(0, limit),
+        has_next_page: rows.length > limit,
+        limit,
+        offset,
+      };
+    },
+  );
 
-  app.get('/runs/:id', { schema: { params: RunParams } }, async (request) => {
+  app.get('/runs/:id', { schema: { params: RunParams, response: { 200: RunResult } } }, async (request) => {
     const run = await getRun(ctx, request.session().workspaceId, request.params.id);
     if (!run) throw new ApiError('not_found', 'No run with that id');
-    return { result: true, run };
+    return { result: true as const, run };
   });
 }

@@ -269,7 +269,7 @@ describe('runs', () => {
     const [done] = await finished(ws.id, f.id);
     const after = await getRun(t.ctx, ws.id, done!.id);
     expect(after!.steps.map((s) => s.status)).toEqual(['done', 'done']);
-    expect(after!.finished_at!.getTime() - after!.started_at.getTime()).toBeGreaterThanOrEqual(1900);
+    expect(Date.parse(after!.finished_at!) - Date.parse(after!.started_at)).toBeGreaterThanOrEqual(1900);
   });
 
   it('holds a run whose last step is a wait until the wait ends', async () => {
@@ -287,7 +287,7 @@ describe('runs', () => {
     const [done] = await finished(ws.id, f.id);
     expect(done!.status).toBe('completed');
     expect((await getRun(t.ctx, ws.id, done!.id))!.steps.map((s) => s.status)).toEqual(['done', 'done']);
-    expect(done!.finished_at!.getTime() - done!.started_at.getTime()).toBeGreaterThanOrEqual(1900);
+    expect(Date.parse(done!.finished_at!) - Date.parse(done!.started_at)).toBeGreaterThanOrEqual(1900);
   });
 
   it('calls HTTP endpoints with the step idempotency key and retries a 5xx', async () => {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { ISO } from '../contacts/list-contacts.js';
 import type { Definition } from './definition.js';
 
 export interface AutomationView {
@@ -12,13 +13,14 @@ export interface AutomationView {
   published_version: number | null;
   /** Webhook sequences: the secret in clear, for the team to copy (the URL is a password). */
   secret: string | null;
-  archived_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
-const COLUMNS = `id, kind, name, trigger_type, trigger_event, draft, draft_version, published_version, secret_enc, archived_at,
-  created_at, updated_at`;
+const COLUMNS = `id, kind, name, trigger_type, trigger_event, draft, draft_version, published_version, secret_enc,
+  to_char(archived_at AT TIME ZONE 'UTC', ${ISO}) AS archived_at, to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
+  to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
 
 function view(ctx: AppContext, row: AutomationView & { secret_enc: string | null }): AutomationView {
   const { secret_enc, ...rest } = row;
@@ -34,7 +36,7 @@ export async function listAutomations(
   const { rows } = await ctx.db.query<AutomationView & { secret_enc: string | null }>(
     `SELECT ${COLUMNS} FROM automations WHERE workspace_id = $1 AND ($2::text IS NULL OR kind = $2)
        AND (archived_at IS NOT NULL) = $3
-     ORDER BY created_at DESC, id`,
+     ORDER BY automations.created_at DESC, id`,
     [workspaceId, kind ?? null, archived],
   );
   return rows.map((r) => view(ctx, r));

@@ -1,40 +1,11 @@
 import type { AppContext } from '../../context.js';
+import { ISO } from '../contacts/list-contacts.js';
 import type { Definition } from './definition.js';
 import { publishedDefinition } from './published-definition.js';
+import type { Run, RunStep } from './schemas.js';
 
-export interface RunView {
-  id: string;
-  automation_id: string;
-  automation_name: string | null;
-  version: number;
-  contact_id: string | null;
-  contact_name: string | null;
-  contact_phone: string | null;
-  lead_id: string | null;
-  event_id: string | null;
-  status: 'running' | 'waiting' | 'completed' | 'failed';
-  current_step: string | null;
-  error: string | null;
-  /** Steps passed over (a text outside the 24-hour window, an opted-out contact): a completed run may hold some. */
-  skipped_steps: number;
-  /** The first skipped step's reason, in words. */
-  skipped_reason: string | null;
-  started_at: Date;
-  finished_at: Date | null;
-}
-
-export interface RunStepView {
-  step_id: string;
-  type: string;
-  status: 'started' | 'done' | 'failed' | 'skipped' | 'waiting';
-  outcome: Record<string, unknown>;
-  next_step: string | null;
-  wait_until: Date | null;
-  attempts: number;
-  error: string | null;
-  started_at: Date;
-  finished_at: Date | null;
-}
+// Times as ISO 8601 text, as the answers carry them.
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', ${ISO})`;
 
 const RUNS = `SELECT r.id, r.automation_id, a.name AS automation_name, r.version, r.contact_id,
     c.name AS contact_name, c.phone AS contact_phone, r.lead_id, r.event_id, r.status, r.current_step, r.error,
@@ -43,7 +14,7 @@ const RUNS = `SELECT r.id, r.automation_id, a.name AS automation_name, r.version
     (SELECT s.outcome ->> 'reason' FROM run_steps s
       WHERE s.workspace_id = r.workspace_id AND s.run_id = r.id AND s.status = 'skipped'
       ORDER BY s.seq LIMIT 1) AS skipped_reason,
-    r.started_at, r.finished_at
+    ${iso('r.started_at')} AS started_at, ${iso('r.finished_at')} AS finished_at
   FROM runs r LEFT JOIN automations a ON a.workspace_id = r.workspace_id AND a.id = r.automation_id
     LEFT JOIN contacts c ON c.workspace_id = r.workspace_id AND c.id = r.contact_id`;
 
@@ -51,18 +22,14 @@ interface RunFilter {
   automationId?: string;
   contactId?: string;
   leadId?: string;
-  status?: RunView['status'];
+  status?: Run['status'];
   limit?: number;
   offset?: number;
 }
 
 /** Newest first; filtered by automation, contact, lead or status when given. */
-export async function listRuns(
-  ctx: AppContext,
-  workspaceId: string,
-  filter: RunFilter = {},
-): Promise<RunView[]> {
-  const { rows } = await ctx.db.query<RunView>(
+export async function listRuns(ctx: AppContext, workspaceId: string, filter: RunFilter = {}): Promise<Run[]> {
+  const { rows } = await ctx.db.query<Run>(
     `${RUNS} WHERE r.workspace_id = $1
        AND ($2::text IS NULL OR r.automation_id = $2) AND ($3::text IS NULL OR r.contact_id = $3)
        AND ($4::text IS NULL OR r.lead_id = $4) AND ($5::text IS NULL OR r.status = $5)
@@ -85,14 +52,15 @@ export async function getRun(
   ctx: AppContext,
   workspaceId: string,
   runId: string,
-): Promise<(RunView & { steps: RunStepView[]; definition: Definition | null }) | null> {
-  const { rows } = await ctx.db.query<RunView>(`${RUNS} WHERE r.workspace_id = $1 AND r.id = $2`, [
+): Promise<(Run & { steps: RunStep[]; definition: Definition | null }) | null> {
+  const { rows } = await ctx.db.query<Run>(`${RUNS} WHERE r.workspace_id = $1 AND r.id = $2`, [
     workspaceId,
     runId,
   ]);
   if (!rows[0]) return null;
-  const steps = await ctx.db.query<RunStepView>(
-    `SELECT step_id, type, status, outcome, next_step, wait_until, attempts, error, started_at, finished_at
+  const steps = await ctx.db.query<RunStep>(
+    `SELECT step_id, type, status, outcome, next_step, ${iso('wait_until')} AS wait_until, attempts, error,
+       ${iso('started_at')} AS started_at, ${iso('finished_at')} AS finished_at
      FROM run_steps WHERE workspace_id = $1 AND run_id = $2 ORDER BY seq`,
     [workspaceId, runId],
   );

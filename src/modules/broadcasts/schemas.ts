@@ -177,8 +177,9 @@ export const Broadcast = Type.Object({
       "Why the broadcast paused itself: no_connected_number (the workspace's number was disconnected) or plan_limit_reached (the plan's message limit); null when not paused or paused by someone. Resume once it is put right.",
   }),
   template: Type.Object({ name: Type.String(), language: Type.String(), category: Type.String() }),
-  audience: Type.Object({}, { additionalProperties: true }),
-  values: Type.Object({}, { additionalProperties: true }),
+  // As given when it was created (checked then): sent as stored, typed as the body's schemas.
+  audience: Type.Unsafe<Audience>(Type.Object({}, { additionalProperties: true })),
+  values: Type.Unsafe<Values>(Type.Object({}, { additionalProperties: true })),
   send_at: Time,
   time_zone: Type.String({ description: "The workspace's IANA time zone" }),
   reply_window_hours: Type.Integer(),

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import { likePattern } from '../../db/like-pattern.js';
-import type { Contact } from './schemas.js';
+import type { AppContact, Contact } from './schemas.js';
 
 export interface ContactListOptions {
   limit: number;
@@ -13,8 +13,8 @@ export interface ContactListOptions {
   tag?: string;
 }
 
-export interface ContactPage {
-  contacts: (Contact & { last_inbound_at: string | null })[];
+export interface ContactPage<T = Contact> {
+  contacts: T[];
   hasNextPage: boolean;
 }
 
@@ -24,21 +24,33 @@ export const CONTACT_COLUMNS = `id, phone, name, email, tags, traits, opted_out,
   to_char(opted_out_at AT TIME ZONE 'UTC', ${ISO}) AS opted_out_at,
   to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
-/** One page of the workspace's contacts: REST v1's GET /contacts and the web app's search alike. */
-export async function listContacts(
+/** The web app's contact: also when it last wrote, which REST v1's contact does not show. */
+export const APP_CONTACT_COLUMNS = `${CONTACT_COLUMNS},
+  to_char(last_inbound_at AT TIME ZONE 'UTC', ${ISO}) AS last_inbound_at`;
+
+/** One page of the workspace's contacts as REST v1's GET /contacts shows them. */
+export function listContacts(db: Queryable, workspaceId: string, options: ContactListOptions) {
+  return pageOf<Contact>(db, workspaceId, options, CONTACT_COLUMNS);
+}
+
+/** One page of the workspace's contacts as the web app's search shows them. */
+export function listAppContacts(db: Queryable, workspaceId: string, options: ContactListOptions) {
+  return pageOf<AppContact>(db, workspaceId, options, APP_CONTACT_COLUMNS);
+}
+
+async function pageOf<T extends object>(
   db: Queryable,
   workspaceId: string,
   options: ContactListOptions,
-): Promise<ContactPage> {
+  columns: string,
+): Promise<ContactPage<T>> {
   const { limit, offset } = options;
   const q = options.search;
   const search = q?.trim() ? likePattern(q.trim()) : null;
   const digits = q?.replace(/\D/g, '') ? likePattern(q.replace(/\D/g, '')) : null;
   const order = options.newestFirst ? 'DESC' : 'ASC';
-  const { rows } = await db.query<ContactPage['contacts'][number]>(
-    `SELECT ${CONTACT_COLUMNS},
-       to_char(last_inbound_at AT TIME ZONE 'UTC', ${ISO}) AS last_inbound_at
-     FROM contacts WHERE workspace_id = $1
+  const { rows } = await db.query<T>(
+    `SELECT ${columns} FROM contacts WHERE workspace_id = $1
        AND ($2::text IS NULL OR name ILIKE $2 OR email ILIKE $2 OR ($3::text IS NOT NULL AND phone LIKE $3))
        AND ($4::text IS NULL OR $4 = ANY (tags))
      ORDER BY contacts.created_at ${order}, contacts.id ${order}

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, Text } from '../../http/schema.js';
+import { AnyKey, MaybeTimestamp, PageFields, Text, Timestamp } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const TraitValue = Type.Union([
@@ -95,4 +95,42 @@ export const ContactListResult = Type.Object({
   limit: Type.Integer(),
   offset: Type.Integer(),
   has_next_page: Type.Boolean(),
+});
+
+/** The web app's contact: the REST shape and when the contact last wrote (its 24-hour window). */
+const AppContact = Type.Object({ ...Contact.properties, last_inbound_at: MaybeTimestamp });
+export type AppContact = Static<typeof AppContact>;
+
+export const AppContactList = Type.Object({
+  result: Type.Literal(true),
+  contacts: Type.Array(AppContact),
+  ...PageFields,
+});
+
+export const AppContactResult = Type.Object({ result: Type.Literal(true), contact: AppContact });
+
+const TimelineItem = Type.Object({
+  kind: Type.Union([
+    Type.Literal('message'),
+    Type.Literal('event'),
+    Type.Literal('flow_run'),
+    Type.Literal('lead'),
+    Type.Literal('consent'),
+  ]),
+  id: Type.String(),
+  at: Timestamp,
+  title: Type.String(),
+  detail: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const AppContactDetail = Type.Object({
+  result: Type.Literal(true),
+  contact: AppContact,
+  timeline: Type.Array(TimelineItem),
+});
+
+export const TagListResult = Type.Object({
+  result: Type.Literal(true),
+  tags: Type.Array(Type.Object({ tag: Type.String(), contacts: Type.Integer() })),
 });

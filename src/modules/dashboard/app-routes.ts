@@ -3,6 +3,7 @@ import type { RestApp } from '../../http/rest-app.js';
 import { leadCounts } from './lead-counts.js';
 import { messageCounts } from './message-counts.js';
 import { runOutcomes } from './run-outcomes.js';
+import { DashboardResult } from './schemas.js';
 
 const MAX_DAYS = 90;
 
@@ -19,17 +20,22 @@ const Query = Type.Object({
 export function registerAppDashboardRoutes(app: RestApp): void {
   const { ctx } = app;
 
-  app.get('/dashboard', { schema: { querystring: Query } }, async (request) => {
-    const { workspaceId } = request.session();
-    const { days } = request.query;
-    const messages = await messageCounts(ctx.db, workspaceId, days);
-    const dayList = messages.map((m) => m.day);
-    return {
-      result: true,
-      period: { days, from: dayList[0], to: dayList.at(-1), time_zone: 'UTC' },
-      messages,
-      leads: await leadCounts(ctx.db, workspaceId, days, dayList),
-      runs: await runOutcomes(ctx.db, workspaceId, days),
-    };
-  });
+  app.get(
+    '/dashboard',
+    { schema: { querystring: Query, response: { 200: DashboardResult } } },
+    async (request) => {
+      const { workspaceId } = request.session();
+      const { days } = request.query;
+      const messages = await messageCounts(ctx.db, workspaceId, days);
+      const dayList = messages.map((m) => m.day);
+      return {
+        result: true as const,
+        // The period has at least one day (today).
+        period: { days, from: dayList[0]!, to: dayList.at(-1)!, time_zone: 'UTC' },
+        messages,
+        leads: await leadCounts(ctx.db, workspaceId, days, dayList),
+        runs: await runOutcomes(ctx.db, workspaceId, days),
+      };
+    },
+  );
 }

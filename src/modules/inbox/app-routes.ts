@@ -1,4 +1,5 @@
 import type { RestApp } from '../../http/rest-app.js';
+import { Done } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { conversationContact } from '../messaging/conversation.js';
 import { addNote } from './add-note.js';
@@ -8,77 +9,112 @@ import { deleteQuickReply } from './delete-quick-reply.js';
 import { listConversations } from './list-conversations.js';
 import { listQuickReplies } from './list-quick-replies.js';
 import { createQuickReply, updateQuickReply } from './save-quick-reply.js';
-import { ConversationChange, InboxQuery, NoteBody, QuickRepliesQuery, QuickReplyBody } from './schemas.js';
+import {
+  ConversationChange,
+  ConversationStateResult,
+  InboxQuery,
+  InboxResult,
+  NewNoteResult,
+  NewQuickReplyResult,
+  NoteBody,
+  QuickRepliesQuery,
+  QuickReplyBody,
+  QuickReplyListResult,
+  UnreadResult,
+} from './schemas.js';
 import { unreadConversations } from './unread-count.js';
 
 /** The team inbox: conversations (state, assignee), internal notes and quick replies. */
 export function registerAppInboxRoutes(app: RestApp): void {
   const { db } = app.ctx;
 
-  app.get('/inbox', { schema: { querystring: InboxQuery } }, async (request) => {
-    const s = request.session();
-    const { filter = 'all', q, limit, offset } = request.query;
-    const page = await listConversations(db, s.workspaceId, {
-      userId: s.userId,
-      filter,
-      search: q,
-      limit,
-      offset,
-    });
-    return {
-      result: true,
-      conversations: page.conversations,
-      has_next_page: page.hasNextPage,
-      unread_conversations: await unreadConversations(db, s.workspaceId),
-      limit,
-      offset,
-    };
-  });
+  app.get(
+    '/inbox',
+    { schema: { querystring: InboxQuery, response: { 200: InboxResult } } },
+    async (request) => {
+      const s = request.session();
+      const { filter = 'all', q, limit, offset } = request.query;
+      const page = await listConversations(db, s.workspaceId, {
+        userId: s.userId,
+        filter,
+        search: q,
+        limit,
+        offset,
+      });
+      return {
+        result: true as const,
+        conversations: page.conversations,
+        has_next_page: page.hasNextPage,
+        unread_conversations: await unreadConversations(db, s.workspaceId),
+        limit,
+        offset,
+      };
+    },
+  );
 
-  app.get('/inbox/unread', async (request) => ({
-    result: true,
+  app.get('/inbox/unread', { schema: { response: { 200: UnreadResult } } }, async (request) => ({
+    result: true as const,
     unread_conversations: await unreadConversations(db, request.session().workspaceId),
   }));
 
   app.patch(
     '/conversations/:id',
-    { schema: { params: IdParams, body: ConversationChange } },
+    { schema: { params: IdParams, body: ConversationChange, response: { 200: ConversationStateResult } } },
     async (request) => {
       const { workspaceId } = request.session();
       await changeConversation(db, workspaceId, request.params.id, request.body);
-      return { result: true, conversation: await conversationState(db, workspaceId, request.params.id) };
+      return {
+        result: true as const,
+        conversation: await conversationState(db, workspaceId, request.params.id),
+      };
     },
   );
 
   app.post(
     '/conversations/:id/notes',
-    { schema: { params: IdParams, body: NoteBody } },
+    { schema: { params: IdParams, body: NoteBody, response: { 201: NewNoteResult } } },
     async (request, reply) => {
       const s = request.session();
       const note = await addNote(db, s.workspaceId, s, request.params.id, request.body.text);
-      return reply.code(201).send({ result: true, ...note });
+      return reply.code(201).send({ result: true as const, ...note });
     },
   );
 
-  app.get('/quick-replies', { schema: { querystring: QuickRepliesQuery } }, async (request) => {
-    const { workspaceId } = request.session();
-    const id = request.query.contact_id;
-    const contact = id === undefined ? undefined : await conversationContact(db, workspaceId, id);
-    return { result: true, quick_replies: await listQuickReplies(db, workspaceId, contact) };
-  });
+  app.get(
+    '/quick-replies',
+    { schema: { querystring: QuickRepliesQuery, response: { 200: QuickReplyListResult } } },
+    async (request) => {
+      const { workspaceId } = request.session();
+      const id = request.query.contact_id;
+      const contact = id === undefined ? undefined : await conversationContact(db, workspaceId, id);
+      return { result: true as const, quick_replies: await listQuickReplies(db, workspaceId, contact) };
+    },
+  );
 
-  app.post('/quick-replies', { schema: { body: QuickReplyBody } }, async (request, reply) => {
-    const created = await createQuickReply(db, request.session().workspaceId, request.body);
-    return reply.code(201).send({ result: true, ...created });
-  });
+  app.post(
+    '/quick-replies',
+    { schema: { body: QuickReplyBody, response: { 201: NewQuickReplyResult } } },
+    async (request, reply) => {
+      const created = await createQuickReply(db, request.session().workspaceId, request.body);
+      return reply.code(201).send({ result: true as const, ...created });
+    },
+  );
 
-  app.put('/quick-replies/:id', { schema: { params: IdParams, body: QuickReplyBody } }, async (request) => {
-    await updateQuickReply(db, request.session().workspaceId, request.params.id, request.body);
-    return { result: true };
-  });
+  app.put(
+    '/quick-replies/:id',
+    { schema: { params: IdParams, body: QuickReplyBody, response: { 200: Done } } },
+    async (request) => {
+      await updateQuickReply(db, request.session().workspaceId, request.params.id, request.body);
+      return { result: true as const };
+    },
+  );
 
-  app.delete('/quick-replies/:id', { schema: { params: IdParams } }, async (request) => {
-    await deleteQuickReply(db, request.session().workspaceId, request.params.id);
-    return { result: true };
-  });
+  app.delete(
+    '/quick-replies/:id',
+    { schema: { params: IdParams, response: { 200: Done } } },
+    async (request) => {
+      await deleteQuickReply(db, request.session().workspaceId, request.params.id);
+      return { result: true as const };
+    },
+  );
 }

@@ -1,15 +1,17 @@
 import type { Queryable } from '../../db/db.js';
 import { displayName } from '../accounts/display-name.js';
+import { ISO } from '../contacts/list-contacts.js';
+import type { ConversationStateView } from './schemas.js';
 
 /** A conversation's state, assignee and last team read (open and unassigned when it has no row yet). */
-export async function conversationState(db: Queryable, workspaceId: string, contactId: string) {
-  const { rows } = await db.query<{
-    state: string;
-    assignee_id: string | null;
-    assignee_name: string | null;
-    team_read_at: Date | null;
-  }>(
-    `SELECT cv.state, cv.assignee_id, ${displayName('u')} AS assignee_name, cv.team_read_at FROM conversations cv
+export async function conversationState(
+  db: Queryable,
+  workspaceId: string,
+  contactId: string,
+): Promise<ConversationStateView> {
+  const { rows } = await db.query<ConversationStateView>(
+    `SELECT cv.state, cv.assignee_id, ${displayName('u')} AS assignee_name,
+       to_char(cv.team_read_at AT TIME ZONE 'UTC', ${ISO}) AS team_read_at FROM conversations cv
      LEFT JOIN users u ON u.id = cv.assignee_id WHERE cv.workspace_id = $1 AND cv.contact_id = $2`,
     [workspaceId, contactId],
   );

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/db.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { displayName } from '../accounts/display-name.js';
-import type { InboxFilter } from './schemas.js';
+import { ISO } from '../contacts/list-contacts.js';
+import type { InboxFilter, InboxRow } from './schemas.js';
 
 export interface InboxOptions {
   userId: string;
@@ -25,9 +26,10 @@ const UNREAD_CAP = 100;
 export async function listConversations(db: Queryable, workspaceId: string, options: InboxOptions) {
   const q = options.search?.trim() || null;
   const digits = q?.replace(/\D/g, '') || null;
-  const { rows } = await db.query(
+  const { rows } = await db.query<InboxRow>(
     `SELECT cv.contact_id, ct.name, ct.phone, cv.state, cv.assignee_id, ${displayName('u')} AS assignee_name,
-       cv.last_message_at, cv.team_read_at,
+       to_char(cv.last_message_at AT TIME ZONE 'UTC', ${ISO}) AS last_message_at,
+       to_char(cv.team_read_at AT TIME ZONE 'UTC', ${ISO}) AS team_read_at,
        last.id AS last_id, last.direction AS last_direction, last.type AS last_type, last.text AS last_text,
        last.template_name AS last_template_name, last.status AS last_status,
        CASE WHEN cv.last_inbound_at > COALESCE(cv.team_read_at, '-infinity') THEN

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { Text } from '../../http/schema.js';
+import { type Static, Type } from 'typebox';
+import { MaybeText, MaybeTimestamp, PageFields, Text, Timestamp } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 export const STATES = ['open', 'pending', 'resolved'] as const;
@@ -11,7 +11,9 @@ export type InboxFilter = (typeof FILTERS)[number];
 export const SEARCH_MAX = 100;
 export const QUICK_REPLIES_MAX = 200;
 
-const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+// Typed as the values' union: a Union of a mapped array's literals is typed never.
+const literals = <T extends readonly string[]>(values: T) =>
+  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v))));
 
 export const InboxQuery = Type.Object({
   filter: Type.Optional(literals(FILTERS)),
@@ -44,3 +46,70 @@ export const QuickReplyBody = Type.Object(
 export const QuickRepliesQuery = Type.Object({
   contact_id: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
 });
+
+/** A row of the inbox: a contact's conversation with its last message. */
+const InboxRow = Type.Object({
+  contact_id: Type.String(),
+  name: MaybeText,
+  phone: Type.String(),
+  state: literals(STATES),
+  assignee_id: MaybeText,
+  assignee_name: MaybeText,
+  last_message_at: Timestamp,
+  team_read_at: MaybeTimestamp,
+  last_id: MaybeText,
+  last_direction: Type.Union([Type.Literal('inbound'), Type.Literal('outbound'), Type.Null()]),
+  last_type: MaybeText,
+  last_text: MaybeText,
+  last_template_name: MaybeText,
+  last_status: MaybeText,
+  unread: Type.Integer({ description: 'Customer messages since the team last read it, at most 100' }),
+});
+export type InboxRow = Static<typeof InboxRow>;
+
+export const InboxResult = Type.Object({
+  result: Type.Literal(true),
+  conversations: Type.Array(InboxRow),
+  unread_conversations: Type.Integer(),
+  ...PageFields,
+});
+
+export const UnreadResult = Type.Object({ result: Type.Literal(true), unread_conversations: Type.Integer() });
+
+export const ConversationStateView = Type.Object({
+  state: literals(STATES),
+  assignee_id: MaybeText,
+  assignee_name: MaybeText,
+  team_read_at: MaybeTimestamp,
+});
+export type ConversationStateView = Static<typeof ConversationStateView>;
+
+export const ConversationStateResult = Type.Object({
+  result: Type.Literal(true),
+  conversation: ConversationStateView,
+});
+
+export const NewNoteResult = Type.Object({
+  result: Type.Literal(true),
+  id: Type.String(),
+  created_at: Timestamp,
+});
+
+const QuickReply = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  text: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  filled: Type.Optional(
+    Type.String({ description: "The text with the contact's values, when one is given" }),
+  ),
+});
+export type QuickReply = Static<typeof QuickReply>;
+
+export const QuickReplyListResult = Type.Object({
+  result: Type.Literal(true),
+  quick_replies: Type.Array(QuickReply),
+});
+
+export const NewQuickReplyResult = Type.Object({ result: Type.Literal(true), id: Type.String() });

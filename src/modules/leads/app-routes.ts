@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
-import { Text } from '../../http/schema.js';
+import { Done, Text } from '../../http/schema.js';
 import { sendCsv } from '../../http/send-csv.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { IdParams } from '../accounts/schemas.js';
@@ -13,6 +13,7 @@ import { LEAD_COLUMNS, leadRecords } from './export-leads.js';
 import { getLead } from './get-lead.js';
 import { addLeadNote, listLeadNotes } from './lead-notes.js';
 import { listLeads } from './list-leads.js';
+import { LeadListResult, LeadNoteResult, LeadResult } from './schemas.js';
 
 const STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
 const Status = Type.Unsafe<(typeof STATUSES)[number]>({ type: 'string', enum: [...STATUSES] });
@@ -44,53 +45,65 @@ const NoteBody = Type.Object(
 export function registerAppLeadRoutes(app: RestApp): void {
   const { ctx } = app;
 
-  app.get('/leads', { schema: { querystring: ListQuery } }, async (request) => {
-    const { status, source, q, form_id, owner, limit, offset, archived } = request.query;
-    const options = { status, source, search: q, formId: form_id, owner, limit, offset, archived };
-    const page = await listLeads(ctx.db, request.session().workspaceId, options);
-    return { result: true, leads: page.leads, has_next_page: page.hasNextPage, limit, offset };
-  });
+  app.get(
+    '/leads',
+    { schema: { querystring: ListQuery, response: { 200: LeadListResult } } },
+    async (request) => {
+      const { status, source, q, form_id, owner, limit, offset, archived } = request.query;
+      const options = { status, source, search: q, formId: form_id, owner, limit, offset, archived };
+      const page = await listLeads(ctx.db, request.session().workspaceId, options);
+      return { result: true as const, leads: page.leads, has_next_page: page.hasNextPage, limit, offset };
+    },
+  );
 
   app.get('/leads/export', async (request, reply) =>
     sendCsv(reply, 'leads', LEAD_COLUMNS, leadRecords(ctx.db, request.session().workspaceId)),
   );
 
-  app.get('/leads/:id', { schema: { params: IdParams } }, async (request) => {
+  app.get('/leads/:id', { schema: { params: IdParams, response: { 200: LeadResult } } }, async (request) => {
     const s = request.session();
     const lead = await getLead(ctx.db, s.workspaceId, request.params.id);
     const runs = await listRuns(ctx, s.workspaceId, { leadId: request.params.id, limit: 20 });
     const notes = await listLeadNotes(ctx.db, s.workspaceId, request.params.id);
-    return { result: true, lead, runs, notes };
+    return { result: true as const, lead, runs, notes };
   });
 
-  app.post('/leads/:id/notes', { schema: { params: IdParams, body: NoteBody } }, async (request, reply) => {
-    const s = request.session();
-    const body = request.body.body.trim();
-    if (!body)
-      throw new ApiError('validation_error', 'Write something in the note.', [
-        { field: 'body', message: 'Write something in the note.' },
-      ]);
-    const note = await addLeadNote(ctx.db, s.workspaceId, request.params.id, s.userId, body);
-    return reply.code(201).send({ result: true, note });
-  });
+  app.post(
+    '/leads/:id/notes',
+    { schema: { params: IdParams, body: NoteBody, response: { 201: LeadNoteResult } } },
+    async (request, reply) => {
+      const s = request.session();
+      const body = request.body.body.trim();
+      if (!body)
+        throw new ApiError('validation_error', 'Write something in the note.', [
+          { field: 'body', message: 'Write something in the note.' },
+        ]);
+      const note = await addLeadNote(ctx.db, s.workspaceId, request.params.id, s.userId, body);
+      return reply.code(201).send({ result: true as const, note });
+    },
+  );
 
-  app.patch('/leads/:id', { schema: { params: IdParams, body: ChangeBody } }, async (request) => {
-    const s = request.session();
-    const change = request.body;
-    await audited(
-      ctx.db,
-      (tx) => changeLead(tx, s.workspaceId, request.params.id, change),
-      () => ({
-        workspaceId: s.workspaceId,
-        actor: userActor(s),
-        action: 'update',
-        entityType: 'lead',
-        entityId: request.params.id,
-        changes: { ...changedFields(change), ...change },
-      }),
-    );
-    return { result: true };
-  });
+  app.patch(
+    '/leads/:id',
+    { schema: { params: IdParams, body: ChangeBody, response: { 200: Done } } },
+    async (request) => {
+      const s = request.session();
+      const change = request.body;
+      await audited(
+        ctx.db,
+        (tx) => changeLead(tx, s.workspaceId, request.params.id, change),
+        () => ({
+          workspaceId: s.workspaceId,
+          actor: userActor(s),
+          action: 'update',
+          entityType: 'lead',
+          entityId: request.params.id,
+          changes: { ...changedFields(change), ...change },
+        }),
+      );
+      return { result: true as const };
+    },
+  );
 
   // Any teammate works the leads, so any teammate may archive one (and bring it back).
   registerArchiveRoutes(

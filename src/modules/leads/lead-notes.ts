@@ -2,16 +2,10 @@ import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { displayName } from '../accounts/display-name.js';
+import { ISO } from '../contacts/list-contacts.js';
+import type { LeadNote } from './schemas.js';
 
-interface LeadNote {
-  id: string;
-  body: string;
-  author_id: string | null;
-  author_name: string | null;
-  created_at: Date;
-}
-
-const COLUMNS = `n.id, n.body, n.author_id, n.created_at,
+const COLUMNS = `n.id, n.body, n.author_id, to_char(n.created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
   (SELECT ${displayName('u')} FROM users u WHERE u.id = n.author_id) AS author_name`;
 
 /** The lead's notes, oldest first (at most the newest 200). */

@@ -1,6 +1,8 @@
 import type { Queryable } from '../../db/db.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { displayName } from '../accounts/display-name.js';
+import { ISO } from '../contacts/list-contacts.js';
+import type { ListedLead } from './schemas.js';
 
 // Where a lead came from, by name: the form's or the sequence's.
 export const SOURCE_NAME = `CASE l.source
@@ -23,12 +25,16 @@ export interface LeadListOptions {
   archived?: boolean;
 }
 
+// The lead's times as ISO 8601 text, as the answers carry them.
+export const LEAD_TIMES = `to_char(l.archived_at AT TIME ZONE 'UTC', ${ISO}) AS archived_at,
+  to_char(l.created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at`;
+
 /** One page of the workspace's leads, newest first. */
 export async function listLeads(db: Queryable, workspaceId: string, options: LeadListOptions) {
   const { status, source, formId, owner, search, limit, offset, archived = false } = options;
-  const { rows } = await db.query(
+  const { rows } = await db.query<ListedLead>(
     `SELECT l.id, l.name, l.email, l.phone, l.status, l.source, l.source_id, ${SOURCE_NAME} AS source_name,
-       l.contact_id, l.owner_id, ${OWNER_NAME} AS owner_name, l.archived_at, l.created_at FROM leads l
+       l.contact_id, l.owner_id, ${OWNER_NAME} AS owner_name, ${LEAD_TIMES} FROM leads l
      WHERE l.workspace_id = $1 AND ($2::text IS NULL OR l.status = $2) AND ($3::text IS NULL OR l.source = $3)
        AND ($4::text IS NULL OR l.name ILIKE $4 OR l.email ILIKE $4 OR l.phone LIKE $4
          OR EXISTS (SELECT 1 FROM jsonb_each_text(l.fields) f WHERE f.value ILIKE $4))

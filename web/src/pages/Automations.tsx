@@ -3,27 +3,10 @@ import { timeAgo, useApi } from '../api';
 import { ArchivedToggle } from '../confirm';
 import { ListTable } from '../list';
 import { Link, navigate } from '../router';
+import type { Automation, AutomationList } from '../server-types';
 import { Badge, Card, Empty, PageHeader } from '../ui';
-import type { Definition } from './automation/model';
 
 export type Kind = 'flow' | 'sequence';
-
-export interface Automation {
-  id: string;
-  kind: Kind;
-  name: string;
-  trigger_type: string;
-  trigger_event: string | null;
-  draft: Definition;
-  draft_version: number;
-  published_version: number | null;
-  status: 'draft' | 'published' | 'archived';
-  archived_at: string | null;
-  unpublished_changes: boolean;
-  webhook: { url: string; url_without_secret: string; secret: string } | null;
-  runs?: number;
-  last_run_at?: string | null;
-}
 
 export const KIND_TEXT = {
   flow: {
@@ -64,9 +47,7 @@ export function triggerLabel(a: Pick<Automation, 'trigger_type' | 'trigger_event
 export function AutomationsPage({ kind }: { kind: Kind }) {
   const text = KIND_TEXT[kind];
   const [archived, setArchived] = useState(false);
-  const list = useApi<{ automations: Automation[] }>(
-    `/automations?kind=${kind}${archived ? '&archived=true' : ''}`,
-  );
+  const list = useApi<AutomationList>(`/automations?kind=${kind}${archived ? '&archived=true' : ''}`);
   const create = (
     <Link href={`${text.path}/new`} className="btn primary">
       New {text.one}

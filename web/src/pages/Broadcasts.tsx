@@ -3,11 +3,12 @@ import { formatDate, useApi } from '../api';
 import { ListTable, PAGE } from '../list';
 import { useLiveReload } from '../live';
 import { Link, navigate } from '../router';
+import type { BroadcastList } from '../server-types';
 import { useSession } from '../session';
 import { Badge, Card, Empty, PageHeader } from '../ui';
 import { ProgressBar } from './broadcasts/BroadcastProgress';
 import { StatusFilter } from './broadcasts/StatusFilter';
-import { BROADCAST_EVENTS, type Broadcast, type BroadcastStatus, STATUS_LABEL } from './broadcasts/types';
+import { BROADCAST_EVENTS, type BroadcastStatus, STATUS_LABEL } from './broadcasts/types';
 
 /** Every broadcast, newest first, with its status, template, figures and progress; kept live from the workspace's events. */
 export function BroadcastsPage() {
@@ -16,7 +17,7 @@ export function BroadcastsPage() {
   const [offset, setOffset] = useState(0);
   const query = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   if (status) query.set('status', status);
-  const list = useApi<{ broadcasts: Broadcast[]; has_next_page: boolean }>(`/broadcasts?${query}`);
+  const list = useApi<BroadcastList>(`/broadcasts?${query}`);
   useLiveReload(BROADCAST_EVENTS, list.reload);
   const newButton = session.can_manage && (
     <Link href="/broadcasts/new" className="btn primary">

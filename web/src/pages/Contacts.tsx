@@ -3,34 +3,12 @@ import { api, formatDate, useApi } from '../api';
 import { ConfirmButton } from '../confirm';
 import { ListTable, PAGE } from '../list';
 import { Link, navigate, useLocation } from '../router';
+import type { Contact, ContactDetail, ContactList } from '../server-types';
 import { useSession } from '../session';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, useAction } from '../ui';
 import { DetailsForm, TagsEditor, TraitsEditor } from './contacts/ContactEditors';
 import { ImportContacts } from './contacts/ImportContacts';
 import { NewContact } from './contacts/NewContact';
-
-export interface Contact {
-  id: string;
-  phone: string;
-  name: string | null;
-  email: string | null;
-  tags: string[];
-  traits: Record<string, unknown>;
-  opted_out: boolean;
-  opted_out_at: string | null;
-  created_at: string;
-  updated_at: string;
-  last_inbound_at: string | null;
-}
-
-interface TimelineItem {
-  kind: string;
-  id: string;
-  at: string;
-  title: string;
-  detail: string | null;
-  status: string | null;
-}
 
 export function ContactsPage() {
   const { query } = useLocation();
@@ -44,7 +22,7 @@ export function ContactsPage() {
   const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   if (q) params.set('q', q);
   if (tag) params.set('tag', tag);
-  const list = useApi<{ contacts: Contact[]; has_next_page: boolean }>(`/contacts?${params}`);
+  const list = useApi<ContactList>(`/contacts?${params}`);
   const go = (next: { q?: string; tag?: string; offset?: number }) => {
     const p = new URLSearchParams();
     const nq = next.q ?? q;
@@ -168,7 +146,7 @@ export function ContactsPage() {
 }
 
 export function ContactPage({ id }: { id: string }) {
-  const res = useApi<{ contact: Contact; timeline: TimelineItem[] }>(`/contacts/${encodeURIComponent(id)}`);
+  const res = useApi<ContactDetail>(`/contacts/${encodeURIComponent(id)}`);
   const { session } = useSession();
   if (res.loading && !res.data) return <Loading />;
   if (res.error || !res.data) return <ErrorNote message={res.error ?? 'Not found'} onRetry={res.reload} />;

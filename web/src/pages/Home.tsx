@@ -1,31 +1,18 @@
 import { useApi } from '../api';
 import { Link } from '../router';
+import type { ApiKeyList, AutomationList, FormList, NumberAnswer, Team, Usage } from '../server-types';
 import { useSession } from '../session';
 import { Card, Loading, Meter, PageHeader } from '../ui';
 import { DashboardCharts } from './home/Dashboard';
 
-interface Counts {
-  number: { number: unknown | null };
-  keys: { api_keys: { revoked_at: string | null }[] };
-  team: { members: unknown[]; invitations: unknown[] };
-  forms: { forms: unknown[] };
-  automations: { automations: { status: string }[] };
-}
-
-interface Usage {
-  contacts: { used: number; limit: number };
-  messages_this_month: { used: number; limit: number };
-  leads_this_month: { used: number; limit: number } | null;
-}
-
 /** Where a workspace starts: the next steps, this month's usage, and charts of the recent activity. */
 export function HomePage() {
   const { session } = useSession();
-  const number = useApi<Counts['number']>('/number');
-  const keys = useApi<Counts['keys']>('/api-keys');
-  const team = useApi<Counts['team']>('/team');
-  const forms = useApi<Counts['forms']>('/forms');
-  const automations = useApi<Counts['automations']>('/automations');
+  const number = useApi<NumberAnswer>('/number');
+  const keys = useApi<ApiKeyList>('/api-keys');
+  const team = useApi<Team>('/team');
+  const forms = useApi<FormList>('/forms');
+  const automations = useApi<AutomationList>('/automations');
   const usage = useApi<Usage>('/usage');
   const loading = [number, keys, team, forms, automations].some((x) => x.loading && !x.data);
   const steps = [

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { timeAgo, useApi } from '../api';
 import { useLiveReload } from '../live';
 import { Link, navigate, useLocation } from '../router';
+import type { InboxList, InboxRow } from '../server-types';
 import { Badge, Empty, ErrorNote, Loading } from '../ui';
 import { ConversationView } from './inbox/ConversationView';
 import { NotificationsToggle } from './inbox/NotificationsToggle';
 import { QuickRepliesButton } from './inbox/QuickReplies';
-import { type InboxRow, STATE_LABELS } from './inbox/types';
+import { STATE_LABELS } from './inbox/types';
 
 const FILTERS = [
   { id: 'open', label: 'Open' },
@@ -39,7 +40,7 @@ export function InboxPage({ contactId }: { contactId?: string }) {
   const [typed, setTyped] = useState(q);
   const params = new URLSearchParams({ filter, limit: '50' });
   if (q) params.set('q', q);
-  const list = useApi<{ conversations: InboxRow[] }>(`/inbox?${params}`);
+  const list = useApi<InboxList>(`/inbox?${params}`);
   useLiveReload(['message', 'conversation', 'refresh'], list.reload);
   const go = (next: { filter?: string; q?: string }) => {
     const p = new URLSearchParams({ filter: next.filter ?? filter });

@@ -5,32 +5,14 @@ import { ArchiveButton, ArchivedToggle } from '../confirm';
 import { ListTable, PAGE, Segmented } from '../list';
 import { MemberOptions, useMembers } from '../members';
 import { Link, navigate, useLocation } from '../router';
+import type { LeadAnswer, LeadList, ListedLead } from '../server-types';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, submitHandler, useAction } from '../ui';
-import { LeadNotes, type Note } from './leads/LeadNotes';
-
-interface Lead {
-  id: string;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  status: string;
-  source: 'form' | 'webhook';
-  source_id: string;
-  source_name: string | null;
-  contact_id: string | null;
-  owner_id: string | null;
-  owner_name: string | null;
-  fields?: Record<string, unknown>;
-  archived_at: string | null;
-  /** A form's lead: each field's label on the form, by field name. */
-  labels?: Record<string, string>;
-  created_at: string;
-  updated_at?: string;
-}
+import { LeadNotes } from './leads/LeadNotes';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'];
 
-const sourceHref = (l: Lead) => (l.source === 'form' ? `/forms/${l.source_id}` : `/sequences/${l.source_id}`);
+const sourceHref = (l: ListedLead) =>
+  l.source === 'form' ? `/forms/${l.source_id}` : `/sequences/${l.source_id}`;
 
 const FILTERS = ['status', 'source', 'form_id', 'owner', 'q', 'archived'] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
@@ -43,7 +25,7 @@ export function LeadsPage() {
   const offset = Number(query.get('offset') ?? 0) || 0;
   const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   for (const k of FILTERS) if (current[k]) params.set(k, current[k]);
-  const list = useApi<{ leads: Lead[]; has_next_page: boolean }>(`/leads?${params}`);
+  const list = useApi<LeadList>(`/leads?${params}`);
   const forms = useApi<{ forms: { id: string; name: string }[] }>('/forms').data?.forms ?? [];
   const members = useMembers();
   const [search, setSearch] = useState(current.q);
@@ -181,16 +163,8 @@ export function LeadsPage() {
   );
 }
 
-interface LeadRun {
-  id: string;
-  automation_id: string;
-  automation_name: string | null;
-  status: string;
-  started_at: string;
-}
-
 export function LeadPage({ id }: { id: string }) {
-  const res = useApi<{ lead: Lead; runs: LeadRun[]; notes: Note[] }>(`/leads/${encodeURIComponent(id)}`);
+  const res = useApi<LeadAnswer>(`/leads/${encodeURIComponent(id)}`);
   const members = useMembers();
   const change = useAction();
   if (res.loading && !res.data) return <Loading />;

@@ -1,8 +1,9 @@
 import { timeAgo, useApi } from '../api';
 import { ListTable, PAGE, Segmented } from '../list';
 import { Link, navigate, useLocation } from '../router';
+import type { RunAnswer, RunList } from '../server-types';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../ui';
-import { automationHref, type Run, RunContact, type RunDetail, RunStatus, RunSteps } from './runs/RunSteps';
+import { automationHref, RunContact, RunStatus, RunSteps } from './runs/RunSteps';
 
 const STATUSES = ['', 'running', 'waiting', 'completed', 'failed'];
 
@@ -14,7 +15,7 @@ export function RunsPage() {
   const offset = Number(query.get('offset') ?? 0) || 0;
   const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   if (status) params.set('status', status);
-  const list = useApi<{ runs: Run[]; has_next_page: boolean }>(`/runs?${params}`);
+  const list = useApi<RunList>(`/runs?${params}`);
   const go = (next: { status?: string; offset?: number }) => {
     const p = new URLSearchParams();
     const st = next.status ?? status;
@@ -73,7 +74,7 @@ export function RunsPage() {
 
 /** One run: who it was for and what each step did, in sentences. */
 export function RunPage({ id }: { id: string }) {
-  const res = useApi<{ run: RunDetail }>(`/runs/${encodeURIComponent(id)}`);
+  const res = useApi<RunAnswer>(`/runs/${encodeURIComponent(id)}`);
   if (res.loading && !res.data) return <Loading />;
   if (res.error || !res.data) return <ErrorNote message={res.error ?? 'Not found'} onRetry={res.reload} />;
   const run = res.data.run;

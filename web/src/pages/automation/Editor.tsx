@@ -3,10 +3,11 @@ import { sendWarnings } from '../../../../src/modules/automation/send-warnings';
 import { ApiFailure, api, formatDate, useApi } from '../../api';
 import { ArchiveButton, ConfirmButton } from '../../confirm';
 import { Link, navigate } from '../../router';
+import type { Automation, AutomationAnswer, NewAutomation, RunAnswer } from '../../server-types';
 import { useSession } from '../../session';
 import { Badge, Card, CopyButton, ErrorNote, Loading, Modal, PageHeader, Secret, useAction } from '../../ui';
-import { type Automation, KIND_TEXT, type Kind } from '../Automations';
-import { type Run, RunContact, type RunDetail, RunStatus, RunSteps } from '../runs/RunSteps';
+import { KIND_TEXT, type Kind } from '../Automations';
+import { RunContact, RunStatus, RunSteps } from '../runs/RunSteps';
 import type { Template } from '../templates/types';
 import { FormPicker } from './FormPicker';
 import { type Definition, newStep, STEP_TYPES, type Step, type StepType } from './model';
@@ -36,10 +37,9 @@ const RUNS_REFRESH_MS = 4000;
 export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
   const text = KIND_TEXT[kind];
   // Runs move on their own: looked at again every few seconds.
-  const loaded = useApi<{ automation: Automation; runs: Run[] }>(
-    id ? `/automations/${encodeURIComponent(id)}` : null,
-    { refetchInterval: RUNS_REFRESH_MS },
-  );
+  const loaded = useApi<AutomationAnswer>(id ? `/automations/${encodeURIComponent(id)}` : null, {
+    refetchInterval: RUNS_REFRESH_MS,
+  });
   const templates = useApi<{ templates: Template[] }>('/templates');
   const [def, setDef] = useState<Definition | null>(id ? null : blank(kind));
   const [open, setOpen] = useState<string | null>(null);
@@ -91,7 +91,7 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
     setProblems([]);
     try {
       if (!id) {
-        const r = await api<{ id: string }>('POST', '/automations', { kind, definition: def });
+        const r = await api<NewAutomation>('POST', '/automations', { kind, definition: def });
         setDirty(false);
         navigate(`${text.path}/${r.id}`, true);
         return r.id;
@@ -399,7 +399,7 @@ function WebhookCard({ automation, onRotated }: { automation: Automation; onRota
 }
 
 function RunModal({ id, onClose }: { id: string; onClose: () => void }) {
-  const run = useApi<{ run: RunDetail }>(`/runs/${encodeURIComponent(id)}`);
+  const run = useApi<RunAnswer>(`/runs/${encodeURIComponent(id)}`);
   return (
     <Modal title="Run" onClose={onClose}>
       {run.loading && !run.data ? (

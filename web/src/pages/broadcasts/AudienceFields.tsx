@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useApi } from '../../api';
+import type { TagList } from '../../server-types';
 import { Choice, Field, InputField } from '../../ui';
 import { ImportContacts } from '../contacts/ImportContacts';
 import type { AudienceForm, TagRule, TraitRow } from './audience';
@@ -27,7 +28,7 @@ const errorAt = (errors: Record<string, string>, prefix: string) =>
 
 /** Who gets the broadcast: contacts by tags, traits and dates, or those a CSV import brought in. */
 export function AudienceFields({ value, onChange, timeZone, errors }: Props) {
-  const tags = useApi<{ tags: { tag: string; contacts: number }[] }>('/contacts/tags');
+  const tags = useApi<TagList>('/contacts/tags');
   const [importing, setImporting] = useState(false);
   const set = (patch: Partial<AudienceForm>) => onChange({ ...value, ...patch });
   const setTrait = (i: number, patch: Partial<TraitRow>) =>

@@ -2,18 +2,12 @@ import { lazy, Suspense, useState } from 'react';
 import { api, formatDate, useApi } from '../../api';
 import { useLiveReload } from '../../live';
 import { Link } from '../../router';
+import type { BroadcastAnswer, BroadcastTimeline } from '../../server-types';
 import { useSession } from '../../session';
 import { Badge, Card, ErrorNote, Loading, Modal, PageHeader, useAction } from '../../ui';
 import { Counts, LimitNote, ProgressBar } from './BroadcastProgress';
 import { Recipients } from './Recipients';
-import {
-  BROADCAST_EVENTS,
-  type Broadcast,
-  type BroadcastStatus,
-  PAUSED_REASON,
-  STATUS_LABEL,
-  type TimelinePoint,
-} from './types';
+import { BROADCAST_EVENTS, type BroadcastStatus, PAUSED_REASON, STATUS_LABEL } from './types';
 import { formatIn } from './zoned-time';
 
 // chart.js is the page's heaviest part: it loads after the figures, and never with the first page.
@@ -29,8 +23,8 @@ const MOVES: { to: 'pause' | 'resume'; label: string; from: BroadcastStatus[] }[
 /** One broadcast, kept live from the workspace's events (also after it completes): progress, figures, the controls, the chart and each recipient. */
 export function BroadcastPage({ id }: { id: string }) {
   const { session } = useSession();
-  const one = useApi<{ broadcast: Broadcast }>(`/broadcasts/${id}`);
-  const timeline = useApi<{ points: TimelinePoint[] }>(`/broadcasts/${id}/timeline`);
+  const one = useApi<BroadcastAnswer>(`/broadcasts/${id}`);
+  const timeline = useApi<BroadcastTimeline>(`/broadcasts/${id}/timeline`);
   const [tick, setTick] = useState(0);
   const [asking, setAsking] = useState(false);
   const control = useAction();

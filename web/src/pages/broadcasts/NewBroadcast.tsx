@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ApiFailure, api, useApi } from '../../api';
 import { Link, navigate } from '../../router';
+import type { AudienceCount, BroadcastAnswer, TemplateList, WorkspaceAnswer } from '../../server-types';
 import { ErrorNote, Field, InputField, Loading, Modal, PageHeader, submitHandler } from '../../ui';
-import type { Template } from '../templates/types';
 import { sentence } from '../templates/values';
 import { AudienceFields } from './AudienceFields';
 import { type AudienceForm, blankAudience, toAudience } from './audience';
@@ -18,7 +18,6 @@ import {
 } from './mapping';
 import { PreviewPane } from './PreviewPane';
 import { SendWhen, type When } from './SendWhen';
-import type { Broadcast, SampleContact } from './types';
 import { useDebouncedPost } from './useDebounced';
 import { ValueMapping } from './ValueMapping';
 import { formatIn, zonedToIso } from './zoned-time';
@@ -28,8 +27,8 @@ const PLACED = ['name', 'template', 'audience', 'values', 'send_at', 'reply_wind
 
 /** A broadcast: who, which template filled how, when; the audience counted and a contact's message shown first. */
 export function NewBroadcastPage() {
-  const workspace = useApi<{ workspace: { time_zone?: string } }>('/workspace');
-  const templates = useApi<{ templates: Template[] }>('/templates');
+  const workspace = useApi<WorkspaceAnswer>('/workspace');
+  const templates = useApi<TemplateList>('/templates');
   const tz = workspace.data?.workspace.time_zone ?? 'UTC';
   const [name, setName] = useState('');
   const [templateId, setTemplateId] = useState('');
@@ -50,7 +49,7 @@ export function NewBroadcastPage() {
   const problems = template ? mappingProblems(parts, mappings, template) : {};
   const apiAudience = toAudience(audience, tz);
   const ref = template ? { name: template.name, language: template.language } : undefined;
-  const counted = useDebouncedPost<{ count: number; sample: SampleContact[] }>('/broadcasts/audience', {
+  const counted = useDebouncedPost<AudienceCount>('/broadcasts/audience', {
     audience: apiAudience,
     ...(ref ? { template: ref } : {}),
   });
@@ -84,7 +83,7 @@ export function NewBroadcastPage() {
     if (!ref) return;
     setBusy(true);
     try {
-      const { broadcast } = await api<{ broadcast: Broadcast }>('POST', '/broadcasts', {
+      const { broadcast } = await api<BroadcastAnswer>('POST', '/broadcasts', {
         name: name.trim(),
         template: ref,
         audience: apiAudience,

@@ -1,15 +1,12 @@
 import { useState } from 'react';
+import type { BroadcastPreview } from '../../server-types';
 import { ErrorNote, Field } from '../../ui';
 import { Bubble } from '../templates/Bubble';
 import { type BubbleModel, component, type Template } from '../templates/types';
 import type { SampleContact, Values } from './types';
 import { useDebouncedPost } from './useDebounced';
 
-interface Preview {
-  contact: SampleContact | null;
-  rendered: { header?: string; body: string; footer?: string; buttons?: string[] };
-  missing: string[];
-}
+type Preview = BroadcastPreview;
 
 /** The server's rendering as the phone shows it: the template's header kind and button kinds, its text. */
 function bubbleOf(t: Template, values: Values, r: Preview['rendered']): BubbleModel {

@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { formatDate, useApi } from '../../api';
 import { ListTable, PAGE } from '../../list';
 import { Link } from '../../router';
+import type { RecipientList } from '../../server-types';
 import { Badge, Empty, InputField } from '../../ui';
 import { StatusFilter } from './StatusFilter';
-import type { Recipient } from './types';
 
 const STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'skipped'];
 
@@ -16,9 +16,7 @@ export function Recipients({ broadcastId, tick }: { broadcastId: string; tick: n
   const query = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   if (status) query.set('status', status);
   if (/^\d+$/.test(code.trim())) query.set('code', code.trim());
-  const list = useApi<{ recipients: Recipient[]; has_next_page: boolean }>(
-    `/broadcasts/${broadcastId}/recipients?${query}`,
-  );
+  const list = useApi<RecipientList>(`/broadcasts/${broadcastId}/recipients?${query}`);
   const { reload } = list;
   useEffect(() => {
     if (tick > 0) reload();

@@ -2,15 +2,10 @@ import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api } from '../../api';
 import { Link } from '../../router';
+import type { Contact } from '../../server-types';
 import { ErrorNote, InputField, SaveButton, submitHandler, useAction } from '../../ui';
 
-interface Editable {
-  id: string;
-  name: string | null;
-  email: string | null;
-  tags: string[];
-  traits: Record<string, unknown>;
-}
+type Editable = Pick<Contact, 'id' | 'name' | 'email' | 'tags' | 'traits'>;
 
 const patch = (c: Editable, body: Record<string, unknown>) =>
   api('PATCH', `/contacts/${encodeURIComponent(c.id)}`, body);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api } from '../../api';
 import { navigate } from '../../router';
+import type { ContactAnswer } from '../../server-types';
 import { ErrorNote, InputField, Modal, submitHandler, useAction } from '../../ui';
 import { NameEmailFields } from './ContactEditors';
 
@@ -12,7 +13,7 @@ export function NewContact({ onClose }: { onClose: () => void }) {
   const create = useAction();
   const submit = () =>
     create.run(async () => {
-      const r = await api<{ contact: { id: string } }>('POST', '/contacts', {
+      const r = await api<ContactAnswer>('POST', '/contacts', {
         phone: phone.trim(),
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(email.trim() ? { email: email.trim() } : {}),

@@ -3,19 +3,13 @@ import { useApi } from '../../api';
 import type { TimeSeries } from '../../charts/TimeChart';
 import { Segmented } from '../../list';
 import { Link, navigate, useLocation } from '../../router';
+import type { Dashboard } from '../../server-types';
 import { Card, ErrorNote, Loading } from '../../ui';
 
 // Chart.js loads with the charts, after the page's first paint, not in the first page's script.
 const TimeChart = lazy(() => import('../../charts/TimeChart').then((m) => ({ default: m.TimeChart })));
 
 const PERIODS = [7, 30, 90] as const;
-
-interface Dashboard {
-  period: { days: number; from: string; to: string; time_zone: string };
-  messages: { day: string; sent: number; delivered: number; read: number; failed: number; replied: number }[];
-  leads: { form_id: string; form_name: string | null; points: { day: string; count: number }[] }[];
-  runs: { day: string; completed: number; failed: number }[];
-}
 
 const series = <T extends { day: string }>(rows: T[], parts: [keyof T & string, string][]): TimeSeries[] =>
   parts.map(([key, label]) => ({ label, points: rows.map((r) => ({ at: r.day, value: Number(r[key]) })) }));

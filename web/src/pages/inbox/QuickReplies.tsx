@@ -1,14 +1,10 @@
 import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, useApi } from '../../api';
+import type { QuickReplyList } from '../../server-types';
 import { ErrorNote, Field, InputField, Loading, Modal, submitHandler, useAction } from '../../ui';
 
-interface QuickReply {
-  id: string;
-  title: string;
-  text: string;
-  filled?: string;
-}
+type QuickReply = QuickReplyList['quick_replies'][number];
 
 /** The composer's list of saved answers, filled for this contact ({{name}}...) by the server. */
 export function QuickReplyPicker({
@@ -40,9 +36,7 @@ export function QuickReplyPicker({
 }
 
 function PickList({ contactId, onPick }: { contactId: string; onPick: (text: string) => void }) {
-  const list = useApi<{ quick_replies: QuickReply[] }>(
-    `/quick-replies?contact_id=${encodeURIComponent(contactId)}`,
-  );
+  const list = useApi<QuickReplyList>(`/quick-replies?contact_id=${encodeURIComponent(contactId)}`);
   if (list.loading && !list.data) return <Loading />;
   if (list.error) return <ErrorNote message={list.error} onRetry={list.reload} />;
   const items = list.data?.quick_replies ?? [];
@@ -83,7 +77,7 @@ export function QuickRepliesButton() {
 }
 
 function Manager() {
-  const list = useApi<{ quick_replies: QuickReply[] }>('/quick-replies');
+  const list = useApi<QuickReplyList>('/quick-replies');
   const [editing, setEditing] = useState<QuickReply | null>(null);
   const remove = useAction();
   if (list.loading && !list.data) return <Loading />;

@@ -1,15 +1,8 @@
 import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, formatDate } from '../../api';
+import type { LeadNote } from '../../server-types';
 import { Card, Field, submitHandler, useAction } from '../../ui';
-
-export interface Note {
-  id: string;
-  body: string;
-  author_id: string | null;
-  author_name: string | null;
-  created_at: string;
-}
 
 /** A lead's notes, oldest first, each with who wrote it and when, and a box to add one. */
 export function LeadNotes({
@@ -18,7 +11,7 @@ export function LeadNotes({
   onAdded,
 }: {
   leadId: string;
-  notes: Note[];
+  notes: LeadNote[];
   onAdded: () => void;
 }) {
   const [body, setBody] = useState('');

@@ -1,30 +1,8 @@
 import { formatDate } from '../../api';
 import { Link } from '../../router';
+import type { Run, RunDetail } from '../../server-types';
 import { Badge, ErrorNote } from '../../ui';
-import { type RunStep, type StepDefinition, stepSentence } from './step-sentence';
-
-export interface Run {
-  id: string;
-  automation_id: string;
-  automation_name: string | null;
-  version: number;
-  contact_id: string | null;
-  contact_name: string | null;
-  contact_phone: string | null;
-  lead_id: string | null;
-  status: string;
-  current_step: string | null;
-  error: string | null;
-  skipped_steps: number;
-  skipped_reason: string | null;
-  started_at: string;
-  finished_at: string | null;
-}
-
-export interface RunDetail extends Run {
-  steps: RunStep[];
-  definition: { steps: StepDefinition[] } | null;
-}
+import { stepSentence } from './step-sentence';
 
 /** Flows' ids start fl_, sequences' sq_. */
 export const automationHref = (id: string) => `${id.startsWith('sq_') ? '/sequences' : '/flows'}/${id}`;
