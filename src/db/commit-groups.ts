@@ -62,7 +62,7 @@ export class CommitGroups {
         })
         .catch(() => null);
       if (results) {
-        group.forEach((s, i) => s.resolve(results[i]!));
+        for (const [i, s] of group.entries()) s.resolve(results[i]!);
         return;
       }
     }

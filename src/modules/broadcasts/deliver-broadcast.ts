@@ -130,6 +130,7 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
   const batch = Math.max(1, Math.min(BATCH, number.messagesPerSecond * 5));
   const until = Date.now() + SLICE_MS;
   const feed: Feed = { nextStoreAt: 0 };
+  let leftovers = true;
   const going = stillGoing(ctx, job, owner);
   // The batch before this one may still have sends on their way: it settles while this one is stored.
   let previous: Promise<void> = Promise.resolve();
@@ -156,7 +157,9 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
         }
       }
       if (current.status === 'waiting_for_limit') await setStatus(ctx, job, owner, 'sending');
-      const claimed = await claimRecipients(ctx, job.workspaceId, b.id, Math.min(batch, left));
+      const claimed = await claimRecipients(ctx, job.workspaceId, b.id, Math.min(batch, left), leftovers);
+      // Leftovers come first: once a claim holds others too, none are left.
+      leftovers = claimed.every((c) => c.leftover);
       if (!claimed.length) break;
       left -= claimed.length;
       if (!template) {

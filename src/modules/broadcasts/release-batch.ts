@@ -14,6 +14,8 @@ import type { PausedReason, Values } from './schemas.js';
 export interface Claimed {
   contact_id: string;
   phone: string;
+  /** Left releasing by a delivery that died. */
+  leftover: boolean;
   contact: ValueContact | null;
 }
 
@@ -21,22 +23,24 @@ export interface Claimed {
 const STOPPING = new Set<string>(['no_connected_number', 'plan_limit_reached'] satisfies PausedReason[]);
 
 /**
- * Up to `limit` recipients not yet released (first those a crashed delivery left half way), marked
- * releasing, with the contact each value is read from.
+ * Up to `limit` recipients not yet released, marked releasing, with the contact each value is read
+ * from. `leftovers`, at a delivery's start: first those a delivery that died left releasing; never
+ * later, when the releasing ones are this delivery's own, on their way.
  */
 export async function claimRecipients(
   ctx: AppContext,
   workspaceId: string,
   broadcastId: string,
   limit: number,
+  leftovers: boolean,
 ) {
-  const { rows } = await ctx.db.query<{ contact_id: string; phone: string }>(
+  const { rows } = await ctx.db.query<{ contact_id: string; phone: string; leftover: boolean }>(
     `UPDATE broadcast_recipients r SET state = 'releasing', released_at = coalesce(r.released_at, now())
-     FROM (SELECT contact_id FROM broadcast_recipients
-           WHERE workspace_id = $1 AND broadcast_id = $2 AND state IN ('releasing', 'pending')
+     FROM (SELECT contact_id, state FROM broadcast_recipients
+           WHERE workspace_id = $1 AND broadcast_id = $2 AND state IN (${leftovers ? `'releasing', 'pending'` : `'pending'`})
            ORDER BY state DESC LIMIT $3) AS next
      WHERE r.workspace_id = $1 AND r.broadcast_id = $2 AND r.contact_id = next.contact_id
-     RETURNING r.contact_id, r.phone`,
+     RETURNING r.contact_id, r.phone, next.state = 'releasing' AS leftover`,
     [workspaceId, broadcastId, limit],
   );
   const { rows: contacts } = await ctx.db.query<ValueContact & { id: string }>(
