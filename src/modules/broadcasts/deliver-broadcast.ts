@@ -12,6 +12,8 @@ import { snapshotAudience } from './snapshot-audience.js';
 
 const LEASE_SECONDS = 20;
 const BATCH = 200;
+/** Batches whose sends may be on their way while the next is claimed and stored (a second of them at 1,000/s). */
+const IN_FLIGHT_BATCHES = 5;
 /** How often a broadcast whose recipients are all released looks whether the network has taken them all. */
 const SETTLE_CHECK_MS = 3_000;
 /** A job hands on to a fresh one after this long, so no job outlives its expiry. */
@@ -132,20 +134,15 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
   const feed: Feed = { nextStoreAt: 0 };
   let leftovers = true;
   const going = stillGoing(ctx, job, owner);
-  // The batch before this one may still have sends on their way: it settles while this one is stored.
-  let previous: Promise<void> = Promise.resolve();
-  const next = async (settled: Promise<void>) => {
-    const before = previous;
-    previous = settled;
-    settled.catch(() => {});
-    await before;
-  };
+  // Batches before this one may still have sends on their way: they settle while the next are stored.
+  const inFlight: Promise<void>[] = [];
+  const settledAll = () => Promise.all(inFlight.splice(0));
   try {
     for (;;) {
       const current = await lease(ctx, job, owner);
       if (!current) return null;
       if (left <= 0 && max !== null) {
-        await next(Promise.resolve());
+        await settledAll();
         const { used, freesAt } = await usedLast24h(ctx.db, job.workspaceId);
         left = max - used;
         if (left <= 0) {
@@ -180,22 +177,24 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
         going,
         feed,
       );
-      await next(released.settled);
+      released.settled.catch(() => {});
+      inFlight.push(released.settled);
+      if (inFlight.length > IN_FLIGHT_BATCHES) await inFlight.shift();
       if (released.stopped) {
-        await next(Promise.resolve());
+        await settledAll();
         const reason = released.stopped.code as PausedReason;
         await setStatus(ctx, job, owner, 'paused', { pausedReason: reason });
         ctx.log.warn({ broadcastId: b.id, reason: released.stopped.message }, 'broadcast paused');
         return null;
       }
       if (Date.now() > until) {
-        await next(Promise.resolve());
+        await settledAll();
         return new Date();
       }
     }
-    await next(Promise.resolve());
+    await settledAll();
   } finally {
-    await previous.catch(() => {});
+    await Promise.allSettled(inFlight);
   }
   return settle(ctx, job);
 }
