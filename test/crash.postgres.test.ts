@@ -200,8 +200,16 @@ describe('killing API instances and workers under load', () => {
       let stuck: string[] = [];
       await until(
         async () => {
-          const { rows } = await db.query<{ running: number; jobs: number; queued: string[] }>(
+          // Events whose runs are still to start wait in the outbox (a drain cut off by a kill is rolled back
+          // and taken again by the next pass): no run, no job yet, but not done.
+          const { rows } = await db.query<{
+            running: number;
+            pending: number;
+            jobs: number;
+            queued: string[];
+          }>(
             `SELECT (SELECT count(*)::int FROM runs WHERE workspace_id = $1 AND status IN ('running', 'waiting')) AS running,
+                    (SELECT count(*)::int FROM events WHERE workspace_id = $1 AND runs_pending) AS pending,
                     (SELECT count(*)::int FROM pgboss.job WHERE state IN ('created', 'retry', 'active')
                        AND name IN ('automation.start', 'automation.step', 'messages.send')) AS jobs,
                     (SELECT coalesce(array_agg(phone), '{}') FROM messages WHERE workspace_id = $1 AND status = 'queued') AS queued`,
@@ -211,10 +219,13 @@ describe('killing API instances and workers under load', () => {
           stuck = r.queued;
           last = {
             running: r.running,
+            pending: r.pending,
             jobs: r.jobs,
             queuedOfAccepted: r.queued.filter((p) => acceptedPhones.has(p)),
           };
-          return r.running === 0 && r.jobs === 0 && !r.queued.some((p) => acceptedPhones.has(p));
+          return (
+            r.running === 0 && r.pending === 0 && r.jobs === 0 && !r.queued.some((p) => acceptedPhones.has(p))
+          );
         },
         Number(process.env.CRASH_DRAIN_MS ?? 150_000),
       ).catch((err) => {
