@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createApiKey } from '../src/modules/api-keys/create-api-key.js';
 import { createAutomation } from '../src/modules/automation/save-automation.js';
 import { Cluster, pidOfPeer } from './support/cluster.js';
@@ -19,6 +19,9 @@ interface Hit {
 }
 const hits: Hit[] = [];
 let hold = false;
+// How long the CRM takes to answer: long enough, where a test needs it, that one worker's batch is
+// still busy when the other one polls (the worker that drained the events is woken at once).
+let answerAfterMs = 0;
 const receiver = createServer((req: IncomingMessage, res) => {
   const port = req.socket.remotePort!;
   const early = pidOfPeer(port, workerPids());
@@ -27,7 +30,7 @@ const receiver = createServer((req: IncomingMessage, res) => {
     // On a loaded machine the first look can miss the peer's descriptor: look once more.
     const pid = early ?? pidOfPeer(port, workerPids());
     hits.push({ key: String(req.headers['idempotency-key']), pid, res });
-    if (!hold) res.writeHead(200).end('ok');
+    if (!hold) setTimeout(() => res.writeHead(200).end('ok'), answerAfterMs);
   });
 });
 const workerPids = () => cluster.workers.flatMap((w) => (w?.child.pid ? [w.child.pid] : []));
@@ -128,6 +131,10 @@ describe('two API instances and two workers', () => {
   it('share the jobs without duplicates: every run completes with each step once, on both workers', async () => {
     // The previous test used up this key's minute; a second key of the same workspace is fresh.
     ws.key = (await createApiKey(cluster.t.ctx.db, ws.id)).key;
+    answerAfterMs = 1_500;
+    onTestFinished(() => {
+      answerAfterMs = 0;
+    });
     const f = await flow('shared');
     const phones = Array.from({ length: 30 }, (_, i) => `1415555${3000 + i}`);
     const answers = await Promise.all(
