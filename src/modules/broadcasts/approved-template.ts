@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
-import type { GraphTemplateComponent } from '../messaging/cloud-api/types.js';
 import { type StoredTemplate, type TemplateNeeds, templateNeeds } from '../templates/components.js';
+import { findApprovedTemplate } from '../templates/find-approved.js';
 
 export interface ApprovedTemplate extends StoredTemplate {
   name: string;
@@ -17,12 +17,7 @@ export async function approvedTemplate(
   workspaceId: string,
   ref: { name: string; language: string },
 ): Promise<ApprovedTemplate> {
-  const { rows } = await db.query<StoredTemplate & { components: GraphTemplateComponent[] | null }>(
-    `SELECT category, body, parameter_format, components FROM templates
-     WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED' AND archived_at IS NULL`,
-    [workspaceId, ref.name, ref.language],
-  );
-  const found = rows[0];
+  const found = await findApprovedTemplate(db, workspaceId, ref);
   if (!found)
     throw new ApiError(
       'template_not_found',

@@ -6,7 +6,8 @@ import { normalizePhone } from '../../lib/phone.js';
 import type { Principal } from '../api-keys/key-verifier.js';
 import { withContactLimit } from '../contacts/contact-limit.js';
 import type { OutcomeWriter } from '../idempotency/outcome.js';
-import { type StoredTemplate, templateNeeds } from '../templates/components.js';
+import { templateNeeds } from '../templates/components.js';
+import { findApprovedTemplate } from '../templates/find-approved.js';
 import { syncTemplates } from '../templates/sync-templates.js';
 import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
@@ -76,17 +77,8 @@ export async function sendMessage(
   if (type === 'template') {
     if (!input.template) throw ApiError.validation('template', 'is required for a template message');
     const { name, language } = input.template;
-    const template = await ctx.sending.template(
-      principal.workspaceId,
-      `${name}\u0000${language}`,
-      async () => {
-        const { rows } = await ctx.db.query<StoredTemplate>(
-          `SELECT category, body, parameter_format, components FROM templates
-         WHERE workspace_id = $1 AND name = $2 AND language = $3 AND status = 'APPROVED' AND archived_at IS NULL`,
-          [principal.workspaceId, name, language],
-        );
-        return rows[0] ?? null;
-      },
+    const template = await ctx.sending.template(principal.workspaceId, `${name}\u0000${language}`, () =>
+      findApprovedTemplate(ctx.db, principal.workspaceId, { name, language }),
     );
     if (!template) {
       throw new ApiError(
