@@ -121,6 +121,7 @@ describe('deleting a template', () => {
     expect((await listed()).map((x) => x.name)).not.toContain('hello');
 
     // The network no longer has "welcome": its refusal leaves the template archived here only.
+    const onTheNetwork = simState(t).templates.get(number.businessAccountId)!;
     simState(t).templates.set(number.businessAccountId, []);
     const welcome = (await listed()).find((x) => x.name === 'welcome')!;
     const answer = (await client.call('DELETE', `/templates/${welcome.id}`)).json();
@@ -131,11 +132,14 @@ describe('deleting a template', () => {
     expect((await listed()).map((x) => x.name)).toEqual(['draft']);
     expect((await listed('?archived=true')).map((x) => x.name)).toEqual(['welcome']);
     expect((await t.api('GET', '/templates', apiKey)).json().templates).toEqual([]);
+    // Were the network to have it still, Parley refuses it first: archived is not sent.
+    simState(t).templates.set(number.businessAccountId, onTheNetwork);
     const send = await t.api('POST', '/messages', apiKey, {
       to: '+14155550140',
       template: { name: 'welcome', language: 'en', body: ['a', 'b'] },
     });
     expectRestError(send, 404, 'template_not_found');
+    expect(simState(t).messages.filter((m) => m.to === '14155550140')).toEqual([]);
 
     expect((await client.call('POST', `/templates/${welcome.id}/restore`)).statusCode).toBe(200);
     expect((await t.api('GET', '/templates', apiKey)).json().templates).toMatchObject([{ name: 'welcome' }]);
