@@ -45,8 +45,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 /** Starts `node args...` and resolves once its output matches readyPattern. */
 export function start(args, env, readyPattern, { nodeOptions = [] } = {}) {
+  // A server meant for the embedded database must not pick up the shell's DATABASE_URL.
+  const childEnv = { ...process.env, ...env };
+  if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
   const child = spawn(process.execPath, [...nodeOptions, ...args], {
-    env: { ...process.env, ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

@@ -1,5 +1,4 @@
-import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 import { until } from './support/until.js';
 
@@ -8,17 +7,11 @@ const CUSTOMER = '919876500001';
 // A flow's "Send media or buttons" step, built in the editor and sent through the simulator.
 describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { timeout: 120_000 }, () => {
   const app = appInBrowserForTests({ viewport: { width: 1280, height: 900 } });
-  let page: Page;
-  let base: string;
   let apiKey: string;
 
-  beforeAll(() => {
-    ({ base, page } = app);
-  });
-
   const sim = (method: string, path: string, body?: unknown) => app.sim(method, path, body);
-  const go = (name: string) => page.locator('nav').getByRole('link', { name, exact: true }).click();
-  const error = (text: string) => page.locator('.field-error', { hasText: text });
+  const go = (name: string) => app.page.locator('nav').getByRole('link', { name, exact: true }).click();
+  const error = (text: string) => app.page.locator('.field-error', { hasText: text });
 
   it('signs up, connects the simulator and makes an API key', async () => {
     apiKey = await app.signUp();
@@ -27,33 +20,33 @@ describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { time
 
   it('builds an image and a reply-buttons step, with errors in words beside the fields, and sends them', async () => {
     await go('Flows');
-    await page.getByRole('link', { name: 'New flow' }).first().click();
-    await page.getByLabel('Name').fill('Booking');
-    await page.getByLabel('When this event is tracked').fill('booked');
+    await app.page.getByRole('link', { name: 'New flow' }).first().click();
+    await app.page.getByLabel('Name').fill('Booking');
+    await app.page.getByLabel('When this event is tracked').fill('booked');
 
-    await page.locator('.add-step-btn', { hasText: 'Send media or buttons' }).click();
-    await page.getByLabel('Kind').selectOption({ label: 'Image' });
-    await page.getByLabel('Link to the file').fill('ftp://cdn.example/room.jpg');
+    await app.page.locator('.add-step-btn', { hasText: 'Send media or buttons' }).click();
+    await app.page.getByLabel('Kind').selectOption({ label: 'Image' });
+    await app.page.getByLabel('Link to the file').fill('ftp://cdn.example/room.jpg');
     await error('The address starts with https://').waitFor();
-    await page.getByLabel('Link to the file').fill('https://cdn.example/room.jpg');
-    await page.getByLabel('Caption (optional)').fill('Your room, {{contact.name | guest}}');
-    expect(await page.locator('.field-error').count()).toBe(0);
+    await app.page.getByLabel('Link to the file').fill('https://cdn.example/room.jpg');
+    await app.page.getByLabel('Caption (optional)').fill('Your room, {{contact.name | guest}}');
+    expect(await app.page.locator('.field-error').count()).toBe(0);
 
-    await page.locator('.add-step-btn', { hasText: 'Send media or buttons' }).click();
-    await page.getByLabel('Kind').selectOption({ label: 'Reply buttons' });
+    await app.page.locator('.add-step-btn', { hasText: 'Send media or buttons' }).click();
+    await app.page.getByLabel('Kind').selectOption({ label: 'Reply buttons' });
     await error('Write the text the buttons answer.').waitFor();
-    await page.getByLabel('Text', { exact: true }).fill('Keep your booking?');
-    await page.getByLabel('Button 1').fill('Keep it, thank you very much');
+    await app.page.getByLabel('Text', { exact: true }).fill('Keep your booking?');
+    await app.page.getByLabel('Button 1').fill('Keep it, thank you very much');
     await error('A button title holds at most 20 characters.').waitFor();
-    await page.getByLabel('Button 1').fill('Keep it');
-    await page.getByLabel('Button 2 (optional)').fill('Move it');
-    expect(await page.locator('.field-error').count()).toBe(0);
-    await screenshot(page, 'flow-rich-step');
-    await page.getByRole('button', { name: 'Publish' }).click();
-    await page.locator('.badge', { hasText: 'published' }).waitFor();
+    await app.page.getByLabel('Button 1').fill('Keep it');
+    await app.page.getByLabel('Button 2 (optional)').fill('Move it');
+    expect(await app.page.locator('.field-error').count()).toBe(0);
+    await screenshot(app.page, 'flow-rich-step');
+    await app.page.getByRole('button', { name: 'Publish' }).click();
+    await app.page.locator('.badge', { hasText: 'published' }).waitFor();
 
     await sim('POST', '/inbound', { from: CUSTOMER, name: 'Ravi', text: 'Hi' });
-    const tracked = await fetch(`${base}/api/v1/events`, {
+    const tracked = await fetch(`${app.base}/api/v1/events`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ phone: `+${CUSTOMER}`, event: 'booked' }),

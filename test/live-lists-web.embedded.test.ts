@@ -66,4 +66,15 @@ describe.skipIf(!hasChromium)('contacts and leads kept live in the browser', { t
     await page.getByRole('link', { name: 'Ravi Kumar' }).waitFor({ timeout: 5_000 });
     expect(await sameLoad()).toBe(true);
   });
+
+  it('shows a teammate’s note on the open lead page, keeping the note being written', async () => {
+    await page.getByRole('link', { name: 'Ravi Kumar' }).click();
+    await page.getByText('No notes yet.').waitFor();
+    await page.getByLabel('Add a note').fill('Half written');
+    const { leads } = (await app('GET', '/leads')) as { leads: { id: string }[] };
+    await app('POST', `/leads/${leads[0]!.id}/notes`, { body: 'Called back, wants a demo' });
+    await page.getByText('Called back, wants a demo').waitFor({ timeout: 5_000 });
+    expect(await page.getByLabel('Add a note').inputValue()).toBe('Half written');
+    expect(await sameLoad()).toBe(true);
+  });
 });

@@ -1,5 +1,4 @@
-import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 import { until } from './support/until.js';
 
@@ -9,13 +8,7 @@ const CUSTOMER = '919876543210';
 // simulator, sent with the values form from a conversation and from a flow step.
 describe.skipIf(!hasChromium)('template editor and values form in a browser', { timeout: 120_000 }, () => {
   const app = appInBrowserForTests({ viewport: { width: 1280, height: 900 } });
-  let page: Page;
-  let base: string;
   let apiKey: string;
-
-  beforeAll(() => {
-    ({ base, page } = app);
-  });
 
   const sim = (method: string, path: string, body?: unknown) => app.sim(method, path, body);
   type Sent = { type: string; payload: { template?: { name: string; components: unknown[] } } };
@@ -23,8 +16,8 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
     ((await sim('GET', `/messages?to=${CUSTOMER}`)) as unknown as { messages: Sent[] }).messages.filter(
       (m) => m.payload.template?.name === 'summer_sale',
     );
-  const go = (name: string) => page.locator('nav').getByRole('link', { name, exact: true }).click();
-  const card = (name: string) => page.locator('.template', { hasText: name });
+  const go = (name: string) => app.page.locator('nav').getByRole('link', { name, exact: true }).click();
+  const card = (name: string) => app.page.locator('.template', { hasText: name });
 
   it('signs up, connects the simulator and makes an API key', async () => {
     apiKey = await app.signUp();
@@ -33,71 +26,71 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
 
   it('creates a template with an image header, named variables and two kinds of button, previewed as typed', async () => {
     await go('Templates');
-    await page.getByRole('link', { name: 'New template' }).click();
-    const preview = page.getByTestId('bubble');
+    await app.page.getByRole('link', { name: 'New template' }).click();
+    const preview = app.page.getByTestId('bubble');
     // Plain words next to the fields that need them, before anything reaches the server.
-    await page.getByRole('button', { name: 'Submit for review' }).click();
-    await page.getByText('Give the template a name.').waitFor();
-    await page.getByText('Write the message text.').waitFor();
+    await app.page.getByRole('button', { name: 'Submit for review' }).click();
+    await app.page.getByText('Give the template a name.').waitFor();
+    await app.page.getByText('Write the message text.').waitFor();
 
-    await page.getByLabel('Name', { exact: true }).fill('summer_sale');
-    await page.getByLabel('Variables').selectOption('NAMED');
-    await page.getByLabel('Header type').selectOption('IMAGE');
-    await page.getByLabel('Sample image').fill('https://cdn.example/sample.jpg');
-    await page
+    await app.page.getByLabel('Name', { exact: true }).fill('summer_sale');
+    await app.page.getByLabel('Variables').selectOption('NAMED');
+    await app.page.getByLabel('Header type').selectOption('IMAGE');
+    await app.page.getByLabel('Sample image').fill('https://cdn.example/sample.jpg');
+    await app.page
       .getByLabel('Message text')
       .fill('Hi {{first_name}}, {{discount}} off everything until Sunday!');
-    await page.getByLabel('Sample for {{first_name}}').fill('Pablo');
+    await app.page.getByLabel('Sample for {{first_name}}').fill('Pablo');
     await expect.poll(() => preview.textContent()).toContain('Hi Pablo, {{discount}} off');
-    await page.getByLabel('Sample for {{discount}}').fill('25%');
-    await page.getByLabel('Footer (optional)').fill('Reply STOP to opt out');
-    await page.getByRole('button', { name: '+ Website link' }).click();
-    await page.getByLabel('Button label').fill('Shop');
-    await page.getByLabel('Web address').fill('https://shop.example/sale/{{1}}/x');
-    await page.getByRole('button', { name: '+ Quick reply' }).click();
-    await page.getByLabel('Button label').nth(1).fill('Not interested');
-    await page.getByRole('button', { name: 'Submit for review' }).click();
-    await page.getByText('Put {{1}} at the very end of the address.').waitFor();
-    await page.getByText('Give a sample ending for the review.').waitFor();
-    await page.getByLabel('Web address').fill('https://shop.example/sale/{{1}}');
-    await page.getByLabel('Sample ending for {{1}}').fill('s25');
+    await app.page.getByLabel('Sample for {{discount}}').fill('25%');
+    await app.page.getByLabel('Footer (optional)').fill('Reply STOP to opt out');
+    await app.page.getByRole('button', { name: '+ Website link' }).click();
+    await app.page.getByLabel('Button label').fill('Shop');
+    await app.page.getByLabel('Web address').fill('https://shop.example/sale/{{1}}/x');
+    await app.page.getByRole('button', { name: '+ Quick reply' }).click();
+    await app.page.getByLabel('Button label').nth(1).fill('Not interested');
+    await app.page.getByRole('button', { name: 'Submit for review' }).click();
+    await app.page.getByText('Put {{1}} at the very end of the address.').waitFor();
+    await app.page.getByText('Give a sample ending for the review.').waitFor();
+    await app.page.getByLabel('Web address').fill('https://shop.example/sale/{{1}}');
+    await app.page.getByLabel('Sample ending for {{1}}').fill('s25');
 
     await expect.poll(() => preview.textContent()).toContain('Hi Pablo, 25% off everything until Sunday!');
     expect(await preview.textContent()).toContain('Reply STOP to opt out');
-    await page.locator('.template-preview').getByText('Shop').waitFor();
-    await page.locator('.template-preview').getByText('Not interested').waitFor();
-    await page.locator('.template-preview').getByRole('img', { name: 'Header' }).waitFor();
-    await screenshot(page, 'templates-01-editor');
-    await page.getByRole('button', { name: 'Submit for review' }).click();
-    await page.getByText('Submitted summer_sale for review').waitFor();
+    await app.page.locator('.template-preview').getByText('Shop').waitFor();
+    await app.page.locator('.template-preview').getByText('Not interested').waitFor();
+    await app.page.locator('.template-preview').getByRole('img', { name: 'Header' }).waitFor();
+    await screenshot(app.page, 'templates-01-editor');
+    await app.page.getByRole('button', { name: 'Submit for review' }).click();
+    await app.page.getByText('Submitted summer_sale for review').waitFor();
     await card('summer_sale').getByText('pending').waitFor();
   });
 
   it("shows the network's refusal next to the field it names", async () => {
-    await page.getByRole('link', { name: 'New template' }).click();
-    await page.getByLabel('Name', { exact: true }).fill('summer_sale');
-    await page.getByLabel('Message text').fill('Hello again');
-    await page.getByRole('button', { name: 'Submit for review' }).click();
-    const name = page.locator('.field', { has: page.getByLabel('Name', { exact: true }) });
+    await app.page.getByRole('link', { name: 'New template' }).click();
+    await app.page.getByLabel('Name', { exact: true }).fill('summer_sale');
+    await app.page.getByLabel('Message text').fill('Hello again');
+    await app.page.getByRole('button', { name: 'Submit for review' }).click();
+    const name = app.page.locator('.field', { has: app.page.getByLabel('Name', { exact: true }) });
     await name.getByText('A template with this name and language exists already').waitFor();
-    await page.getByLabel('Name', { exact: true }).fill('too_pushy');
-    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await app.page.getByLabel('Name', { exact: true }).fill('too_pushy');
+    await app.page.getByRole('button', { name: 'Submit for review' }).click();
     await card('too_pushy').getByText('pending').waitFor();
   });
 
   it("creates an authentication template from its options, WhatsApp's preset text previewed", async () => {
-    await page.getByRole('link', { name: 'New template' }).click();
-    await page.getByLabel('Name', { exact: true }).fill('login_code');
-    await page.getByLabel('Category').selectOption('AUTHENTICATION');
-    expect(await page.getByLabel('Message text').count()).toBe(0);
-    await page.getByLabel('Code expires after (minutes)').fill('5');
-    const preview = page.getByTestId('bubble');
+    await app.page.getByRole('link', { name: 'New template' }).click();
+    await app.page.getByLabel('Name', { exact: true }).fill('login_code');
+    await app.page.getByLabel('Category').selectOption('AUTHENTICATION');
+    expect(await app.page.getByLabel('Message text').count()).toBe(0);
+    await app.page.getByLabel('Code expires after (minutes)').fill('5');
+    const preview = app.page.getByTestId('bubble');
     await expect
       .poll(() => preview.textContent())
       .toContain('123456 is your verification code. For your security, do not share this code.');
     expect(await preview.textContent()).toContain('This code expires in 5 minutes.');
-    await page.locator('.template-preview').getByText('Copy code').waitFor();
-    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await app.page.locator('.template-preview').getByText('Copy code').waitFor();
+    await app.page.getByRole('button', { name: 'Submit for review' }).click();
     await card('login_code').getByText('pending').waitFor();
     await card('login_code').getByText('This code expires in 5 minutes.').waitFor();
   });
@@ -110,18 +103,18 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
       .getByTestId('rejection')
       .getByText('the category does not fit the content')
       .waitFor();
-    await screenshot(page, 'templates-02-reviewed');
+    await screenshot(app.page, 'templates-02-reviewed');
   });
 
   it('sends it from a conversation with labelled values, the server placing its 422 by the field', async () => {
     await sim('POST', '/inbound', { from: CUSTOMER, name: 'Ravi', text: 'Any offers?' });
     await go('Inbox');
-    await page.getByRole('link', { name: /Any offers\?/ }).click();
-    await page.getByRole('button', { name: 'Send a template' }).click();
-    const dialog = page.getByRole('dialog');
+    await app.page.getByRole('link', { name: /Any offers\?/ }).click();
+    await app.page.getByRole('button', { name: 'Send a template' }).click();
+    const dialog = app.page.getByRole('dialog');
     await dialog.getByLabel('Template').selectOption({ label: 'summer_sale (en_US)' });
     await dialog.getByRole('button', { name: 'Send template' }).click();
-    const field = (label: string) => dialog.locator('.field', { has: page.getByLabel(label) });
+    const field = (label: string) => dialog.locator('.field', { has: app.page.getByLabel(label) });
     await field('First name').getByText('Fill this in.').waitFor();
     await field('Link ending for “Shop”').getByText('Fill this in.').waitFor();
 
@@ -135,7 +128,7 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
     // The server's 422 names template.header.link: its words show under the header's field.
     await field('Header image link').getByText('An http(s) URL the network can fetch.').waitFor();
     expect(await sentTemplates()).toEqual([]);
-    await screenshot(page, 'templates-03-send-dialog');
+    await screenshot(app.page, 'templates-03-send-dialog');
 
     await dialog.getByLabel('Header image link').fill('https://cdn.example/sale.jpg');
     await dialog.getByRole('button', { name: 'Send template' }).click();
@@ -165,24 +158,24 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
 
   it('sends it from a flow step filled with placeholders', async () => {
     await go('Flows');
-    await page.getByRole('link', { name: 'New flow' }).first().click();
-    await page.getByLabel('Name').fill('Sale');
-    await page.getByLabel('When this event is tracked').fill('sale_started');
-    await page.getByRole('button', { name: /Send template/ }).click();
-    await page.getByLabel('Template').selectOption({ label: 'summer_sale (en_US)' });
-    await page.getByLabel('Header image link').fill('not a link');
-    await page.getByLabel('First name').fill('{{contact.name | "there"}}');
-    await page.getByLabel('Discount').fill('{{event.properties.discount}}');
-    await page.getByLabel('Link ending for “Shop”').fill('{{event.properties.code}}');
-    await page.getByRole('button', { name: 'Publish' }).click();
-    const header = page.locator('.field', { has: page.getByLabel('Header image link') });
+    await app.page.getByRole('link', { name: 'New flow' }).first().click();
+    await app.page.getByLabel('Name').fill('Sale');
+    await app.page.getByLabel('When this event is tracked').fill('sale_started');
+    await app.page.getByRole('button', { name: /Send template/ }).click();
+    await app.page.getByLabel('Template').selectOption({ label: 'summer_sale (en_US)' });
+    await app.page.getByLabel('Header image link').fill('not a link');
+    await app.page.getByLabel('First name').fill('{{contact.name | "there"}}');
+    await app.page.getByLabel('Discount').fill('{{event.properties.discount}}');
+    await app.page.getByLabel('Link ending for “Shop”').fill('{{event.properties.code}}');
+    await app.page.getByRole('button', { name: 'Publish' }).click();
+    const header = app.page.locator('.field', { has: app.page.getByLabel('Header image link') });
     await header.getByText('An http(s) URL the network can fetch.').waitFor();
-    await screenshot(page, 'templates-04-flow-step');
+    await screenshot(app.page, 'templates-04-flow-step');
 
-    await page.getByLabel('Header image link').fill('{{event.properties.image}}');
-    await page.getByRole('button', { name: 'Publish' }).click();
-    await page.locator('.badge', { hasText: 'published' }).waitFor();
-    const tracked = await fetch(`${base}/api/v1/events`, {
+    await app.page.getByLabel('Header image link').fill('{{event.properties.image}}');
+    await app.page.getByRole('button', { name: 'Publish' }).click();
+    await app.page.locator('.badge', { hasText: 'published' }).waitFor();
+    const tracked = await fetch(`${app.base}/api/v1/events`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({

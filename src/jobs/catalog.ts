@@ -5,7 +5,11 @@ import { forgetOldPasswordResets } from '../modules/accounts/reset-tokens.js';
 import { drainEventOutbox, OUTBOX_BATCH } from '../modules/automation/event-outbox.js';
 import { runStep, type StepJob } from '../modules/automation/run-step.js';
 import { startEventRuns } from '../modules/automation/start-runs.js';
-import { deliverBroadcast, sweepBroadcasts } from '../modules/broadcasts/deliver-broadcast.js';
+import {
+  deliverBroadcast,
+  reviveLapsedDeliveries,
+  sweepBroadcasts,
+} from '../modules/broadcasts/deliver-broadcast.js';
 import { forgetAbandonedUploads } from '../modules/contacts/csv/abandoned-uploads.js';
 import { runImport } from '../modules/contacts/csv/run-import.js';
 import { deleteExpiredKeys } from '../modules/idempotency/store.js';
@@ -184,5 +188,6 @@ export const jobCatalog = {
       const found = await sweepBroadcasts(ctx);
       if (found > 0) ctx.log.warn({ found }, 'broadcasts without a live delivery were given a job again');
     },
+    drain: reviveLapsedDeliveries,
   }),
 } satisfies { [N in JobName]: JobDefinition<JobData<N>> };

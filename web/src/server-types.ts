@@ -7,6 +7,7 @@ import type {
   TeamResult,
 } from '../../src/modules/accounts/schemas';
 import type { ApiKeyListResult, NewApiKeyResult } from '../../src/modules/api-keys/schemas';
+import type { AuditListResult } from '../../src/modules/audit/schemas';
 import type {
   AutomationListResult,
   AutomationResult,
@@ -33,13 +34,9 @@ import type {
 } from '../../src/modules/contacts/schemas';
 import type { DashboardResult } from '../../src/modules/dashboard/schemas';
 import type { FormListResult, FormResult, NewFormResult } from '../../src/modules/forms/schemas';
-import type {
-  ConversationStateResult,
-  InboxResult,
-  QuickReplyListResult,
-  UnreadResult,
-} from '../../src/modules/inbox/schemas';
+import type { InboxResult, QuickReplyListResult, UnreadResult } from '../../src/modules/inbox/schemas';
 import type { LeadListResult, LeadNoteResult, LeadResult } from '../../src/modules/leads/schemas';
+import type { ConversationResult } from '../../src/modules/messaging/conversation-schemas';
 import type { NumberResult } from '../../src/modules/messaging/schemas';
 import type {
   AppTemplate,
@@ -75,6 +72,8 @@ export type Endpoint = EndpointList['endpoints'][number];
 export type DeliveryList = Static<typeof DeliveryListResult>;
 export type NewEndpoint = Static<typeof NewEndpointResult>;
 export type TestDelivery = Static<typeof TestDeliveryResult>;
+export type AuditList = Static<typeof AuditListResult>;
+export type AuditEntry = AuditList['entries'][number];
 
 export type FormList = Static<typeof FormListResult>;
 export type FormAnswer = Static<typeof FormResult>;
@@ -98,6 +97,7 @@ export type RunList = Static<typeof RunListResult>;
 export type Run = RunList['runs'][number];
 export type RunAnswer = Static<typeof RunResult>;
 export type RunDetail = RunAnswer['run'];
+export type RunStep = RunDetail['steps'][number];
 
 export type Dashboard = Static<typeof DashboardResult>;
 
@@ -105,8 +105,10 @@ export type InboxList = Static<typeof InboxResult>;
 export type InboxRow = InboxList['conversations'][number];
 export type ConversationState = InboxRow['state'];
 export type UnreadCount = Static<typeof UnreadResult>;
-export type ConversationStateAnswer = Static<typeof ConversationStateResult>;
 export type QuickReplyList = Static<typeof QuickReplyListResult>;
+export type Conversation = Static<typeof ConversationResult>;
+export type ConversationMessage = Conversation['messages'][number];
+export type ConversationNote = Conversation['notes'][number];
 
 export type LeadList = Static<typeof LeadListResult>;
 export type ListedLead = LeadList['leads'][number];

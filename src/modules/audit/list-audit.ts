@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/db.js';
 import { displayName } from '../accounts/display-name.js';
 import type { AuditedEntity } from './record-audit.js';
+import type { AuditEntry } from './schemas.js';
 
 export interface AuditListOptions {
   entity?: AuditedEntity;
@@ -10,7 +11,7 @@ export interface AuditListOptions {
 
 /** One page of the workspace's audit log, newest first, with the acting teammate's or key's name. */
 export async function listAudit(db: Queryable, workspaceId: string, o: AuditListOptions) {
-  const { rows } = await db.query(
+  const { rows } = await db.query<AuditEntry>(
     `SELECT a.id::text AS id, a.actor_type, a.actor_id,
        CASE a.actor_type
          WHEN 'user' THEN (SELECT ${displayName('u')} FROM users u WHERE u.id = a.actor_id)

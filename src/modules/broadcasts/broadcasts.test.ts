@@ -275,34 +275,48 @@ describe('pause, resume and cancel', () => {
     expect(resumed.json().broadcast).toMatchObject({ status: 'sending', paused_reason: null });
   });
 
-  it("sends up to the plan's messages of the month, then pauses itself saying why", async () => {
-    const ws = await t.connectedWorkspace();
-    const contacts: { id: string; phone: string }[] = [];
-    for (let i = 0; i < 5; i++) contacts.push(await contact(ws, { tags: ['budget'] }));
-    // The plan's month with 3 messages left: a batch of 5 does not fit whole.
-    await t.ctx.db.query(
-      `INSERT INTO message_usage (workspace_id, month, sent)
-       SELECT w.id, date_trunc('month', now() AT TIME ZONE 'UTC')::date, p.messages_per_month_limit - 3
-       FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1`,
-      [ws.id],
-    );
-    const { broadcast } = (await create(ws, { audience: { tags_all: ['budget'] } })).json();
-    const paused = await settled(ws, broadcast.id, 'paused');
-    expect(paused.paused_reason).toBe('plan_limit_reached');
-    expect(contacts.map((c) => bodiesSentTo(c.phone).length).sort()).toEqual([0, 0, 1, 1, 1]);
-    const usage = await t.ctx.db.query<{ left: number }>(
-      `SELECT p.messages_per_month_limit - u.sent AS left FROM message_usage u
-       JOIN workspaces w ON w.id = u.workspace_id JOIN plans p ON p.name = w.plan WHERE u.workspace_id = $1`,
-      [ws.id],
-    );
-    expect(usage.rows[0]!.left).toBe(0);
-    // The two the month could not take wait for a resume once the plan allows.
-    const waiting = await t.ctx.db.query(
-      `SELECT 1 FROM broadcast_recipients WHERE workspace_id = $1 AND broadcast_id = $2 AND state = 'pending'`,
-      [ws.id, broadcast.id],
-    );
-    expect(waiting.rows).toHaveLength(2);
-  });
+  // A batch of 5 with 3 left does not fit whole: once the month has a count, and on its first send.
+  it.each([
+    ['with 3 left of the month it has counted', 'the count'],
+    ['on a plan of 3 messages, the month not counted yet', 'the plan'],
+  ])(
+    "sends up to the plan's messages of the month, then pauses itself saying why: %s",
+    async (_, limitedBy) => {
+      const ws = await t.connectedWorkspace();
+      const contacts: { id: string; phone: string }[] = [];
+      for (let i = 0; i < 5; i++) contacts.push(await contact(ws, { tags: ['budget'] }));
+      if (limitedBy === 'the count') {
+        await t.ctx.db.query(
+          `INSERT INTO message_usage (workspace_id, month, sent)
+           SELECT w.id, date_trunc('month', now() AT TIME ZONE 'UTC')::date, p.messages_per_month_limit - 3
+           FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1`,
+          [ws.id],
+        );
+      } else {
+        await t.ctx.db.query(
+          `INSERT INTO plans (name, contacts_limit, monthly_leads_limit, messages_per_month_limit)
+           VALUES ('three-a-month', 100, 100, 3)`,
+        );
+        await t.ctx.db.query(`UPDATE workspaces SET plan = 'three-a-month' WHERE id = $1`, [ws.id]);
+      }
+      const { broadcast } = (await create(ws, { audience: { tags_all: ['budget'] } })).json();
+      const paused = await settled(ws, broadcast.id, 'paused');
+      expect(paused.paused_reason).toBe('plan_limit_reached');
+      expect(contacts.map((c) => bodiesSentTo(c.phone).length).sort()).toEqual([0, 0, 1, 1, 1]);
+      const usage = await t.ctx.db.query<{ left: number }>(
+        `SELECT p.messages_per_month_limit - u.sent AS left FROM message_usage u
+         JOIN workspaces w ON w.id = u.workspace_id JOIN plans p ON p.name = w.plan WHERE u.workspace_id = $1`,
+        [ws.id],
+      );
+      expect(usage.rows[0]!.left).toBe(0);
+      // The two the month could not take wait for a resume once the plan allows.
+      const waiting = await t.ctx.db.query(
+        `SELECT 1 FROM broadcast_recipients WHERE workspace_id = $1 AND broadcast_id = $2 AND state = 'pending'`,
+        [ws.id, broadcast.id],
+      );
+      expect(waiting.rows).toHaveLength(2);
+    },
+  );
 
   it('cancels a draft without sending, and announces it', async () => {
     const ws = await t.connectedWorkspace();
@@ -384,6 +398,22 @@ describe('a scheduled broadcast', () => {
 });
 
 describe('delivery', () => {
+  it('is taken up again soon after the worker holding it died, not after the minute sweep', async () => {
+    const ws = await t.connectedWorkspace();
+    const c = await contact(ws, { tags: ['orphan'] });
+    const later = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19);
+    const { broadcast } = (await create(ws, { audience: { tags_all: ['orphan'] }, send_at: later })).json();
+    // As a worker killed mid-send leaves it: sending, its lease run out, and no job due for an hour.
+    await t.ctx.db.query(
+      `UPDATE broadcasts SET status = 'sending', lease_owner = 'dead', lease_until = now() - interval '5 seconds',
+         updated_at = now() WHERE workspace_id = $1 AND id = $2`,
+      [ws.id, broadcast.id],
+    );
+    const done = await settled(ws, broadcast.id);
+    expect(done.counts).toMatchObject({ sent: 1 });
+    expect(bodiesSentTo(c.phone)).toHaveLength(1);
+  });
+
   it("records the network's refusal per recipient with Meta's code", async () => {
     const ws = await t.connectedWorkspace();
     const c = await contact(ws, { tags: ['refused'] });

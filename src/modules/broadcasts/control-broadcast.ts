@@ -59,8 +59,10 @@ export async function controlBroadcast(
       `A ${current.status.replaceAll('_', ' ')} broadcast cannot be ${move === 'pause' ? 'paused' : move === 'resume' ? 'resumed' : 'cancelled'}`,
     );
   }
-  if (move === 'resume' && moved.status === 'sending') ctx.queue?.wake('broadcasts.deliver');
+  // Read before waking the delivery: the answer is the move's result, not what a worker did next
+  // (a resumed broadcast whose number is gone was already paused again by the time it was read).
   const broadcast = await getBroadcast(ctx.db, workspaceId, id);
+  if (move === 'resume' && moved.status === 'sending') ctx.queue?.wake('broadcasts.deliver');
   if (move === 'cancel') await announceCompleted(ctx, workspaceId, broadcast);
   return broadcast;
 }

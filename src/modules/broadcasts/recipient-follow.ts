@@ -8,11 +8,12 @@ const since = (column: string, states: string) =>
  * query giving messages' workspace_id, id, source_key, status, error_code and error_reason; those
  * a broadcast sent (source key `broadcast:<id>:<contact>`) find their recipient by primary key.
  * messaging/status.ts runs it with every status change, so the recipients table alone answers
- * counts, lists and timelines. `oneKey`, for a source of one message: an expression giving its source
- * key, so that its recipient is found by primary key whatever the planner's statistics say (joined on
- * the key alone, stale statistics on a table a broadcast is filling made it read every recipient).
+ * counts, lists and timelines. `keys`: an expression giving the array of the source's keys, so that
+ * its recipients are found by primary key whatever the planner's statistics say (joined on the key
+ * alone, stale statistics on a table a broadcast is filling made it read every recipient).
  */
-export function followMessages(source: string, oneKey?: string): string {
+export function followMessages(source: string, keys?: string): string {
+  const part = (n: number) => `ANY (ARRAY(SELECT split_part(k, ':', ${n}) FROM unnest(${keys}) AS k))`;
   return `UPDATE broadcast_recipients r SET message_id = x.id, state = x.state,
       error_code = CASE WHEN x.state = 'failed' THEN x.error_code ELSE r.error_code END,
       error_title = CASE WHEN x.state = 'failed' THEN x.error_reason ELSE r.error_title END,
@@ -23,7 +24,7 @@ export function followMessages(source: string, oneKey?: string): string {
             CASE s.status WHEN 'accepted' THEN 'sent' ELSE s.status END AS state
           FROM (${source}) AS s WHERE s.source_key LIKE 'broadcast:%') AS x
     WHERE r.workspace_id = x.workspace_id AND r.broadcast_id = x.broadcast_id AND r.contact_id = x.contact_id
-      ${oneKey ? `AND r.broadcast_id = split_part(${oneKey}, ':', 2) AND r.contact_id = split_part(${oneKey}, ':', 3)` : ''}
+      ${keys ? `AND r.broadcast_id = ${part(2)} AND r.contact_id = ${part(3)}` : ''}
       AND array_position(${RANK}, r.state) < array_position(${RANK}, x.state)`;
 }
 

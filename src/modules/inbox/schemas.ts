@@ -89,6 +89,16 @@ export const ConversationStateResult = Type.Object({
   conversation: ConversationStateView,
 });
 
+/** An internal note of a conversation, with its author's name. */
+export const ConversationNote = Type.Object({
+  id: Type.String(),
+  text: Type.String(),
+  author_id: MaybeText,
+  author_name: MaybeText,
+  created_at: Timestamp,
+});
+export type ConversationNote = Static<typeof ConversationNote>;
+
 export const NewNoteResult = Type.Object({
   result: Type.Literal(true),
   id: Type.String(),

@@ -7,8 +7,8 @@ import { BEGIN_LOOKBACK, LiveEventFeed, type LiveEventRow } from './live-event-f
 import { LIVE_KINDS, type LiveKind } from './live-kinds.js';
 
 /**
- * The channel migrations/0025 announces ended sessions on, and 0028 contacts and leads; messages,
- * statuses, conversations, notes and broadcasts are rows of live_events (0027).
+ * The channel migrations/0025 announces ended sessions on; every other change is a row of live_events
+ * (0027, contacts and leads since 0029).
  */
 export const LIVE_CHANNEL = 'parley_live';
 
@@ -77,7 +77,7 @@ interface Kept {
 /** One server-sent event, as the wire carries it. */
 export const sseEvent = (e: LiveEvent) =>
   `id: ${e.id}\nevent: ${e.kind}\ndata: ${JSON.stringify({ contact_id: e.contact_id, message_id: e.message_id, direction: e.direction })}\n\n`;
-/** Tells the browser to load everything again: notices may have been missed. */
+/** Tells the browser to load everything again: events may have been missed. */
 export const SSE_REFRESH = 'event: refresh\ndata: {}\n\n';
 
 /**
@@ -85,8 +85,8 @@ export const SSE_REFRESH = 'event: refresh\ndata: {}\n\n';
  * workspace is watched (every instance reads them all, so a change committed anywhere reaches every
  * browser), fanned out to the open streams of the event's workspace only; and one LISTEN on
  * LIVE_CHANNEL for ended sessions. Recent events are kept per workspace so a browser reconnecting with
- * Last-Event-ID misses nothing; when that cannot be told (another instance, a restart, a lost
- * listening connection, events dropped), it is told to refresh.
+ * Last-Event-ID misses nothing; when that cannot be told (another instance, a restart, events
+ * dropped), it is told to refresh.
  */
 export class LiveHub {
   readonly #streams = new Set<Stream>();
@@ -132,18 +132,16 @@ export class LiveHub {
     this.#unlisten = await db.listen(LIVE_CHANNEL, {
       notice: (payload) => this.#notice(payload),
       listening: () => {
-        const wasLost = this.#listening === false;
+        if (this.#listening === false) this.log.info({}, 'Ended sessions are heard again');
         this.#listening = true;
-        if (wasLost) {
-          this.log.info({}, 'Live notices are heard again');
-          for (const s of this.#streams) s.write(SSE_REFRESH);
-        }
       },
       lost: (err) => {
         if (this.#listening === false) return;
         this.#listening = false;
-        this.#forget();
-        this.log.warn({ err }, 'Live notices are not heard: open inboxes refresh when they come back');
+        this.log.warn(
+          { err },
+          'Ended sessions are not heard: a signed-out session’s open pages stay connected until their stream’s 15 minutes end',
+        );
       },
     });
     this.#timer = setInterval(() => this.#beat(), this.limits.heartbeatMs).unref();
@@ -255,29 +253,19 @@ export class LiveHub {
     }
   }
 
+  /** A notice on LIVE_CHANNEL: only ended sessions come this way. */
   #notice(payload: string): void {
-    let parsed: { w?: unknown; k?: unknown; c?: unknown; m?: unknown; d?: unknown; s?: unknown } | null;
+    let parsed: { k?: unknown; s?: unknown } | null;
     try {
       parsed = JSON.parse(payload);
     } catch {
       return;
     }
     if (parsed?.k === 'session_ended' && typeof parsed.s === 'string') this.#endSession(parsed.s);
-    else if (parsed) {
-      const { w, k, c, m, d } = parsed;
-      if (typeof w !== 'string' || typeof k !== 'string') return;
-      this.#event({
-        workspace_id: w,
-        kind: k,
-        contact_id: typeof c === 'string' ? c : null,
-        message_id: typeof m === 'string' ? m : null,
-        direction: typeof d === 'string' ? d : null,
-      });
-    }
   }
 
-  /** An event from a row of live_events or a notice (0028's). */
-  #event({ workspace_id: w, kind, contact_id, message_id, direction: d }: Omit<LiveEventRow, 'id'>): void {
+  /** An event from a row of live_events. */
+  #event({ workspace_id: w, kind, contact_id, message_id, direction: d }: LiveEventRow): void {
     if (!LIVE_KINDS.includes(kind as LiveKind)) return;
     const n = ++this.#n;
     const event: LiveEvent = {

@@ -1,5 +1,5 @@
 // No imports: the web app takes its LiveKind type from here (a type-only import, erased by its build).
-/** What the live stream announces, one SSE event name each (migrations 0021, 0025, 0028). */
+/** What the live stream announces, one SSE event name each (migrations 0021, 0025, 0028, 0029). */
 export const LIVE_KINDS = [
   'message',
   'status',

@@ -39,15 +39,20 @@ describe('contacts and leads on GET /api/app/events', () => {
     const created = await t.api('POST', '/contacts', a.apiKey, { phone: number, name: 'Ana' });
     expect(created.statusCode).toBe(201);
     const id = created.json().id as string;
-    expect((await next(1_000)).data).toEqual({ contact_id: id, message_id: null, direction: null });
+    expect((await next()).data).toEqual({ contact_id: id, message_id: null, direction: null });
 
-    // Nothing the pages show changed: no notice (a customer's message moves last_inbound_at only).
-    next = nextAfter(stream, contact);
+    // Nothing the pages show changed: no event (a customer's message moves last_inbound_at only). Events
+    // come in commit order: once a later contact's is in, one of these would be too.
+    const seen = stream.events.length;
     expect((await t.api('POST', '/contacts', a.apiKey, { phone: number, name: 'Ana' })).statusCode).toBe(200);
     await t.ctx.db.query('UPDATE contacts SET last_inbound_at = now() WHERE workspace_id = $1', [
       a.workspaceId,
     ]);
-    await expect(next(300)).rejects.toThrow(/no matching event/);
+    const later = (await t.api('POST', '/contacts', a.apiKey, { phone: phone() })).json().id as string;
+    await stream.next((e) => contact(e) && e.data.contact_id === later);
+    expect(stream.events.slice(seen).filter(contact)).toEqual([
+      expect.objectContaining({ data: { contact_id: later, message_id: null, direction: null } }),
+    ]);
 
     expect((await a.client.call('PATCH', `/contacts/${id}`, { name: 'Ana Lima' })).statusCode).toBe(200);
     expect((await next()).data.contact_id).toBe(id);
@@ -55,7 +60,7 @@ describe('contacts and leads on GET /api/app/events', () => {
     next = nextAfter(stream, lead);
     const send = await formOf(a.client);
     expect((await send({ name: 'Ana Lima', phone: number })).statusCode).toBe(201);
-    await next(1_000);
+    expect((await next()).data).toEqual({ contact_id: null, message_id: null, direction: null });
     const leadId = (await a.client.call('GET', '/leads')).json().leads[0].id as string;
     next = nextAfter(stream, lead);
     expect((await a.client.call('PATCH', `/leads/${leadId}`, { status: 'contacted' })).statusCode).toBe(200);
@@ -113,22 +118,61 @@ describe('contacts and leads on GET /api/app/events', () => {
     stream.close();
   });
 
-  it('announces no contact or lead of a workspace no browser follows', async () => {
+  it('announces a note added to a lead, so the lead’s open page shows it', async () => {
+    const a = await workspaceWithOwner(t);
+    expect((await (await formOf(a.client))({ name: 'Dev', phone: phone() })).statusCode).toBe(201);
+    const leadId = (await a.client.call('GET', '/leads')).json().leads[0].id as string;
+    const stream = await openLiveStream(t.base, a.client.cookie);
+    const next = nextAfter(stream, (e) => e.event === 'lead');
+    const note = await a.client.call('POST', `/leads/${leadId}/notes`, { body: 'Called, wants a quote' });
+    expect(note.statusCode).toBe(201);
+    expect((await next()).data).toEqual({ contact_id: null, message_id: null, direction: null });
+    stream.close();
+  });
+
+  it('records no contact or lead of a workspace no browser follows', async () => {
     const quiet = await workspaceWithOwner(t);
     const followed = await workspaceWithOwner(t);
+    const stream = await openLiveStream(t.base, followed.client.cookie);
+    expect((await t.api('POST', '/contacts', quiet.apiKey, { phone: phone() })).statusCode).toBe(201);
+    expect((await (await formOf(quiet.client))({ name: 'Cy', phone: phone() })).statusCode).toBe(201);
+    const leadId = (await quiet.client.call('GET', '/leads')).json().leads[0].id as string;
+    const note = await quiet.client.call('POST', `/leads/${leadId}/notes`, { body: 'Unfollowed' });
+    expect(note.statusCode).toBe(201);
+    expect((await t.api('POST', '/contacts', followed.apiKey, { phone: phone() })).statusCode).toBe(201);
+    await stream.next((e) => e.event === 'contact');
+    const { rows } = await t.ctx.db.query('SELECT kind FROM live_events WHERE workspace_id = $1', [
+      quiet.workspaceId,
+    ]);
+    expect(rows).toEqual([]);
+    stream.close();
+  });
+
+  it('sends no NOTIFY for a followed workspace’s contact, lead or lead note (a notifying commit waits on every other)', async () => {
+    const a = await workspaceWithOwner(t);
     const heard: string[] = [];
+    // Its own connection on PostgreSQL, as another instance's hub would listen.
     const unlisten = await t.ctx.db.listen(LIVE_CHANNEL, {
       notice: (payload) => heard.push(payload),
       listening: () => {},
       lost: () => {},
     });
-    const stream = await openLiveStream(t.base, followed.client.cookie);
-    expect((await t.api('POST', '/contacts', quiet.apiKey, { phone: phone() })).statusCode).toBe(201);
-    expect((await (await formOf(quiet.client))({ name: 'Cy', phone: phone() })).statusCode).toBe(201);
-    // Notices arrive in commit order: once the followed workspace's is heard, any earlier one would be.
-    expect((await t.api('POST', '/contacts', followed.apiKey, { phone: phone() })).statusCode).toBe(201);
-    await until(async () => heard.some((p) => p.includes(followed.workspaceId)));
-    expect(heard.filter((p) => p.includes(quiet.workspaceId))).toEqual([]);
+    const stream = await openLiveStream(t.base, a.client.cookie);
+    expect((await t.api('POST', '/contacts', a.apiKey, { phone: phone(), name: 'Noor' })).statusCode).toBe(
+      201,
+    );
+    expect((await (await formOf(a.client))({ name: 'Noor', phone: phone() })).statusCode).toBe(201);
+    const leadId = (await a.client.call('GET', '/leads')).json().leads[0].id as string;
+    expect((await a.client.call('POST', `/leads/${leadId}/notes`, { body: 'Hi' })).statusCode).toBe(201);
+    // The contact, then the lead and its note: recorded as events, not notices.
+    await expect
+      .poll(() => stream.events.map((e) => e.event).filter((k) => k !== 'contact'))
+      .toEqual(['lead', 'lead']);
+    expect(stream.events[0]?.event).toBe('contact');
+    // Notices arrive in commit order: once this one is heard, any the writes above sent would be.
+    await t.ctx.db.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, 'last']);
+    await until(async () => heard.includes('last'));
+    expect(heard).toEqual(['last']);
     await unlisten();
     stream.close();
   });

@@ -9,6 +9,7 @@ import { markTeamRead } from '../inbox/mark-team-read.js';
 import { MediaKindSchema } from '../media/media-types.js';
 import { numberOfWorkspace } from './connected-numbers.js';
 import { conversationContact, conversationMessages } from './conversation.js';
+import { ConversationResult } from './conversation-schemas.js';
 import { listMessages } from './list-messages.js';
 import { markConversationRead } from './mark-read.js';
 import { type SendMessageBody, TemplateRef } from './schemas.js';
@@ -69,21 +70,25 @@ export function registerAppMessageRoutes(app: RestApp): void {
     return { result: true, messages: page.messages, has_next_page: page.hasNextPage, limit, offset };
   });
 
-  app.get('/conversations/:id', { schema: { params: IdParams } }, async (request) => {
-    const s = request.session();
-    const contact = await conversationContact(ctx.db, s.workspaceId, request.params.id);
-    const messages = await conversationMessages(ctx.db, s.workspaceId, contact.id);
-    const connected = (await numberOfWorkspace(ctx, ctx.db, s.workspaceId)) !== null;
-    return {
-      result: true,
-      contact,
-      conversation: await conversationState(ctx.db, s.workspaceId, contact.id),
-      messages,
-      notes: await listNotes(ctx.db, s.workspaceId, contact.id),
-      number_connected: connected,
-      window: { open: contact.window_open, closes_at: contact.window_closes_at },
-    };
-  });
+  app.get(
+    '/conversations/:id',
+    { schema: { params: IdParams, response: { 200: ConversationResult } } },
+    async (request) => {
+      const s = request.session();
+      const contact = await conversationContact(ctx.db, s.workspaceId, request.params.id);
+      const messages = await conversationMessages(ctx.db, s.workspaceId, contact.id);
+      const connected = (await numberOfWorkspace(ctx, ctx.db, s.workspaceId)) !== null;
+      return {
+        result: true as const,
+        contact,
+        conversation: await conversationState(ctx.db, s.workspaceId, contact.id),
+        messages,
+        notes: await listNotes(ctx.db, s.workspaceId, contact.id),
+        number_connected: connected,
+        window: { open: contact.window_open, closes_at: contact.window_closes_at },
+      };
+    },
+  );
 
   // The page calls this when it shows a conversation's newest inbound message; the network is told
   // later, by a job, and only when the workspace's setting says so.

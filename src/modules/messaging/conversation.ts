@@ -1,16 +1,9 @@
 import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { displayName } from '../accounts/display-name.js';
+import { ISO } from '../contacts/list-contacts.js';
+import type { ConversationContact, ConversationMessage } from './conversation-schemas.js';
 import { MESSAGE_COLUMNS } from './list-messages.js';
-
-export interface ConversationContact {
-  id: string;
-  phone: string;
-  name: string | null;
-  email: string | null;
-  window_open: boolean;
-  window_closes_at: Date | null;
-}
 
 /** The contact a conversation is with, and whether its 24-hour window is open. */
 export async function conversationContact(
@@ -20,7 +13,7 @@ export async function conversationContact(
 ): Promise<ConversationContact> {
   const { rows } = await db.query<ConversationContact>(
     `SELECT id, phone, name, email, COALESCE(last_inbound_at > now() - interval '24 hours', false) AS window_open,
-       last_inbound_at + interval '24 hours' AS window_closes_at
+       to_char((last_inbound_at + interval '24 hours') AT TIME ZONE 'UTC', ${ISO}) AS window_closes_at
      FROM contacts WHERE workspace_id = $1 AND id = $2`,
     [workspaceId, contactId],
   );
@@ -37,7 +30,7 @@ export async function conversationContact(
  * sent (`sent_via`: teammate, with `sender_name`; api; flow).
  */
 export async function conversationMessages(db: Queryable, workspaceId: string, contactId: string) {
-  const { rows } = await db.query(
+  const { rows } = await db.query<ConversationMessage>(
     `SELECT * FROM (SELECT ${MESSAGE_COLUMNS}, m.wamid, m.content, m.context_wamid, m.reply_to, m.context, m.referral, m.team_read_at,
          m.template_components, t.body AS template_body, t.components AS template_definition,
          CASE WHEN m.direction = 'outbound' THEN

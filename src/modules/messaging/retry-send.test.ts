@@ -175,6 +175,20 @@ describe('the sweep of abandoned sends', () => {
     await queueIdle(t.ctx.db, ['messages.send']);
     expect(simState(t).messages.filter((m) => m.to === '14155550305')).toHaveLength(1);
   });
+
+  it('takes every abandoned send in one pass, a round at a time', async () => {
+    const ws = await t.connectedWorkspace();
+    const phones = ['14155550311', '14155550312', '14155550313', '14155550314', '14155550315'];
+    for (const [i, phone] of phones.entries())
+      await storeQueued(ws, `msg_abandoned${i}`, phone, '-5 minutes');
+    // Rounds of 2: a pass that stopped after its first round would find 2.
+    expect(await sweepAbandonedSends(t.ctx, 2)).toBe(5);
+    expect(await sweepAbandonedSends(t.ctx, 2)).toBe(0);
+    for (const [i] of phones.entries())
+      await until(async () => (await message(ws.id, `msg_abandoned${i}`)).status !== 'queued', 10_000);
+    await queueIdle(t.ctx.db, ['messages.send']);
+    for (const phone of phones) expect(simState(t).messages.filter((m) => m.to === phone)).toHaveLength(1);
+  });
 });
 
 describe('the Cloud API client', () => {

@@ -55,14 +55,14 @@ export async function sendTemplateBatch<T>(
          AND NOT ($11 AND EXISTS (SELECT 1 FROM contacts c
                                   WHERE c.workspace_id = $1 AND c.id = i.contact_id AND c.opted_out))),
      n AS (SELECT count(*)::int AS n FROM fresh),
+     plan AS (SELECT p.messages_per_month_limit AS month_limit FROM workspaces w
+              JOIN plans p ON p.name = w.plan WHERE w.id = $1),
      usage AS (
        INSERT INTO message_usage AS u (workspace_id, month, sent)
        SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, n.n
-       FROM n, workspaces w JOIN plans p ON p.name = w.plan
-       WHERE w.id = $1 AND n.n > 0 AND p.messages_per_month_limit >= n.n
+       FROM n, plan WHERE n.n > 0 AND plan.month_limit >= n.n
        ON CONFLICT (workspace_id, month) DO UPDATE SET sent = u.sent + EXCLUDED.sent
-         WHERE u.sent + EXCLUDED.sent <= (SELECT p.messages_per_month_limit FROM workspaces w
-                                          JOIN plans p ON p.name = w.plan WHERE w.id = $1)
+         WHERE u.sent + EXCLUDED.sent <= (SELECT month_limit FROM plan)
        RETURNING sent),
      message AS (
        INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,

@@ -22,6 +22,7 @@ import {
   slotParams,
   slotStatement,
 } from './pacing.js';
+import { recordAccepted } from './record-accepted.js';
 import { richContent } from './rich-message.js';
 import type { SendMessageBody } from './schemas.js';
 import {
@@ -31,7 +32,7 @@ import {
   SEND_TIMEOUT_MS,
   scheduleSend,
 } from './send-schedule.js';
-import { CHANGED, changeStatus, failMessage, type MessageStatus } from './status.js';
+import { failMessage, type MessageStatus } from './status.js';
 import { templateComponents } from './template-parameters.js';
 
 export interface SendResult {
@@ -292,21 +293,7 @@ export async function deliverMessage(
     // The network has the message now: a database too busy or away to record it is waited out (a
     // failed attempt would be sent again).
     await untilRecorded(
-      () =>
-        changeStatus(ctx, number.workspaceId, {
-          sql: `m AS (
-         UPDATE messages SET wamid = $4, status = 'accepted', status_rank = 1, sending_until = NULL,
-           unconfirmed_since = NULL, updated_at = now()
-         WHERE workspace_id = $1 AND id = $3 AND status_rank < 1
-         RETURNING ${CHANGED}),
-       contact AS (
-         UPDATE contacts SET wa_id = $5 FROM messages
-         WHERE messages.workspace_id = $1 AND messages.id = $3 AND contacts.workspace_id = $1
-           AND contacts.id = messages.contact_id AND $5::text IS NOT NULL
-           AND contacts.wa_id IS DISTINCT FROM $5)`,
-          params: [id, wamid, waId],
-          key: id,
-        }),
+      () => recordAccepted(ctx, { workspaceId: number.workspaceId, id, wamid, waId }),
       RECORD_ACCEPTED_FOR_MS,
     );
     if (!wamid) {

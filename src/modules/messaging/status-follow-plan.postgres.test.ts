@@ -1,7 +1,8 @@
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
 import { snapshotAudience } from '../broadcasts/snapshot-audience.js';
 import { createWorkspace } from '../workspaces/create-workspace.js';
+import { RECORD_ACCEPTED } from './record-accepted.js';
 import { CHANGED, FOLLOW_CHANGED } from './status.js';
 
 // A status change moves its broadcast recipient forward in the same statement. On tables that grew
@@ -22,9 +23,11 @@ type PlanNode = {
 };
 const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
-it('reads one message and one recipient per status change, whatever the statistics say', async () => {
+let ws: { id: string };
+
+beforeAll(async () => {
   const db = t.ctx.db;
-  const ws = await createWorkspace(db, { name: 'Plan', defaultCountryCode: '91', plan: 'scale' });
+  ws = await createWorkspace(db, { name: 'Plan', defaultCountryCode: '91', plan: 'scale' });
   // Statistics of tables with none of this workspace's rows, as when a broadcast starts.
   await db.exec('ANALYZE messages; ANALYZE broadcast_recipients');
   await db.query(
@@ -51,26 +54,58 @@ it('reads one message and one recipient per status change, whatever the statisti
        'queued', 0, 'broadcast:bc_plan:ct_plan' || g FROM generate_series(1, $2::int) g`,
     [ws.id, MESSAGES],
   );
-  const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-    `EXPLAIN (ANALYZE, FORMAT JSON) WITH m AS (
+}, 120_000);
+
+// Rows each scan of the two tables looked at: those it returned and those its filter dropped.
+async function rowsRead(sql: string, params: unknown[]) {
+  const { rows } = await t.ctx.db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+    params,
+  );
+  return nodes(rows[0]!['QUERY PLAN'][0].Plan)
+    .filter((n) => /^(messages|broadcast_recipients)/.test(n['Relation Name'] ?? n['Index Name'] ?? ''))
+    .map((n) => ({
+      scan: n['Relation Name'] ?? n['Index Name'],
+      rows: ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1),
+    }));
+}
+
+async function recipients(contacts: string[]) {
+  const { rows } = await t.ctx.db.query<{ contact_id: string; state: string; message_id: string }>(
+    `SELECT contact_id, state, message_id FROM broadcast_recipients
+     WHERE workspace_id = $1 AND contact_id = ANY ($2::text[]) ORDER BY contact_id`,
+    [ws.id, contacts],
+  );
+  return rows;
+}
+
+it('reads one message and one recipient per status change, whatever the statistics say', async () => {
+  const read = await rowsRead(
+    `WITH m AS (
        UPDATE messages SET status = 'accepted', status_rank = 1 WHERE workspace_id = $1 AND id = $3
        RETURNING ${CHANGED}),
      recipient AS (${FOLLOW_CHANGED})
      SELECT *, $2::text AS event_id FROM m`,
     [ws.id, 'evt_plan', 'msg_plan7'],
   );
-  // Rows each scan of the two tables looked at: those it returned and those its filter dropped.
-  const read = nodes(rows[0]!['QUERY PLAN'][0].Plan)
-    .filter((n) => /^(messages|broadcast_recipients)/.test(n['Relation Name'] ?? n['Index Name'] ?? ''))
-    .map((n) => ({
-      scan: n['Relation Name'] ?? n['Index Name'],
-      rows: ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1),
-    }));
   expect(read.length).toBeGreaterThan(0);
   expect(read.filter((r) => r.rows > 1)).toEqual([]);
-  const { rows: recipient } = await db.query(
-    `SELECT state, message_id FROM broadcast_recipients WHERE workspace_id = $1 AND contact_id = 'ct_plan7'`,
-    [ws.id],
-  );
-  expect(recipient).toEqual([{ state: 'sent', message_id: 'msg_plan7' }]);
-}, 120_000);
+  expect(await recipients(['ct_plan7'])).toEqual([
+    { contact_id: 'ct_plan7', state: 'sent', message_id: 'msg_plan7' },
+  ]);
+});
+
+it("reads only the batch's messages and recipients when sends are recorded accepted together", async () => {
+  const batch = Array.from({ length: 20 }, (_, i) => i + 100);
+  const read = await rowsRead(RECORD_ACCEPTED, [
+    batch.map(() => ws.id),
+    batch.map((g) => `msg_plan${g}`),
+    batch.map((g) => `wamid.plan${g}`),
+    batch.map(() => null),
+    batch.map((g) => `evt_plan${g}`),
+  ]);
+  expect(read.length).toBeGreaterThan(0);
+  expect(read.filter((r) => r.rows > batch.length)).toEqual([]);
+  const followed = await recipients(batch.map((g) => `ct_plan${g}`));
+  expect(followed.map((r) => r.state)).toEqual(batch.map(() => 'sent'));
+});

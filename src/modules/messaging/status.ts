@@ -19,7 +19,7 @@ export interface StatusChange {
 }
 
 // What changeStatus answers, as StatusChange.
-const ANSWERED = 'id, wamid, status, callback_data, error_code, error_reason';
+export const ANSWERED = 'id, wamid, status, callback_data, error_code, error_reason';
 /** The columns a status update returns (`RETURNING ${CHANGED}`): its event's, and the key its broadcast recipient is found by. */
 export const CHANGED = `${ANSWERED}, source_key`;
 
@@ -45,11 +45,21 @@ const STATUS_EVENT = `jsonb_build_object('type', 'message.status',
 // status change, slowing a broadcast as it went (bench/broadcast.mjs). The key comes from `m` itself:
 // reading it again from messages made planning most of a status change (0.87 ms against 0.12,
 // docs/benchmarks.md).
-const CHANGED_KEY = '(SELECT source_key FROM m)';
 export const FOLLOW_CHANGED = followMessages(
   `SELECT $1::text AS workspace_id, m.id, m.source_key, m.status, m.error_code, m.error_reason FROM m`,
-  CHANGED_KEY,
+  'ARRAY(SELECT source_key FROM m)',
 );
+
+/**
+ * The CTE `event`: each row of `m` recorded as its `message.status` event for the workspace's
+ * endpoints that take it. `workspace` and `eventId` are SQL expressions (the event id's prefix).
+ */
+export const statusEvents = (workspace: string, eventId: string) => `event AS (
+   INSERT INTO webhook_deliveries (workspace_id, id, endpoint_id, event_type, event_key, payload)
+   SELECT ${workspace}, ${eventId} || '_' || e.id, e.id, 'message.status', m.id || ':' || m.status, ${STATUS_EVENT}
+   FROM m JOIN webhook_endpoints e ON e.workspace_id = ${workspace} AND e.enabled AND 'message.status' = ANY (e.events)
+   ON CONFLICT (workspace_id, endpoint_id, event_key) DO NOTHING
+   RETURNING id, event_key)`;
 
 /**
  * Every change of a message's status goes through here: `update` changes it (returning the row, or
@@ -66,12 +76,7 @@ export async function changeStatus(
   // Grouped with other status changes into one commit (db/commit-groups.ts): each is safe to run again.
   const { rows } = await commitGroups(ctx.db).query<StatusChange & { deliveries: string[] }>(
     `WITH ${update.sql},
-     event AS (
-       INSERT INTO webhook_deliveries (workspace_id, id, endpoint_id, event_type, event_key, payload)
-       SELECT $1, $2 || '_' || e.id, e.id, 'message.status', m.id || ':' || m.status, ${STATUS_EVENT}
-       FROM m JOIN webhook_endpoints e ON e.workspace_id = $1 AND e.enabled AND 'message.status' = ANY (e.events)
-       ON CONFLICT (workspace_id, endpoint_id, event_key) DO NOTHING
-       RETURNING id),
+     ${statusEvents('$1', '$2')},
      recipient AS (${FOLLOW_CHANGED})
      SELECT ${ANSWERED}, ARRAY(SELECT id FROM event) AS deliveries FROM m`,
     [workspaceId, newId('evt'), ...update.params],

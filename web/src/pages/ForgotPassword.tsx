@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api } from '../api';
 import { Link } from '../router';
-import { ErrorNote, InputField, submitHandler, useAction } from '../ui';
+import { useAction } from '../ui';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
+import { EmailField } from './EmailField';
 
 /** "Forgot your password?": a link by e-mail when the server sends mail, else who can help. */
 export function ForgotPasswordPage({ sendsMail }: { sendsMail: boolean }) {
@@ -47,22 +48,9 @@ export function ForgotPasswordPage({ sendsMail }: { sendsMail: boolean }) {
       title="Forgot your password?"
       subtitle="Enter your e-mail address and we will send you a link."
     >
-      <form onSubmit={submitHandler(submit)} className="stack">
-        <InputField
-          label="E-mail"
-          type="email"
-          required
-          maxLength={FIELD_LIMITS.email}
-          error={fieldErrors.email}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          autoComplete="username"
-        />
-        {error && <ErrorNote message={error} />}
-        <button type="submit" className="btn primary wide" disabled={busy}>
-          {busy ? 'Sending…' : 'Send me a link'}
-        </button>
-      </form>
+      <AuthForm onSubmit={submit} busy={busy} error={error} submitLabel="Send me a link" busyLabel="Sending…">
+        <EmailField error={fieldErrors.email} value={email} onChange={(e) => setEmail(e.target.value)} />
+      </AuthForm>
       {back}
     </AuthLayout>
   );

@@ -3,7 +3,8 @@ import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api, useApi } from '../api';
 import { navigate } from '../router';
 import type { InvitationPreview } from '../server-types';
-import { ErrorNote, InputField, Loading, submitHandler, useAction } from '../ui';
+import { ErrorNote, InputField, Loading, useAction } from '../ui';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 
 export function InvitePage({ token, onDone }: { token: string; onDone: () => Promise<void> }) {
@@ -43,7 +44,13 @@ export function InvitePage({ token, onDone }: { token: string; onDone: () => Pro
         </>
       }
     >
-      <form onSubmit={submitHandler(submit)} className="stack">
+      <AuthForm
+        onSubmit={submit}
+        busy={busy}
+        error={error}
+        submitLabel="Accept invitation"
+        busyLabel="Joining…"
+      >
         {!i.has_account && (
           <InputField
             label="Your name"
@@ -66,11 +73,7 @@ export function InvitePage({ token, onDone }: { token: string; onDone: () => Pro
           onChange={(e) => setPassword(e.target.value)}
           autoComplete={i.has_account ? 'current-password' : 'new-password'}
         />
-        {error && <ErrorNote message={error} />}
-        <button type="submit" className="btn primary wide" disabled={busy}>
-          {busy ? 'Joining…' : 'Accept invitation'}
-        </button>
-      </form>
+      </AuthForm>
     </AuthLayout>
   );
 }

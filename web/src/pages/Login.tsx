@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api } from '../api';
 import { Link } from '../router';
-import { ErrorNote, InputField, submitHandler, useAction } from '../ui';
+import { InputField, useAction } from '../ui';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
+import { EmailField } from './EmailField';
 
 export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
   const [email, setEmail] = useState('');
@@ -19,16 +21,8 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
       title="Sign in"
       subtitle="New here? Ask an owner or admin of your workspace for an invitation link."
     >
-      <form onSubmit={submitHandler(submit)} className="stack">
-        <InputField
-          label="E-mail"
-          type="email"
-          required
-          maxLength={FIELD_LIMITS.email}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          autoComplete="username"
-        />
+      <AuthForm onSubmit={submit} busy={busy} error={error} submitLabel="Sign in" busyLabel="Signing in…">
+        <EmailField value={email} onChange={(e) => setEmail(e.target.value)} />
         <InputField
           label="Password"
           type="password"
@@ -38,11 +32,7 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
           onChange={(e) => setPassword(e.target.value)}
           autoComplete="current-password"
         />
-        {error && <ErrorNote message={error} />}
-        <button type="submit" className="btn primary wide" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
+      </AuthForm>
       <p>
         <Link href="/forgot-password">Forgot your password?</Link>
       </p>

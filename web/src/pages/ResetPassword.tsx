@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { Link } from '../router';
-import { ErrorNote, submitHandler, useAction } from '../ui';
+import { useAction } from '../ui';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { NewPasswordField } from './NewPasswordField';
 
@@ -30,18 +31,20 @@ export function ResetPasswordPage({ token, onDone }: { token: string; onDone: ()
     });
   return (
     <AuthLayout title="Choose a new password">
-      <form onSubmit={submitHandler(submit)} className="stack">
+      <AuthForm
+        onSubmit={submit}
+        busy={busy}
+        error={error}
+        submitLabel="Set new password"
+        busyLabel="Saving…"
+      >
         <NewPasswordField
           label="New password"
           error={fieldErrors.password}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        {error && <ErrorNote message={error} />}
-        <button type="submit" className="btn primary wide" disabled={busy}>
-          {busy ? 'Saving…' : 'Set new password'}
-        </button>
-      </form>
+      </AuthForm>
       <p>
         <Link href="/">Back to sign in</Link>
       </p>

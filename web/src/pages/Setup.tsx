@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api } from '../api';
 import { navigate } from '../router';
-import { ErrorNote, InputField, submitHandler, useAction } from '../ui';
+import { InputField, useAction } from '../ui';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
+import { EmailField } from './EmailField';
 import { NewPasswordField } from './NewPasswordField';
 
 /** First run: the owner account and the first workspace. */
@@ -32,7 +34,13 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
       title="Welcome to Parley"
       subtitle="Create the owner account and your workspace. This screen shows only once, on a new server."
     >
-      <form onSubmit={submitHandler(submit)} className="stack">
+      <AuthForm
+        onSubmit={submit}
+        busy={busy}
+        error={error}
+        submitLabel="Create account and workspace"
+        busyLabel="Creating…"
+      >
         <InputField
           label="Your name"
           error={fieldErrors.name}
@@ -41,12 +49,8 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
           onChange={set('name')}
           autoComplete="name"
         />
-        <InputField
-          label="E-mail"
+        <EmailField
           error={fieldErrors.email}
-          type="email"
-          required
-          maxLength={FIELD_LIMITS.email}
           value={form.email}
           onChange={set('email')}
           autoComplete="email"
@@ -76,11 +80,7 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
           value={form.default_country_code}
           onChange={set('default_country_code')}
         />
-        {error && <ErrorNote message={error} />}
-        <button type="submit" className="btn primary wide" disabled={busy}>
-          {busy ? 'Creating…' : 'Create account and workspace'}
-        </button>
-      </form>
+      </AuthForm>
     </AuthLayout>
   );
 }

@@ -2,11 +2,11 @@ import { useRef, useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, formatDate, upload } from '../../api';
 import { Link } from '../../router';
+import type { Conversation } from '../../server-types';
 import { ErrorNote, submitHandler, useAction } from '../../ui';
 import { SendTemplate } from '../messages/SendTemplate';
 import { EmojiPicker } from './EmojiPicker';
 import { QuickReplyPicker } from './QuickReplies';
-import type { Conversation } from './types';
 
 interface Uploaded {
   id: string;

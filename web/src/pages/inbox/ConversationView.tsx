@@ -3,12 +3,12 @@ import { api, useApi } from '../../api';
 import { useLiveReload } from '../../live';
 import { MemberOptions, useMembers } from '../../members';
 import { Link } from '../../router';
-import type { ConversationState } from '../../server-types';
+import type { Conversation, ConversationState } from '../../server-types';
 import { ErrorNote, Loading, ScrollBox, useAction } from '../../ui';
 import { Thread } from '../messages/Thread';
 import { useMarkRead } from '../messages/useMarkRead';
 import { Composer } from './Composer';
-import { type Conversation, STATE_LABELS } from './types';
+import { STATE_LABELS } from './types';
 
 /** One conversation: who has it and its state, the messages with the team's notes, the composer. */
 export function ConversationView({ contactId, back }: { contactId: string; back: string }) {

@@ -1,16 +1,4 @@
-import type { ConversationState, ConversationStateAnswer } from '../../server-types';
-import type { ThreadNote } from '../messages/Thread';
-import type { ConversationMessage } from '../messages/types';
-
-/** GET /conversations/:id. */
-export interface Conversation {
-  contact: { id: string; phone: string; name: string | null; email: string | null };
-  conversation: ConversationStateAnswer['conversation'];
-  messages: ConversationMessage[];
-  notes: ThreadNote[];
-  number_connected: boolean;
-  window: { open: boolean; closes_at: string | null };
-}
+import type { ConversationState } from '../../server-types';
 
 export const STATE_LABELS: Record<ConversationState, string> = {
   open: 'Open',

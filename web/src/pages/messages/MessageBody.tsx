@@ -1,8 +1,9 @@
+import type { ConversationMessage } from '../../server-types';
 import { QuickReply, ReceivedInteractive, SentInteractive } from './InteractiveContent';
 import { MediaContent } from './MediaContent';
 import { ContactsContent, LocationContent } from './PlaceContent';
 import { TemplateContent } from './TemplateContent';
-import { type ConversationMessage, isObject, type Json, list, str } from './types';
+import { isObject, type Json, list, str } from './types';
 
 const MEDIA = new Set(['image', 'video', 'audio', 'document', 'sticker']);
 

@@ -1,6 +1,7 @@
 import { formatDate } from '../../api';
+import type { ConversationMessage } from '../../server-types';
 import { MessageBody } from './MessageBody';
-import { type ConversationMessage, isObject, type Json, str } from './types';
+import { isObject, type Json, str } from './types';
 
 export interface Reactions {
   inbound?: string;

@@ -1,7 +1,8 @@
+import type { ConversationMessage } from '../../server-types';
 import { ButtonRow } from './InteractiveContent';
 import { MediaContent } from './MediaContent';
 import { LocationContent } from './PlaceContent';
-import { type ConversationMessage, isObject, type Json, list, str } from './types';
+import { isObject, type Json, list, str } from './types';
 
 /** The text value of one Graph send parameter. */
 const paramText = (p: Json | undefined) =>

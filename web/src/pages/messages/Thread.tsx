@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '../../api';
+import type { ConversationMessage, ConversationNote } from '../../server-types';
 import { MessageBubble, type Reactions } from './MessageBubble';
-import { type ConversationMessage, str } from './types';
+import { str } from './types';
 
 /** The message a reaction is to, by the network's id: a customer's by its context, the team's by what it sent. */
 const targetOf = (m: ConversationMessage) => m.context_wamid ?? str(m.content?.message_id) ?? null;
@@ -11,7 +12,13 @@ const targetOf = (m: ConversationMessage) => m.context_wamid ?? str(m.content?.m
  * each side, as WhatsApp keeps one; an empty emoji removes it), or as a line of its own when that
  * message is not among those shown. The team's internal notes come in among them by time.
  */
-export function Thread({ messages, notes = [] }: { messages: ConversationMessage[]; notes?: ThreadNote[] }) {
+export function Thread({
+  messages,
+  notes = [],
+}: {
+  messages: ConversationMessage[];
+  notes?: ConversationNote[];
+}) {
   const shown = new Set(messages.map((m) => m.wamid).filter(Boolean));
   const reactions = new Map<string, Reactions>();
   for (const m of messages) {
@@ -35,15 +42,8 @@ export function Thread({ messages, notes = [] }: { messages: ConversationMessage
   return <>{items}</>;
 }
 
-export interface ThreadNote {
-  id: string;
-  text: string;
-  author_name: string | null;
-  created_at: string;
-}
-
 /** An internal note: the team's, never sent to the customer. */
-function NoteBubble({ note }: { note: ThreadNote }) {
+function NoteBubble({ note }: { note: ConversationNote }) {
   return (
     <div className="bubble-row note">
       <div className="bubble note">

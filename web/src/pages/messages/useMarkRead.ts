@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { api } from '../../api';
-import type { ConversationMessage } from './types';
+import type { ConversationMessage } from '../../server-types';
 
 /**
  * Tells the server the teammate sees the newest customer message; the server decides, by the

@@ -1,15 +1,4 @@
-/** A run's step as the server records it (src/modules/automation/list-runs.ts). */
-export interface RunStep {
-  step_id: string;
-  type: string;
-  status: string;
-  outcome: Record<string, unknown>;
-  next_step: string | null;
-  wait_until?: string | null;
-  error: string | null;
-  started_at: string;
-  finished_at: string | null;
-}
+import type { RunStep } from '../../server-types';
 
 /** The step as the published version defined it, where the run's version is known. */
 export type StepDefinition = { id: string; type: string } & Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type RunStep, stepSentence } from './step-sentence';
+import type { RunStep } from '../../server-types';
+import { stepSentence } from './step-sentence';
 
 const step = (over: Partial<RunStep>): RunStep => ({
   step_id: 's',
@@ -7,6 +8,8 @@ const step = (over: Partial<RunStep>): RunStep => ({
   status: 'done',
   outcome: {},
   next_step: null,
+  wait_until: null,
+  attempts: 1,
   error: null,
   started_at: '2026-11-23T10:00:00Z',
   finished_at: '2026-11-23T10:00:00Z',

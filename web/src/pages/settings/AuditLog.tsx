@@ -1,19 +1,8 @@
 import { useState } from 'react';
 import { formatDate, useApi } from '../../api';
 import { ListTable, PAGE } from '../../list';
+import type { AuditEntry, AuditList } from '../../server-types';
 import { Badge, Card, Empty } from '../../ui';
-
-interface Entry {
-  id: string;
-  actor_type: 'user' | 'api_key' | 'system';
-  actor_id: string | null;
-  actor_name: string | null;
-  action: string;
-  entity_type: string;
-  entity_id: string;
-  changes: Record<string, unknown>;
-  created_at: string;
-}
 
 const ENTITIES: [string, string][] = [
   ['', 'Everything'],
@@ -28,7 +17,7 @@ const ENTITIES: [string, string][] = [
   ['api_key', 'API keys'],
 ];
 
-const who = (e: Entry) =>
+const who = (e: AuditEntry) =>
   e.actor_type === 'system'
     ? 'Parley'
     : e.actor_type === 'api_key'
@@ -49,7 +38,7 @@ export function AuditLogSettings() {
   const [offset, setOffset] = useState(0);
   const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
   if (entity) params.set('entity', entity);
-  const list = useApi<{ entries: Entry[]; has_next_page: boolean }>(`/audit-log?${params}`);
+  const list = useApi<AuditList>(`/audit-log?${params}`);
   return (
     <Card
       title="Audit log"

@@ -1,0 +1,85 @@
+import { type Static, Type } from 'typebox';
+import { AnyKey, MaybeText, MaybeTimestamp, Timestamp } from '../../http/schema.js';
+import { ConversationNote, ConversationStateView } from '../inbox/schemas.js';
+
+/** Meta's objects as the network sent them (or Parley sent them): every field may be missing. */
+const Json = Type.Record(AnyKey, Type.Unknown());
+const maybeJson = (description: string) => Type.Union([Json, Type.Null()], { description });
+const maybeJsonList = (description: string) => Type.Union([Type.Array(Json), Type.Null()], { description });
+
+const Direction = Type.Union([Type.Literal('inbound'), Type.Literal('outbound')]);
+
+/** A message of a conversation with what the page draws it from (messaging/conversation.ts). */
+export const ConversationMessage = Type.Object({
+  id: Type.String(),
+  direction: Direction,
+  contact_id: Type.String(),
+  phone: Type.String(),
+  type: Type.String(),
+  template_name: MaybeText,
+  template_language: MaybeText,
+  template_values: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  text: MaybeText,
+  status: Type.String(),
+  error_code: Type.Union([Type.Integer(), Type.Null()]),
+  error_reason: MaybeText,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  wamid: MaybeText,
+  content: maybeJson(
+    "The type's object in Meta's shape: as received (inbound), or as sent (outbound media, interactive...)",
+  ),
+  context_wamid: MaybeText,
+  reply_to: MaybeText,
+  context: maybeJson("Inbound: Meta's context (forwarded, frequently_forwarded, referred_product)"),
+  referral: maybeJson('Inbound: the click-to-WhatsApp ad the customer came from'),
+  team_read_at: MaybeTimestamp,
+  template_components: maybeJsonList(
+    'The values it was sent with, as Graph send components (header, body, button parameters)',
+  ),
+  template_body: MaybeText,
+  template_definition: maybeJsonList(
+    "The template as created: HEADER, BODY, FOOTER, BUTTONS in Meta's shape",
+  ),
+  sent_via: Type.Union([Type.Literal('teammate'), Type.Literal('api'), Type.Literal('flow'), Type.Null()], {
+    description: 'Outbound: how it was sent',
+  }),
+  sent_by: MaybeText,
+  sender_name: MaybeText,
+  quoted: Type.Union(
+    [
+      Type.Object({
+        id: Type.String(),
+        direction: Direction,
+        type: Type.String(),
+        text: MaybeText,
+        template_name: MaybeText,
+        content: maybeJson("The type's object in Meta's shape"),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The message this one replies to, when Parley has it' },
+  ),
+});
+export type ConversationMessage = Static<typeof ConversationMessage>;
+
+export const ConversationContact = Type.Object({
+  id: Type.String(),
+  phone: Type.String(),
+  name: MaybeText,
+  email: MaybeText,
+  window_open: Type.Boolean(),
+  window_closes_at: MaybeTimestamp,
+});
+export type ConversationContact = Static<typeof ConversationContact>;
+
+/** GET /api/app/conversations/:id: the contact, its conversation's state, messages and notes. */
+export const ConversationResult = Type.Object({
+  result: Type.Literal(true),
+  contact: ConversationContact,
+  conversation: ConversationStateView,
+  messages: Type.Array(ConversationMessage),
+  notes: Type.Array(ConversationNote),
+  number_connected: Type.Boolean(),
+  window: Type.Object({ open: Type.Boolean(), closes_at: MaybeTimestamp }),
+});
