@@ -14,7 +14,8 @@ const LARGEST_GROUP = 50;
 
 /**
  * Group commit for small independent statements that each would be a transaction of its own (a
- * message's status change: one per status webhook). Every commit waits for its WAL flush, and a
+ * message failed by Parley; the network's statuses and accepted sends, which come a thousand a
+ * second, are batched a statement each, messaging/status-batches.ts). Every commit waits for its WAL flush, and a
  * broadcast's thousands a second queued on that flush (`LWLock:WALWrite` in pg_stat_activity) with
  * the worker idle. Statements that arrive while groups are committing go together (db/batches.ts):
  * one transaction, one flush; a caller is answered once its group has committed, so nothing is

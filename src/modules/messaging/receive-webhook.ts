@@ -9,8 +9,8 @@ import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
 import { applyInboundConsent } from './inbound-consent.js';
 import { buttonPayload } from './inbound-content.js';
+import { recordNetworkStatus } from './record-network-status.js';
 import { sendMessage } from './send-message.js';
-import { changeStatus, networkStatus } from './status.js';
 import {
   type InboundMessage,
   isObject,
@@ -18,7 +18,6 @@ import {
   readInbound,
   readStatus,
   readTemplateStatus,
-  type StatusUpdate,
 } from './webhook-items.js';
 
 /** One POST from the network: `id` names it in the log (the same bytes redelivered, the same id). */
@@ -88,7 +87,7 @@ export async function receiveWebhook(
       }
       for (const [i, s] of list(value.statuses, `${where}.statuses`, skip).entries()) {
         await apply(`${where}.statuses[${i}]`, readStatus(s), async (status) => {
-          if (status) await applyStatus(ctx, number.workspaceId, status);
+          if (status) await recordNetworkStatus(ctx, number.workspaceId, status);
         });
       }
     }
@@ -224,9 +223,4 @@ function forwarding(context: Record<string, unknown> | null) {
   if (!context) return {};
   const { forwarded, frequently_forwarded, referred_product } = context;
   return { forwarded, frequently_forwarded, referred_product };
-}
-
-async function applyStatus(ctx: AppContext, workspaceId: string, s: StatusUpdate) {
-  const failure = s.status === 'failed' ? s.error : undefined;
-  await changeStatus(ctx, workspaceId, networkStatus(s.wamid, s.status, s.callbackData, failure));
 }

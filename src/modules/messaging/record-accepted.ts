@@ -1,10 +1,9 @@
 import type { AppContext } from '../../context.js';
-import { Batches, batchesOf, type Entry } from '../../db/batches.js';
 import type { Db } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
 import { followMessages } from '../broadcasts/recipient-follow.js';
-import { queueDeliveries } from '../webhooks/emit.js';
 import { ANSWERED, CHANGED, type StatusChange, statusEvents } from './status.js';
+import { type BatchRow, recordBatched, type StatusBatchKind } from './status-batches.js';
 
 /** The network took a message: its wamid, and the contact's WhatsApp id when the answer named it. */
 export interface Accepted {
@@ -13,21 +12,17 @@ export interface Accepted {
   wamid: string | null;
   waId: string | null;
 }
-type Changed = StatusChange & { deliveries: string[] };
-
-// Batches at once and their largest size: a broadcast's sends are answered about a thousand a second.
-const AT_ONCE = 4;
-const LARGEST = 100;
 
 // Sends answered together recorded as one statement: each message moves to accepted with its wamid
 // (unless a status webhook moved it first), its contact takes its wa_id either way, and its event and
-// broadcast recipient follow, as changeStatus does for one. The messages are locked in id order, as a
-// commit group runs its statements (db/commit-groups.ts), so the two wait for each other instead of
-// deadlocking. One round trip holds the locks: run as a commit group of single-message statements, the
-// network's `sent` webhooks waited on them (Lock:transactionid, docs/benchmarks.md).
+// broadcast recipient follow, as changeStatus does for one. The messages are locked in id order, as
+// status webhooks (record-network-status.ts) and commit groups (db/commit-groups.ts) lock them, so
+// they wait for each other instead of deadlocking. One round trip holds the locks: run as a commit
+// group of single-message statements, the network's `sent` webhooks waited on them
+// (Lock:transactionid, docs/benchmarks.md).
 export const RECORD_ACCEPTED = `WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-      AS i(ws, mid, new_wamid, new_wa_id, event_id)),
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+      AS i(ws, mid, new_wamid, new_wa_id, event_id, n)),
   -- Each message read by its primary key (a lateral subquery is not joined by the planner's choice:
   -- statistics from before a broadcast filled the table made it scan every message), and locked in id
   -- order (the nested loop keeps its outer side's order).
@@ -44,7 +39,7 @@ export const RECORD_ACCEPTED = `WITH input AS (
     UPDATE messages SET wamid = l.new_wamid, status = 'accepted', status_rank = 1, sending_until = NULL,
       unconfirmed_since = NULL, updated_at = now()
     FROM locked l WHERE messages.ctid = ANY (ARRAY(SELECT tid FROM locked)) AND messages.ctid = l.tid
-    RETURNING messages.workspace_id, ${CHANGED}, l.event_id),
+    RETURNING messages.workspace_id, ${CHANGED}, l.event_id, l.n::int AS n),
   contact AS (
     UPDATE contacts c SET wa_id = b.new_wa_id FROM batch b
     WHERE c.workspace_id = b.ws AND c.id = b.contact_id AND b.new_wa_id IS NOT NULL
@@ -54,53 +49,30 @@ export const RECORD_ACCEPTED = `WITH input AS (
     'SELECT m.workspace_id, m.id, m.source_key, m.status, m.error_code, m.error_reason FROM m',
     'ARRAY(SELECT source_key FROM m)',
   )})
-  SELECT ${ANSWERED}, ARRAY(SELECT e.id FROM event e WHERE e.event_key = m.id || ':' || m.status) AS deliveries
+  SELECT m.n, ${ANSWERED}, ARRAY(SELECT e.id FROM event e WHERE e.event_key = m.id || ':' || m.status) AS deliveries
   FROM m`;
 
-async function record(db: Db, batch: Accepted[]): Promise<Map<string, Changed>> {
-  const column = <K extends keyof Accepted>(k: K) => batch.map((a) => a[k]);
-  const { rows } = await db.query<Changed>(RECORD_ACCEPTED, [
-    column('workspaceId'),
-    column('id'),
-    column('wamid'),
-    column('waId'),
-    batch.map(() => newId('evt')),
-  ]);
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-// A batch that fails (a deadlock, a lost connection) is tried again a message at a time, so one
-// message's fault fails only its own caller.
-async function recordBatch(ctx: AppContext, batch: Entry<Accepted, StatusChange | null>[]) {
-  const changed = await record(
-    ctx.db,
-    batch.map((e) => e.item),
-  ).catch(() => null);
-  await Promise.all(
-    batch.map(async ({ item, resolve, reject }) => {
-      try {
-        const row = (changed ?? (await record(ctx.db, [item]))).get(item.id);
-        if (!row) return resolve(null);
-        const { deliveries, ...change } = row;
-        await queueDeliveries(ctx, item.workspaceId, deliveries);
-        resolve(change);
-      } catch (err) {
-        reject(err);
-      }
-    }),
-  );
-}
+const accepted: StatusBatchKind<Accepted> = {
+  name: 'accepted',
+  async record(db: Db, batch: Accepted[]) {
+    const column = <K extends keyof Accepted>(k: K) => batch.map((a) => a[k]);
+    const { rows } = await db.query<BatchRow>(RECORD_ACCEPTED, [
+      column('workspaceId'),
+      column('id'),
+      column('wamid'),
+      column('waId'),
+      batch.map(() => newId('evt')),
+    ]);
+    return rows;
+  },
+  message: (a) => a.id,
+};
 
 /**
  * Records that the network took a message (its answer to the send), batched with the other sends
  * answered meanwhile; resolves once committed, with the change, or null when the message had already
  * moved on (its status webhook came first).
  */
-export function recordAccepted(ctx: AppContext, accepted: Accepted): Promise<StatusChange | null> {
-  const batches = batchesOf(
-    ctx,
-    'accepted',
-    () => new Batches<Accepted, StatusChange | null>((b) => recordBatch(ctx, b), AT_ONCE, LARGEST),
-  );
-  return batches.add(accepted);
+export function recordAccepted(ctx: AppContext, item: Accepted): Promise<StatusChange | null> {
+  return recordBatched(ctx, accepted, item);
 }

@@ -3,6 +3,7 @@ import { testAppForTests } from '../../../test/support/app.js';
 import { snapshotAudience } from '../broadcasts/snapshot-audience.js';
 import { createWorkspace } from '../workspaces/create-workspace.js';
 import { RECORD_ACCEPTED } from './record-accepted.js';
+import { RECORD_NETWORK_STATUS } from './record-network-status.js';
 import { CHANGED, FOLLOW_CHANGED } from './status.js';
 
 // A status change moves its broadcast recipient forward in the same statement. On tables that grew
@@ -108,4 +109,24 @@ it("reads only the batch's messages and recipients when sends are recorded accep
   expect(read.filter((r) => r.rows > batch.length)).toEqual([]);
   const followed = await recipients(batch.map((g) => `ct_plan${g}`));
   expect(followed.map((r) => r.state)).toEqual(batch.map(() => 'sent'));
+});
+
+it("reads only the batch's messages and recipients when status webhooks are recorded together", async () => {
+  // Twenty the network reports delivered by their wamids (recorded just above), and one whose send's
+  // answer was lost, found by the message id in its callback data.
+  const batch = Array.from({ length: 20 }, (_, i) => i + 100);
+  const read = await rowsRead(RECORD_NETWORK_STATUS, [
+    [...batch, 300].map(() => ws.id),
+    [...batch, 300].map((g) => `wamid.plan${g}`),
+    [...batch, 300].map(() => 'delivered'),
+    [...batch, 300].map(() => 3),
+    [...batch, 300].map(() => null),
+    [...batch, 300].map(() => null),
+    [...batch.map(() => null), 'msg_plan300'],
+    [...batch, 300].map((g) => `evt_plan_d${g}`),
+  ]);
+  expect(read.length).toBeGreaterThan(0);
+  expect(read.filter((r) => r.rows > batch.length + 1)).toEqual([]);
+  const followed = await recipients([...batch, 300].map((g) => `ct_plan${g}`));
+  expect(followed.map((r) => r.state)).toEqual([...batch, 300].map(() => 'delivered'));
 });

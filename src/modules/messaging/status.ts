@@ -90,39 +90,6 @@ export async function changeStatus(
 }
 
 /**
- * A status from the network, by its wamid: the message moves forward to it; a late or repeated
- * status (a `sent` after `delivered`, a webhook delivered twice) changes nothing. A status for a
- * wamid Parley has not recorded: the answer to that send was lost (a timeout, a cut connection, a
- * process that died mid-call). The network echoes biz_opaque_callback_data, which Parley sets to the
- * message id, so the status names the message: it takes the wamid and moves forward, and is not sent
- * again. A message failed as never confirmed is confirmed all the same.
- */
-export function networkStatus(
-  wamid: string,
-  status: MessageStatus,
-  callbackData: string | null,
-  error?: { code: number; reason: string },
-): StatusStatement {
-  return {
-    sql: `advanced AS (
-       UPDATE messages SET status = $4, status_rank = $5, error_code = COALESCE($6, error_code),
-         error_reason = COALESCE($7, error_reason), updated_at = now()
-       WHERE workspace_id = $1 AND wamid = $3 AND status_rank < $5
-       RETURNING ${CHANGED}),
-     confirmed AS (
-       UPDATE messages SET wamid = $3, status = $4, status_rank = $5, error_code = $6, error_reason = $7,
-         sending_until = NULL, unconfirmed_since = NULL, updated_at = now()
-       WHERE workspace_id = $1 AND id = $8 AND direction = 'outbound' AND wamid IS NULL
-         AND (status_rank < $5 OR (status = 'failed' AND unconfirmed_since IS NOT NULL))
-         AND NOT EXISTS (SELECT 1 FROM advanced)
-       RETURNING ${CHANGED}),
-     m AS (SELECT * FROM advanced UNION ALL SELECT * FROM confirmed)`,
-    params: [wamid, status, STATUS_RANK[status], error?.code ?? null, error?.reason ?? null, callbackData],
-    key: callbackData ?? wamid,
-  };
-}
-
-/**
  * Marks a message failed. `refused`: the network's answer refused it (any status but failed moves).
  * Otherwise Parley gave up on a queued message (retries ran out, never confirmed): it keeps its
  * unconfirmed mark, so that a status webhook arriving late still confirms it.
