@@ -35,3 +35,23 @@ export async function readCapped(
     reader.releaseLock();
   }
 }
+
+/** readCapped for a Node stream (undici's request): the rest is not read once the cap is passed. */
+export async function readCappedStream(
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<CappedBody> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // Leaving the loop early ends the stream, which closes the connection instead of reading on.
+  for await (const chunk of body) {
+    const room = maxBytes - size;
+    if (chunk.byteLength > room) {
+      chunks.push(chunk.subarray(0, room));
+      return { bytes: Buffer.concat(chunks, size + room), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.byteLength;
+  }
+  return { bytes: Buffer.concat(chunks, size), truncated: false };
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Agent } from 'undici';
-import { readCapped } from '../../../lib/read-capped.js';
+import { Readable } from 'node:stream';
+import { Agent, request } from 'undici';
+import { type readCapped, readCappedStream } from '../../../lib/read-capped.js';
 import { networkError } from './error-code.js';
 import { type OutboundMessage, sendRequestBody } from './send-body.js';
 import type {
@@ -208,38 +209,40 @@ export class CloudApiClient {
     throw new CloudApiError(`the media download answered ${res.status}`, 0, res.status, transient);
   }
 
+  // undici's request, not fetch: a send's call to the network spent more CPU in fetch's web streams
+  // than in the rest of the call (docs/benchmarks.md).
   private async request<T>(method: string, path: string, body?: unknown, raw?: RawBody): Promise<T> {
-    let res: Response;
+    let res: Awaited<ReturnType<typeof request>>;
     try {
-      res = await fetch(`${this.config.baseUrl}/${this.config.version}${path}`, {
+      res = await request(`${this.config.baseUrl}/${this.config.version}${path}`, {
         dispatcher: graphAgent,
-        method,
+        method: method as 'GET' | 'POST' | 'DELETE',
         headers: {
           authorization: `Bearer ${this.config.accessToken}`,
           ...(body ? { 'content-type': 'application/json' } : {}),
           ...(raw ? { 'content-type': raw.contentType } : {}),
         },
-        body: raw ? (raw.body as unknown as RequestInit['body']) : body ? JSON.stringify(body) : undefined,
-        ...(raw ? { duplex: 'half' } : {}),
+        body: raw ? Readable.from(raw.body) : body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(this.config.timeoutMs),
-      } as RequestInit);
+      });
     } catch (err) {
       throw failedCall(err);
     }
+    const status = res.statusCode;
+    const ok = status >= 200 && status < 300;
     let answer: Awaited<ReturnType<typeof readCapped>>;
     try {
-      answer = await readCapped(res.body, MAX_ANSWER_BYTES);
+      answer = await readCappedStream(res.body, MAX_ANSWER_BYTES);
     } catch (err) {
-      if (res.ok)
-        throw new CloudApiError(`the network answered ${res.status}, then broke off`, 0, res.status, false);
+      if (ok) throw new CloudApiError(`the network answered ${status}, then broke off`, 0, status, false);
       throw failedCall(err);
     }
     const json = answer.truncated ? undefined : parseJson(answer.bytes);
     const unread = answer.truncated
-      ? `the network answered ${res.status} with more than ${MAX_ANSWER_BYTES} bytes`
-      : `the network answered ${res.status} without JSON`;
-    if (res.ok) {
-      if (json === undefined) throw new CloudApiError(unread, 0, res.status, false);
+      ? `the network answered ${status} with more than ${MAX_ANSWER_BYTES} bytes`
+      : `the network answered ${status} without JSON`;
+    if (ok) {
+      if (json === undefined) throw new CloudApiError(unread, 0, status, false);
       return json as T;
     }
     const error =
@@ -247,17 +250,17 @@ export class CloudApiClient {
     if (!error) {
       // Not the Graph API's own error (those are JSON): a proxy or gateway in front of it answered. A
       // 5xx from there may come after the request reached the network, so its outcome is unknown.
-      const what = json === undefined ? unread : `the network answered ${res.status} without an error`;
-      const transient = res.status >= 500 || res.status === 429 || res.status === 408;
-      throw new CloudApiError(what, 0, res.status, transient, res.status >= 500);
+      const what = json === undefined ? unread : `the network answered ${status} without an error`;
+      const transient = status >= 500 || status === 429 || status === 408;
+      throw new CloudApiError(what, 0, status, transient, status >= 500);
     }
     const details = isObject(error.error_data) ? error.error_data.details : undefined;
     const { code, reason } = networkError(error.code, typeof details === 'string' ? details : error.message);
     throw new CloudApiError(
-      reason || `the network answered ${res.status}`,
+      reason || `the network answered ${status}`,
       code,
-      res.status,
-      res.status >= 500 || res.status === 429 || TRANSIENT_CODES.has(code),
+      status,
+      status >= 500 || status === 429 || TRANSIENT_CODES.has(code),
     );
   }
 }
@@ -312,11 +315,14 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
-/** A call that got no readable answer: a timeout or a cut connection leaves its outcome unknown. */
+/**
+ * A call that got no readable answer: a timeout or a cut connection leaves its outcome unknown.
+ * fetch wraps the socket's error as its cause; undici's request throws it as it is.
+ */
 function failedCall(err: unknown): CloudApiError {
   const timedOut = (err as Error).name === 'TimeoutError';
-  const cause = (err as { cause?: { code?: string } }).cause;
-  const notSent = !timedOut && NOT_SENT_CODES.has(cause?.code ?? '');
+  const { code, cause } = err as { code?: string; cause?: { code?: string } };
+  const notSent = !timedOut && NOT_SENT_CODES.has(cause?.code ?? code ?? '');
   return new CloudApiError(
     timedOut
       ? 'the network did not answer in time'
