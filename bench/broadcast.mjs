@@ -73,7 +73,11 @@ async function warmUp(number) {
       messagingLimitTier: 'TIER_UNLIMITED',
     },
   });
-  await call(`${simUrl}/control`, { method: 'POST', headers: simAuth, body: { status_delays_ms: [-1, -1, -1] } });
+  await call(`${simUrl}/control`, {
+    method: 'POST',
+    headers: simAuth,
+    body: { status_delays_ms: [-1, -1, -1] },
+  });
   let next = 0;
   const sender = async () => {
     while (next < WARM_UP_SENDS) {
@@ -194,9 +198,11 @@ async function run() {
   // The simulator stands for Meta's servers, which do not share Parley's cores: ahead of the others
   // for the CPU, it stamps each send as it arrives instead of when a busy core frees up (tens of ms
   // later at times, which put more than the rate in one second of its clock). Needs root; said if not.
+  let simPriority = true;
   try {
     os.setPriority(sim.pid, -10);
   } catch {
+    simPriority = false;
     process.stderr.write('  (the simulator could not be given priority: its receive times may run late)\n');
   }
   const api = await start(
@@ -315,6 +321,7 @@ async function run() {
       status: state.status,
       counts: state.counts,
       received: messages.length,
+      simPriority,
       twice: [...perPhone.values()].filter((c) => c > 1).length,
       missing,
       wallS,
@@ -347,7 +354,7 @@ function section(r) {
   return [
     '## Broadcast',
     '',
-    `A broadcast of an approved template (one body value) to ${n(RECIPIENTS)} contacts (a tag segment) on PostgreSQL ${r.serverVersion.split(' ')[0]}, from a number configured at ${n(RATE)} messages per second (messaging limit tier TIER_UNLIMITED) to the simulator in its own process (\`parley simulator\`, only the \`sent\` status webhook on, 50 ms after each send, processed by the API and worker: it is what confirms a send whose worker was killed before its answer came back). \`serve --role worker\` delivers it; it is killed with SIGKILL ${KILLS} times, at a quarter, half and three quarters of the recipients sent as the broadcast counts them, and started again at once each time; \`serve --role api\` answers \`GET /api/v1/broadcasts/{id}\`, polled every half second throughout, each poll followed by a \`SELECT 1\` on the same database (its round trip shows how busy the database and the machine were). Rates are the simulator's receive times: over the whole run (kills and the waits after them included) and *steady*, over the stretches between the kills, each less its first and last 2 s. *Silences* are the stretches of over a second in which the network heard nothing: after each kill (the dead worker's lease of 20 s, then the job handed on by pg-boss or the sweep) and wherever sending stalled. Written by \`npm run bench\` (bench/broadcast.mjs) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores; load average ${r.loadStart.toFixed(1)} when the broadcast started and ${r.loadEnd.toFixed(1)} when it completed (above the core count, other work shared the machine).`,
+    `A broadcast of an approved template (one body value) to ${n(RECIPIENTS)} contacts (a tag segment) on PostgreSQL ${r.serverVersion.split(' ')[0]}, from a number configured at ${n(RATE)} messages per second (messaging limit tier TIER_UNLIMITED) to the simulator in its own process (\`parley simulator\`, only the \`sent\` status webhook on, 50 ms after each send, processed by the API and worker: it is what confirms a send whose worker was killed before its answer came back; warmed up by ${n(WARM_UP_SENDS)} sends of its own first and given CPU priority${r.simPriority ? '' : ' (refused on this run)'}, as Meta's servers do not share Parley's cores). \`serve --role worker\` delivers it; it is killed with SIGKILL ${KILLS} times, at a quarter, half and three quarters of the recipients sent as the broadcast counts them, and started again at once each time; \`serve --role api\` answers \`GET /api/v1/broadcasts/{id}\`, polled every half second throughout, each poll followed by a \`SELECT 1\` on the same database (its round trip shows how busy the database and the machine were). Rates are the simulator's receive times: over the whole run (kills and the waits after them included) and *steady*, over the stretches between the kills, each less its first and last 2 s. *Silences* are the stretches of over a second in which the network heard nothing: after each kill (the dead worker's lease of 20 s, then the job handed on by the drain 3 s later) and wherever sending stalled. Written by \`npm run bench\` (bench/broadcast.mjs) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores; load average ${r.loadStart.toFixed(1)} when the broadcast started and ${r.loadEnd.toFixed(1)} when it completed (above the core count, other work shared the machine).`,
     '',
     '| status | at the network | sent twice | missing | whole run /s | steady /s (off by) | per stretch /s | busiest 1 s window | silences over 1 s: count, total s, longest s | wall s | worker peak RSS MB | worker CPU s | GET p50 / p99 / max ms | `SELECT 1` p50 / p99 ms |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
