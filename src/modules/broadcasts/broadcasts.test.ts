@@ -9,7 +9,7 @@ import {
 } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
-import { deliverBroadcast } from './deliver-broadcast.js';
+import { deliverBroadcast, keepLease } from './deliver-broadcast.js';
 import { getBroadcast } from './get-broadcast.js';
 
 const t = simulatorAppForTests({ queue: true, statusDelaysMs: [20, 40, -1] });
@@ -412,6 +412,44 @@ describe('delivery', () => {
     const done = await settled(ws, broadcast.id);
     expect(done.counts).toMatchObject({ sent: 1 });
     expect(bodiesSentTo(c.phone)).toHaveLength(1);
+  });
+
+  it('keeps its lease while it waits, and only its own', async () => {
+    const ws = await t.connectedWorkspace();
+    const later = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19);
+    const [mine, theirs] = await Promise.all(
+      ['a', 'b'].map(async () =>
+        (await create(ws, { audience: { tags_all: ['x'] }, send_at: later })).json(),
+      ),
+    );
+    const leaseOf = async (id: string) =>
+      (
+        await t.ctx.db.query<{ owner: string; left: number }>(
+          `SELECT lease_owner AS owner, extract(epoch FROM lease_until - now())::float8 AS left
+           FROM broadcasts WHERE workspace_id = $1 AND id = $2`,
+          [ws.id, id],
+        )
+      ).rows[0]!;
+    // The other is paused, so that the drain leaves its lapsed lease alone.
+    await t.ctx.db.query(
+      `UPDATE broadcasts SET status = CASE id WHEN $2 THEN 'sending' ELSE 'paused' END,
+         lease_owner = CASE id WHEN $2 THEN 'me' ELSE 'other' END, lease_until = now() + interval '1 second'
+       WHERE workspace_id = $1 AND id IN ($2, $3)`,
+      [ws.id, mine.broadcast.id, theirs.broadcast.id],
+    );
+    const renewing = keepLease(t.ctx, { workspaceId: ws.id, broadcastId: mine.broadcast.id }, 'me');
+    try {
+      await new Promise((r) => setTimeout(r, 2_500));
+      // Past its first second, and renewed to seconds ahead; the other delivery's lapsed.
+      const kept = await leaseOf(mine.broadcast.id);
+      expect(kept.owner).toBe('me');
+      expect(kept.left).toBeGreaterThan(3);
+      expect(await leaseOf(theirs.broadcast.id)).toEqual({ owner: 'other', left: expect.any(Number) });
+      expect((await leaseOf(theirs.broadcast.id)).left).toBeLessThan(0);
+    } finally {
+      clearInterval(renewing);
+      await t.ctx.db.query(`UPDATE broadcasts SET status = 'cancelled' WHERE workspace_id = $1`, [ws.id]);
+    }
   });
 
   it("records the network's refusal per recipient with Meta's code", async () => {
