@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
-import { createWorkspace } from '../workspaces/create-workspace.js';
+import { broadcastRows } from '../../../test/support/broadcast-rows.js';
 import { RECORD_ACCEPTED, recordAccepted } from './record-accepted.js';
 
 // Sends answered together are recorded as accepted in one statement: the message with its wamid, the
@@ -11,28 +11,7 @@ const N = 30;
 let ws: string;
 
 beforeAll(async () => {
-  ws = (await createWorkspace(t.ctx.db, { name: 'Accepted', defaultCountryCode: '91' })).id;
-  await t.ctx.db.query(
-    `INSERT INTO webhook_endpoints (workspace_id, id, url, secret_enc, events)
-     VALUES ($1, 'we_acc', 'https://example.com/hook', 'unused', '{message.status}')`,
-    [ws],
-  );
-  await t.ctx.db.query(
-    `INSERT INTO broadcasts (workspace_id, id, name, status, template_name, template_language, template_category,
-       audience, "values", time_zone)
-     VALUES ($1, 'bc_acc', 'Accepted', 'sending', 'offer', 'en', 'MARKETING', '{}', '{}', 'UTC')`,
-    [ws],
-  );
-  await t.ctx.db.query(
-    `INSERT INTO contacts (workspace_id, id, phone) SELECT $1, 'ct_acc' || g, '1416557' || lpad(g::text, 4, '0')
-     FROM generate_series(1, $2::int) g`,
-    [ws, N],
-  );
-  await t.ctx.db.query(
-    `INSERT INTO broadcast_recipients (workspace_id, broadcast_id, contact_id, phone, state)
-     SELECT $1, 'bc_acc', 'ct_acc' || g, '1416557' || lpad(g::text, 4, '0'), 'releasing' FROM generate_series(1, $2::int) g`,
-    [ws, N],
-  );
+  ws = await broadcastRows(t.ctx.db, 'acc', '1416557', N, 'releasing');
   // Message 1 had its `sent` webhook first: it moves no further back.
   await t.ctx.db.query(
     `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, status, status_rank, source_key, wamid)

@@ -1,9 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
-import { followMessages } from '../broadcasts/recipient-follow.js';
-import { ANSWERED, CHANGED, type StatusChange, statusEvents } from './status.js';
-import { type BatchRow, recordBatched, type StatusBatchKind } from './status-batches.js';
+import { CHANGED, type StatusChange } from './status.js';
+import { type BatchRow, FOLLOW_BATCH, recordBatched, type StatusBatchKind } from './status-batches.js';
 
 /** The network took a message: its wamid, and the contact's WhatsApp id when the answer named it. */
 export interface Accepted {
@@ -44,13 +43,7 @@ export const RECORD_ACCEPTED = `WITH input AS (
     UPDATE contacts c SET wa_id = b.new_wa_id FROM batch b
     WHERE c.workspace_id = b.ws AND c.id = b.contact_id AND b.new_wa_id IS NOT NULL
       AND c.wa_id IS DISTINCT FROM b.new_wa_id),
-  ${statusEvents('m.workspace_id', 'm.event_id')},
-  recipient AS (${followMessages(
-    'SELECT m.workspace_id, m.id, m.source_key, m.status, m.error_code, m.error_reason FROM m',
-    'ARRAY(SELECT source_key FROM m)',
-  )})
-  SELECT m.n, ${ANSWERED}, ARRAY(SELECT e.id FROM event e WHERE e.event_key = m.id || ':' || m.status) AS deliveries
-  FROM m`;
+  ${FOLLOW_BATCH}`;
 
 const accepted: StatusBatchKind<Accepted> = {
   name: 'accepted',

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
-import { createWorkspace } from '../workspaces/create-workspace.js';
+import { broadcastRows } from '../../../test/support/broadcast-rows.js';
 import { RECORD_NETWORK_STATUS, recordNetworkStatus } from './record-network-status.js';
 import type { MessageStatus } from './status.js';
 
@@ -12,28 +12,7 @@ const N = 30;
 let ws: string;
 
 beforeAll(async () => {
-  ws = (await createWorkspace(t.ctx.db, { name: 'Statuses', defaultCountryCode: '91' })).id;
-  await t.ctx.db.query(
-    `INSERT INTO webhook_endpoints (workspace_id, id, url, secret_enc, events)
-     VALUES ($1, 'we_st', 'https://example.com/hook', 'unused', '{message.status}')`,
-    [ws],
-  );
-  await t.ctx.db.query(
-    `INSERT INTO broadcasts (workspace_id, id, name, status, template_name, template_language, template_category,
-       audience, "values", time_zone)
-     VALUES ($1, 'bc_st', 'Statuses', 'sending', 'offer', 'en', 'MARKETING', '{}', '{}', 'UTC')`,
-    [ws],
-  );
-  await t.ctx.db.query(
-    `INSERT INTO contacts (workspace_id, id, phone) SELECT $1, 'ct_st' || g, '1416558' || lpad(g::text, 4, '0')
-     FROM generate_series(1, $2::int) g`,
-    [ws, N],
-  );
-  await t.ctx.db.query(
-    `INSERT INTO broadcast_recipients (workspace_id, broadcast_id, contact_id, phone, state)
-     SELECT $1, 'bc_st', 'ct_st' || g, '1416558' || lpad(g::text, 4, '0'), 'queued' FROM generate_series(1, $2::int) g`,
-    [ws, N],
-  );
+  ws = await broadcastRows(t.ctx.db, 'st', '1416558', N, 'queued');
   // Every message accepted with its wamid, but message 30: its send's answer was lost, so it has no
   // wamid and waits to be confirmed, failed as never confirmed.
   await t.ctx.db.query(

@@ -1,9 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
-import { followMessages } from '../broadcasts/recipient-follow.js';
-import { ANSWERED, CHANGED, STATUS_RANK, type StatusChange, statusEvents } from './status.js';
-import { type BatchRow, recordBatched, type StatusBatchKind } from './status-batches.js';
+import { CHANGED, STATUS_RANK, type StatusChange } from './status.js';
+import { type BatchRow, FOLLOW_BATCH, recordBatched, type StatusBatchKind } from './status-batches.js';
 import type { StatusUpdate } from './webhook-items.js';
 
 type NetworkStatus = StatusUpdate & { workspaceId: string };
@@ -38,13 +37,7 @@ export const RECORD_NETWORK_STATUS = `WITH input AS (
       updated_at = now()
     FROM locked l WHERE messages.ctid = ANY (ARRAY(SELECT tid FROM locked)) AND messages.ctid = l.tid
     RETURNING messages.workspace_id, ${CHANGED}, l.event_id, l.n::int AS n),
-  ${statusEvents('m.workspace_id', 'm.event_id')},
-  recipient AS (${followMessages(
-    'SELECT m.workspace_id, m.id, m.source_key, m.status, m.error_code, m.error_reason FROM m',
-    'ARRAY(SELECT source_key FROM m)',
-  )})
-  SELECT m.n, ${ANSWERED}, ARRAY(SELECT e.id FROM event e WHERE e.event_key = m.id || ':' || m.status) AS deliveries
-  FROM m`;
+  ${FOLLOW_BATCH}`;
 
 const networkStatuses: StatusBatchKind<NetworkStatus> = {
   name: 'network-status',
