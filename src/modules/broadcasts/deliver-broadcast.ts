@@ -282,7 +282,7 @@ const REVIVE_AT_ONCE = 20;
  * process killed mid-send) is handed a job at once, with the dead lease cleared in the same
  * transaction so it is found once. Left to pg-boss, the killed job came back only after its worker was
  * found dead and its retry's backoff ran out, and to the minute's sweep after a minute more: 50 to 90
- * s of silence per kill in the broadcast bench, against the lease's 20 s then.
+ * s of silence per kill in the broadcast bench, against a lease of 20 s then.
  */
 export async function reviveLapsedDeliveries(ctx: AppContext): Promise<boolean> {
   const found = await ctx.db.transaction(async (tx) => {
