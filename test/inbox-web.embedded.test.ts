@@ -108,7 +108,10 @@ describe.skipIf(!hasChromium)('the inbox in the browser', { timeout: 120_000 }, 
     // The customer writes again: it opens and comes back, live.
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     await running.sim('POST', '/inbound', { from: CUSTOMER, name: 'Meera Shah', text: 'One more question' });
-    await row().getByText('One more question').waitFor({ timeout: 5_000 });
+    // The inbox never polls: the row can only change through the live stream. About a second on a
+    // quiet machine (the stream's read and the page's reload at most once a second); 5 s ran out on a
+    // loaded CI run.
+    await row().getByText('One more question').waitFor({ timeout: 15_000 });
     await page.setViewportSize({ width: 390, height: 800 });
     await screenshot(page, 'inbox-03-phone');
   });
