@@ -45,9 +45,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 /** Starts `node args...` and resolves once its output matches readyPattern. */
 export function start(args, env, readyPattern, { nodeOptions = [] } = {}) {
-  // A server meant for the embedded database must not pick up the shell's DATABASE_URL.
+  // A server meant for the embedded database must not pick up the shell's DATABASE_URL, nor one meant
+  // for the in-memory rate limiter the shell's REDIS_URL (its counts outlive each server, and the
+  // automation bench's second server was answered 429 by the first one's).
   const childEnv = { ...process.env, ...env };
   if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
+  if (!('REDIS_URL' in env)) delete childEnv.REDIS_URL;
   const child = spawn(process.execPath, [...nodeOptions, ...args], {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
