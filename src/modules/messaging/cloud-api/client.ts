@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
-import { type readCapped, readCappedStream } from '../../../lib/read-capped.js';
+import { type CappedBody, readCapped } from '../../../lib/read-capped.js';
 import { networkError } from './error-code.js';
 import { type OutboundMessage, sendRequestBody } from './send-body.js';
 import type {
@@ -230,9 +230,9 @@ export class CloudApiClient {
     }
     const status = res.statusCode;
     const ok = status >= 200 && status < 300;
-    let answer: Awaited<ReturnType<typeof readCapped>>;
+    let answer: CappedBody;
     try {
-      answer = await readCappedStream(res.body, MAX_ANSWER_BYTES);
+      answer = await readCapped(res.body, MAX_ANSWER_BYTES);
     } catch (err) {
       if (ok) throw new CloudApiError(`the network answered ${status}, then broke off`, 0, status, false);
       throw failedCall(err);
