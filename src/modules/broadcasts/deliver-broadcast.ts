@@ -237,8 +237,9 @@ export function keepLease(ctx: AppContext, job: Job, owner: string): NodeJS.Time
 }
 
 /**
- * Whether the broadcast is still to be sent (not paused or cancelled) by this delivery, whose lease
- * it renews: asked before each send, it reads the database at most every quarter second.
+ * Whether the broadcast is still to be sent (not paused or cancelled) by this delivery, still its
+ * lease's holder (keepLease renews it): asked before each send, it reads the database at most every
+ * quarter second.
  */
 function stillGoing(ctx: AppContext, job: Job, owner: string): () => Promise<boolean> {
   let checked = 0;
@@ -248,8 +249,7 @@ function stillGoing(ctx: AppContext, job: Job, owner: string): () => Promise<boo
     checked = Date.now();
     going = ctx.db
       .query<{ status: BroadcastStatus }>(
-        `UPDATE broadcasts SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
-         WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3 RETURNING status`,
+        'SELECT status FROM broadcasts WHERE workspace_id = $1 AND id = $2 AND lease_owner = $3',
         [job.workspaceId, job.broadcastId, owner],
       )
       .then(({ rows }) => rows[0]?.status === 'sending' || rows[0]?.status === 'waiting_for_limit');
