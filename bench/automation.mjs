@@ -9,7 +9,16 @@ import pg from 'pg';
 import { openDatabase } from '../dist/db/open.js';
 import { SecretBox } from '../dist/lib/secret-box.js';
 import { createAutomation } from '../dist/modules/automation/save-automation.js';
-import { cleanupAll, measure, seedDatabase, sleep, start, stop, writeBenchSection } from './lib.mjs';
+import {
+  cleanupAll,
+  cpuTallyCell,
+  measure,
+  seedDatabase,
+  sleep,
+  start,
+  stop,
+  writeBenchSection,
+} from './lib.mjs';
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const load = {
@@ -54,6 +63,7 @@ async function requestRows(seeded) {
         flows === 0 ? (phone) => ({ phone, tags: ['bench'] }) : (phone) => ({ phone, event: 'bench' });
       const r = await measure(`http://127.0.0.1:${PORT}/api/v1/${path}`, {
         ...load,
+        pids: { server: server.pid },
         method: 'POST',
         makeRequest: (req) => ({
           ...req,
@@ -150,11 +160,11 @@ try {
     '',
     `POST /events beside POST /contacts on the same server build, ${load.connections} connections, ${load.duration} s after ${load.warmup} s of warm-up; the workers run in the same process (\`serve\`), so the runs the events start compete for the same two cores.`,
     '',
-    '| request | req/s | p50 ms | p99 ms | ratio to POST /contacts | non-2xx / errors |',
-    '|---|--:|--:|--:|--:|--:|',
+    '| request | req/s | p50 ms | p99 ms | ratio to POST /contacts | CPU ms per request: server / - / PostgreSQL / load generator = all (machine busy) | non-2xx / errors |',
+    '|---|--:|--:|--:|--:|--:|--:|',
     ...requests.map(
       (r) =>
-        `| ${r.label} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / contacts.rps).toFixed(2)} | ${r.failed} |`,
+        `| ${r.label} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / contacts.rps).toFixed(2)} | ${cpuTallyCell(r.cpu)} | ${r.failed} |`,
     ),
     '',
     `Runs end to end: ${RUNS} events stored first, then worker processes started (timed from when they are up: the outbox drained into runs, then every step); each run is three database-only steps (tag, trait, tag), which run in one job and one transaction.`,

@@ -1,7 +1,15 @@
 // Helpers for npm run bench: child processes that are always cleaned up, autocannon runs, and the
 // seeded databases every server under test starts from.
 import { spawn } from 'node:child_process';
-import { cpSync, createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  createWriteStream,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -112,14 +120,61 @@ function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time of every PostgreSQL process on the machine (ms): the server and its backends. */
+function postgresCpuMs() {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(pid);
+    } catch {
+      // exited while listed
+    }
+  }
+  return total;
+}
+
+/** The machine's busy and total clock ticks since boot, over all cores (/proc/stat). */
+function machineTicks() {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: total - fields[3] - fields[4], total };
+}
+
+/**
+ * Where a measured run's CPU went: for each named process (`pids`), the PostgreSQL processes and
+ * this process (the load generator), the CPU time per 2xx answer (ms); and how busy the machine's
+ * cores were (share of all cores' time), which says whether the run was bound by CPU or by waiting.
+ */
+function cpuTally(pids) {
+  const read = () => ({
+    ...Object.fromEntries(Object.entries(pids).map(([label, pid]) => [label, cpuMs(pid)])),
+    database: postgresCpuMs(),
+    'load generator': (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+    machine: machineTicks(),
+  });
+  const before = read();
+  return (answers) => {
+    const after = read();
+    const perAnswer = {};
+    for (const label of Object.keys(after)) {
+      if (label !== 'machine') perAnswer[label] = (after[label] - before[label]) / Math.max(1, answers);
+    }
+    const busy = (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total);
+    return { perAnswer, machineBusy: busy };
+  };
+}
+
 /**
  * A warm-up run, then the measured one: 2xx per second, latency p50 and p99 (ms), failures; with
  * `pid`, the CPU time that process used per 2xx answer (ms), which other work on the machine
- * slows much less than it slows throughput.
+ * slows much less than it slows throughput; with `pids` ({label: pid}), the tally of where the
+ * machine's CPU went (cpuTally).
  */
-export async function measure(url, { warmup, pid, ...options }) {
+export async function measure(url, { warmup, pid, pids, ...options }) {
   await load(url, { ...options, duration: warmup });
   const cpuBefore = pid ? cpuMs(pid) : 0;
+  const tally = pids ? cpuTally(pids) : null;
   const r = await load(url, options);
   return {
     rps: Math.round(r['2xx'] / r.duration),
@@ -127,7 +182,17 @@ export async function measure(url, { warmup, pid, ...options }) {
     p99: r.latency.p99,
     failed: r.non2xx + r.errors + r.timeouts,
     cpuMs: pid && r['2xx'] > 0 ? (cpuMs(pid) - cpuBefore) / r['2xx'] : undefined,
+    cpu: tally?.(r['2xx']),
   };
+}
+
+/** "0.41 / 0.30 / 0.52 / 0.12 = 1.35 (96%)": where a request's CPU went across the machine. */
+export function cpuTallyCell(cpu) {
+  if (!cpu) return '-';
+  const p = cpu.perAnswer;
+  const parts = [p.server, p.simulator, p.database, p['load generator']];
+  const all = parts.reduce((a, b) => a + (b ?? 0), 0);
+  return `${parts.map((v) => (v === undefined ? '-' : v.toFixed(2))).join(' / ')} = ${all.toFixed(2)} (${Math.round(cpu.machineBusy * 100)}%)`;
 }
 
 /**
