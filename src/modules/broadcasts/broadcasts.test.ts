@@ -11,6 +11,7 @@ import { until } from '../../../test/support/until.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
 import { deliverBroadcast, keepLease } from './deliver-broadcast.js';
 import { getBroadcast } from './get-broadcast.js';
+import { recipientKey } from './recipient-follow.js';
 
 const t = simulatorAppForTests({ queue: true, statusDelaysMs: [20, 40, -1] });
 
@@ -412,6 +413,41 @@ describe('delivery', () => {
     const done = await settled(ws, broadcast.id);
     expect(done.counts).toMatchObject({ sent: 1 });
     expect(bodiesSentTo(c.phone)).toHaveLength(1);
+  });
+
+  it("sends a dead delivery's stored, unsent message once its attempt's lease ends, not after the minute sweep", async () => {
+    const ws = await t.connectedWorkspace();
+    const c = await contact(ws, { tags: ['leftover'] });
+    const later = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19);
+    const { broadcast } = (await create(ws, { audience: { tags_all: ['leftover'] }, send_at: later })).json();
+    // As a worker killed between storing a message and its slot leaves it: the delivery's lease run
+    // out, the recipient releasing, its message queued under the attempt's lease (ending in 2 s).
+    await t.ctx.db.query(
+      `UPDATE broadcasts SET status = 'sending', lease_owner = 'dead', lease_until = now() - interval '5 seconds',
+         snapshot_done = true, updated_at = now() WHERE workspace_id = $1 AND id = $2`,
+      [ws.id, broadcast.id],
+    );
+    await t.ctx.db.query(
+      `INSERT INTO broadcast_recipients (workspace_id, broadcast_id, contact_id, phone, state, released_at)
+       VALUES ($1, $2, $3, $4, 'releasing', now())`,
+      [ws.id, broadcast.id, c.id, c.phone],
+    );
+    await t.ctx.db.query(
+      `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
+         template_values, template_components, status, status_rank, sending_until, unconfirmed_since, source_key)
+       VALUES ($1, 'msg_leftover', 'outbound', $2, $3, 'template', 'welcome', 'en', '["there", "Parley"]',
+         $4::jsonb, 'queued', 0, now() + interval '2 seconds', now() - interval '1 hour', $5)`,
+      [
+        ws.id,
+        c.id,
+        c.phone,
+        JSON.stringify([{ type: 'body', parameters: ['there', 'Parley'].map((text) => ({ type: 'text', text })) }]),
+        recipientKey(broadcast.id, c.id),
+      ],
+    );
+    const done = await settled(ws, broadcast.id);
+    expect(done.counts).toMatchObject({ sent: 1 });
+    expect(bodiesSentTo(c.phone)).toEqual([['there', 'Parley']]);
   });
 
   it('keeps its lease while it waits, and only its own', async () => {

@@ -101,7 +101,7 @@ export async function retrySend(
  */
 async function followLease(ctx: AppContext, data: { workspaceId: string; messageId: string }) {
   const { rows } = await ctx.db.query<{ free_at: Date }>(
-    `SELECT greatest(sending_until, unconfirmed_since + make_interval(secs => $3), now()) AS free_at
+    `SELECT ${freeAt('$3')} AS free_at
      FROM messages WHERE workspace_id = $1 AND id = $2 AND status_rank = 0`,
     [data.workspaceId, data.messageId, ctx.config.sendConfirmWindowMs / 1000],
   );
@@ -109,6 +109,13 @@ async function followLease(ctx: AppContext, data: { workspaceId: string; message
   if (!queued) return;
   await ctx.queue?.send('messages.send', data, { startAfter: new Date(queued.free_at.getTime() + 1_000) });
 }
+
+/**
+ * When a queued message is free for the messages.send job to take: its attempt's lease ended and the
+ * confirmation window (`windowSeconds`, a parameter) after an unanswered attempt passed.
+ */
+export const freeAt = (windowSeconds: string) =>
+  `greatest(sending_until, unconfirmed_since + make_interval(secs => ${windowSeconds}), now())`;
 
 async function markFailed(
   ctx: AppContext,
