@@ -441,7 +441,9 @@ describe('delivery', () => {
         ws.id,
         c.id,
         c.phone,
-        JSON.stringify([{ type: 'body', parameters: ['there', 'Parley'].map((text) => ({ type: 'text', text })) }]),
+        JSON.stringify([
+          { type: 'body', parameters: ['there', 'Parley'].map((text) => ({ type: 'text', text })) },
+        ]),
         recipientKey(broadcast.id, c.id),
       ],
     );
