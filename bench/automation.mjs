@@ -4,13 +4,14 @@
 //   2. End-to-end run throughput: N events stored with the workers stopped, then 1 or 2
 //      `serve --role worker` processes started; runs (and steps) completed per second until all are done.
 // Writes its section of docs/benchmarks.md. Environment: BENCH_ADMIN_URL, BENCH_SECONDS,
-// BENCH_WARMUP, BENCH_CONNECTIONS as for bench/run.mjs; BENCH_RUNS (default 2000); BENCH_NO_WRITE.
+// BENCH_WARMUP, BENCH_CONNECTIONS as for bench/run.mjs; BENCH_RUNS (default 10,000); BENCH_NO_WRITE.
 import pg from 'pg';
 import { openDatabase } from '../dist/db/open.js';
 import { SecretBox } from '../dist/lib/secret-box.js';
 import { createAutomation } from '../dist/modules/automation/save-automation.js';
 import {
   cleanupAll,
+  cpuTally,
   cpuTallyCell,
   measure,
   seedDatabase,
@@ -26,7 +27,8 @@ const load = {
   duration: Number(process.env.BENCH_SECONDS ?? 10),
   warmup: Number(process.env.BENCH_WARMUP ?? 3),
 };
-const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
+// Long enough (about 15 s at 2,000 steps a second) for a second worker's share to show.
+const RUNS = Number(process.env.BENCH_RUNS ?? 10_000);
 const SECRET = '1'.repeat(64);
 const PORT = 4200;
 const secrets = new SecretBox(Buffer.from(SECRET, 'hex'));
@@ -126,6 +128,7 @@ async function throughputRow(seeded, workers) {
   );
   // Timed from when the workers are up (they start together); start-up is not what this measures.
   const started = Date.now();
+  const tally = cpuTally(Object.fromEntries(procs.map((p, i) => [`worker ${i + 1}`, p.pid])));
   let done = 0;
   while (done < RUNS) {
     await sleep(200);
@@ -134,13 +137,22 @@ async function throughputRow(seeded, workers) {
       throw new Error(`only ${done} of ${RUNS} runs completed in 10 minutes`);
   }
   const seconds = (Date.now() - started) / 1000;
+  const cpu = tally(3 * RUNS);
   await db.end();
   for (const p of procs) await stop(p);
-  const row = { workers, runs: RUNS, seconds, perSecond: Math.round(RUNS / seconds) };
+  const row = { workers, runs: RUNS, seconds, perSecond: Math.round(RUNS / seconds), cpu };
   process.stderr.write(
     `  ${workers} worker(s): ${RUNS} runs of 3 steps in ${seconds.toFixed(1)} s = ${row.perSecond} runs/s, ${3 * row.perSecond} steps/s\n`,
   );
   return row;
+}
+
+/** "0.21 / 0.18 = 0.39 (97%)": the workers' CPU per step together, PostgreSQL's, and how busy the cores were. */
+function stepCpu({ perAnswer, machineBusy }) {
+  const workers = Object.entries(perAnswer)
+    .filter(([label]) => label.startsWith('worker'))
+    .reduce((a, [, ms]) => a + ms, 0);
+  return `${workers.toFixed(2)} / ${perAnswer.database.toFixed(2)} = ${(workers + perAnswer.database).toFixed(2)} (${Math.round(machineBusy * 100)}%)`;
 }
 
 try {
@@ -169,10 +181,11 @@ try {
     '',
     `Runs end to end: ${RUNS} events stored first, then worker processes started (timed from when they are up: the outbox drained into runs, then every step); each run is three database-only steps (tag, trait, tag), which run in one job and one transaction.`,
     '',
-    '| worker processes | runs | seconds | runs/s | steps/s |',
-    '|--:|--:|--:|--:|--:|',
+    '| worker processes | runs | seconds | runs/s | steps/s | CPU ms per step: workers / PostgreSQL = all (machine busy) |',
+    '|--:|--:|--:|--:|--:|--:|',
     ...runs.map(
-      (r) => `| ${r.workers} | ${r.runs} | ${r.seconds.toFixed(1)} | ${r.perSecond} | ${3 * r.perSecond} |`,
+      (r) =>
+        `| ${r.workers} | ${r.runs} | ${r.seconds.toFixed(1)} | ${r.perSecond} | ${3 * r.perSecond} | ${stepCpu(r.cpu)} |`,
     ),
   ].join('\n');
   console.log(section);

@@ -17,7 +17,7 @@ import { openDatabase } from '../dist/db/open.js';
 import { SecretBox } from '../dist/lib/secret-box.js';
 import { connectNumber } from '../dist/modules/messaging/connected-numbers.js';
 import { saveTemplate } from '../dist/modules/templates/save-template.js';
-import { cleanupAll, seedDatabase, sleep, start, stop, writeBenchSection } from './lib.mjs';
+import { cleanupAll, cpuTally, seedDatabase, sleep, start, stop, writeBenchSection } from './lib.mjs';
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RECIPIENTS = Number(process.env.BENCH_BROADCAST_RECIPIENTS ?? 100_000);
@@ -300,6 +300,8 @@ async function run() {
     const auth = { authorization: `Bearer ${seeded.keys[0]}` };
     const loadStart = os.loadavg()[0];
     const began = performance.now();
+    // The workers are killed on the way: their CPU is read from /proc at each poll (workerCpuMs).
+    const tally = cpuTally({ simulator: sim.pid, api: api.pid });
     const { broadcast } = await call(`${parleyUrl}/api/v1/broadcasts`, {
       method: 'POST',
       headers: auth,
@@ -350,6 +352,7 @@ async function run() {
     await probe.end();
     const wallS = (performance.now() - began) / 1000;
     const loadEnd = os.loadavg()[0];
+    const cpu = tally(RECIPIENTS);
     await sleep(2000); // anything sent twice would show up by now
     const { messages } = await call(`${simUrl}/messages?phone_number_id=${NUMBER.phoneNumberId}`, {
       headers: simAuth,
@@ -375,6 +378,8 @@ async function run() {
       ...figures,
       rssPeak,
       workerCpuS: workerCpuMs / 1000,
+      cpuPerMessage: { ...cpu.perAnswer, worker: workerCpuMs / RECIPIENTS },
+      machineBusy: cpu.machineBusy,
       polls: latencies.length,
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
@@ -396,16 +401,23 @@ async function run() {
   }
 }
 
+/** "0.44 / 0.60 / 0.51 / 1.10 / 0.05 = 2.70 (96%)": where a message's CPU went, and how busy the cores were. */
+function messageCpu({ cpuPerMessage: c, machineBusy }) {
+  const parts = [c.worker, c.api, c.simulator, c.database, c['load generator']];
+  const all = parts.reduce((a, b) => a + b, 0);
+  return `${parts.map((v) => v.toFixed(2)).join(' / ')} = ${all.toFixed(2)} (${Math.round(machineBusy * 100)}%)`;
+}
+
 function section(r) {
   const n = (x, d = 0) => x.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
   const off = (x) => `${((x / RATE - 1) * 100).toFixed(1)}%`;
   return [
     '## Broadcast',
     '',
-    `A broadcast of an approved template (one body value) to ${n(RECIPIENTS)} contacts (a tag segment) on PostgreSQL ${r.serverVersion.split(' ')[0]}, from a number configured at ${n(RATE)} messages per second (messaging limit tier TIER_UNLIMITED) to the simulator in its own process (\`parley simulator\`, only the \`sent\` status webhook on, 50 ms after each send, processed by the API and worker: it is what confirms a send whose worker was killed before its answer came back; warmed up by ${n(WARM_UP_SENDS)} sends of its own first and given CPU priority${r.simPriority ? '' : ' (refused on this run)'}, as Meta's servers do not share Parley's cores). \`serve --role worker\` delivers it; it is killed with SIGKILL ${KILLS} times, at a quarter, half and three quarters of the recipients sent as the broadcast counts them, and started again at once each time; \`serve --role api\` answers \`GET /api/v1/broadcasts/{id}\`, polled every half second throughout, each poll followed by a \`SELECT 1\` on the same database (its round trip shows how busy the database and the machine were). Rates are the simulator's receive times: over the whole run (kills and the waits after them included) and *steady*, over the stretches between the kills, each less its first and last 2 s. *Silences* are the stretches of over a second in which the network heard nothing: after each kill (the dead worker's lease of 6 s, then the job handed on by the drain a second later) and wherever sending stalled. The busiest second is counted twice: on the simulator's clock, and on Parley's, from the moments the worker wrote each send to its socket (undici's \`sendHeaders\` diagnostics channel, bench/watch-clocks.cjs; the last tenth of a second before each kill is lost). The simulator is a Node process too: a garbage collection or a stalled event loop holds its stamps, and what arrived meanwhile is stamped at once when it ends, which can put more than the rate into a second of its clock; the bench records those pauses and names the windows above the rate that start as one ends. The aim holds when Parley wrote no more than the rate in any second and every window above it at the network starts as a simulator pause ended. Written by \`npm run bench\` (bench/broadcast.mjs) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores; load average ${r.loadStart.toFixed(1)} when the broadcast started and ${r.loadEnd.toFixed(1)} when it completed (above the core count, other work shared the machine).`,
+    `A broadcast of an approved template (one body value) to ${n(RECIPIENTS)} contacts (a tag segment) on PostgreSQL ${r.serverVersion.split(' ')[0]}, from a number configured at ${n(RATE)} messages per second (messaging limit tier TIER_UNLIMITED) to the simulator in its own process (\`parley simulator\`, only the \`sent\` status webhook on, 50 ms after each send, processed by the API and worker: it is what confirms a send whose worker was killed before its answer came back; warmed up by ${n(WARM_UP_SENDS)} sends of its own first and given CPU priority${r.simPriority ? '' : ' (refused on this run)'}, as Meta's servers do not share Parley's cores). \`serve --role worker\` delivers it; it is killed with SIGKILL ${KILLS} times, at a quarter, half and three quarters of the recipients sent as the broadcast counts them, and started again at once each time; \`serve --role api\` answers \`GET /api/v1/broadcasts/{id}\`, polled every half second throughout, each poll followed by a \`SELECT 1\` on the same database (its round trip shows how busy the database and the machine were). Rates are the simulator's receive times: over the whole run (kills and the waits after them included) and *steady*, over the stretches between the kills, each less its first and last 2 s. *Silences* are the stretches of over a second in which the network heard nothing: after each kill (the dead worker's lease of 6 s, then the job handed on by the drain a second later) and wherever sending stalled. The busiest second is counted twice: on the simulator's clock, and on Parley's, from the moments the worker wrote each send to its socket (undici's \`sendHeaders\` diagnostics channel, bench/watch-clocks.cjs; the last tenth of a second before each kill is lost). The simulator is a Node process too: a garbage collection or a stalled event loop holds its stamps, and what arrived meanwhile is stamped at once when it ends, which can put more than the rate into a second of its clock; the bench records those pauses and names the windows above the rate that start as one ends. The aim holds when Parley wrote no more than the rate in any second and every window above it at the network starts as a simulator pause ended. CPU per message is each process's CPU time from the broadcast's start to its completion over the recipients: the workers (all their lives), the API, the simulator, every PostgreSQL process and the bench itself (its polls), with how busy the machine's cores were meanwhile. Written by \`npm run bench\` (bench/broadcast.mjs) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores; load average ${r.loadStart.toFixed(1)} when the broadcast started and ${r.loadEnd.toFixed(1)} when it completed (above the core count, other work shared the machine).`,
     '',
-    '| status | at the network | sent twice | missing | whole run /s | steady /s (off by) | per stretch /s | busiest 1 s window: at the network / as Parley wrote (windows above the rate at the network, of them starting as a simulator pause ended; its longest pause) | silences over 1 s: count, total s, longest s | wall s | worker peak RSS MB | worker CPU s | GET p50 / p99 / max ms | `SELECT 1` p50 / p99 ms |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| status | at the network | sent twice | missing | whole run /s | steady /s (off by) | per stretch /s | busiest 1 s window: at the network / as Parley wrote (windows above the rate at the network, of them starting as a simulator pause ended; its longest pause) | silences over 1 s: count, total s, longest s | wall s | worker peak RSS MB | worker CPU s | CPU ms per message: worker / API / simulator / PostgreSQL / bench = all (machine busy) | GET p50 / p99 / max ms | `SELECT 1` p50 / p99 ms |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     `| ${r.status} (${n(r.counts.sent)} sent, ${r.counts.failed} failed, ${r.counts.skipped} skipped) | ${n(r.received)} | ${r.twice} | ${r.missing} | ${n(r.overall, 1)} | ${n(r.steady, 1)} (${off(r.steady)}) | ${r.stretches.join(', ')} | ${r.busiest} / ${r.busiestWritten} (${r.overWindows}, ${r.overAfterPause}; ${r.longestPauseMs} ms) | ${r.gaps.length}, ${r.gaps.reduce((a, g) => a + g, 0).toFixed(1)}, ${[
       ...r.gaps,
     ]
@@ -414,7 +426,7 @@ function section(r) {
       .map((g) => g.toFixed(1))
       .join(
         ' / ',
-      )} | ${n(r.wallS, 1)} | ${Math.round(r.rssPeak)} | ${n(r.workerCpuS, 1)} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} / ${r.max.toFixed(1)} | ${r.dbP50.toFixed(1)} / ${r.dbP99.toFixed(1)} |`,
+      )} | ${n(r.wallS, 1)} | ${Math.round(r.rssPeak)} | ${n(r.workerCpuS, 1)} | ${messageCpu(r)} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} / ${r.max.toFixed(1)} | ${r.dbP50.toFixed(1)} / ${r.dbP99.toFixed(1)} |`,
   ].join('\n');
 }
 

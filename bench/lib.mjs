@@ -146,7 +146,7 @@ function machineTicks() {
  * this process (the load generator), the CPU time per 2xx answer (ms); and how busy the machine's
  * cores were (share of all cores' time), which says whether the run was bound by CPU or by waiting.
  */
-function cpuTally(pids) {
+export function cpuTally(pids) {
   const read = () => ({
     ...Object.fromEntries(Object.entries(pids).map(([label, pid]) => [label, cpuMs(pid)])),
     database: postgresCpuMs(),

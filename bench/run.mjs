@@ -251,6 +251,12 @@ Machine: ${machine()}. Load generator, servers and PostgreSQL share these cores.
   row runs Parley with \`REDIS_URL\` set (shared rate-limit counters).
 - Load: autocannon on loopback (127.0.0.1), ${CONNECTIONS} connections, ${WARMUP} s warm-up then
   ${DURATION} s measured, per row. req/s counts 2xx responses only.
+- CPU per request (here and in the sections below): over the measured seconds, the CPU time of the
+  server, of every PostgreSQL process (on PGlite the database runs inside the server) and of the
+  load generator (autocannon, in the bench's own process), each divided by the 2xx answers, their
+  sum, and how busy the machine's cores were (from \`/proc/stat\`). With the cores near 100% busy a
+  row is bound by the machine's CPU, and its rate is about the cores' time over that sum; well
+  under 100%, it is bound by waiting (locks, flushes, round trips).
 - Aim (from the issue): Parley at least ${AIM.ratio * 100}% of the baseline's throughput, p99 under ${AIM.p99} ms.
 
 ### Results
