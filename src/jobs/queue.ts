@@ -110,12 +110,15 @@ export class Queue implements JobQueue {
             const results = await Promise.allSettled(
               jobs.map((j) => handler(ctx, j.data, { lastTry: j.retryCount >= j.retryLimit })),
             );
-            const failed = jobs.filter((_, i) => results[i]!.status === 'rejected');
-            if (jobs.length === 1 && failed.length === 1) throw (results[0] as PromiseRejectedResult).reason;
+            const failed = jobs.flatMap((job, i) => {
+              const result = results[i]!;
+              return result.status === 'rejected' ? [{ job, reason: result.reason }] : [];
+            });
+            for (const f of failed) this.#logFailure(name, f.job, f.reason);
+            if (jobs.length === 1 && failed.length === 1) throw failed[0]!.reason;
             // In a batch each job fails (and is retried) on its own; pg-boss then completes the rest.
-            for (const j of failed) {
-              const reason = (results[jobs.indexOf(j)] as PromiseRejectedResult).reason;
-              await this.boss.fail(name, j.id, { message: String(reason?.message ?? reason) });
+            for (const f of failed) {
+              await this.boss.fail(name, f.job.id, { message: String(f.reason?.message ?? f.reason) });
             }
             // A full batch means more are waiting: fetch again at once instead of sleeping a poll.
             if (batchSize > 1 && jobs.length === batchSize) this.boss.notifyWorker(workerId);
@@ -127,6 +130,19 @@ export class Queue implements JobQueue {
       const drain = (job as { drain?: (ctx: AppContext) => Promise<boolean> }).drain;
       if (drain) this.#startDrain(name, () => drain(ctx));
     }
+  }
+
+  /**
+   * A job that threw is retried by pg-boss, which keeps the error with the job; it reaches the log
+   * here, at once: as a warning while retries are left, as an error on the last try.
+   */
+  #logFailure(name: string, job: JobWithMetadata<object>, err: unknown): void {
+    const lastTry = job.retryCount >= job.retryLimit;
+    const level = isDatabaseUnreachable(err) ? 'debug' : lastTry ? 'error' : 'warn';
+    this.options.log[level](
+      { err, queue: name, jobId: job.id, retry: job.retryCount },
+      lastTry ? 'job failed on its last try' : 'job failed; it will be tried again',
+    );
   }
 
   #startDrain(name: string, drain: () => Promise<boolean>): void {
