@@ -26,7 +26,12 @@ const STOPPING = new Set<string>(['no_connected_number', 'plan_limit_reached'] s
 /**
  * Up to `limit` recipients not yet released, marked releasing, with the contact each value is read
  * from. `leftovers`, at a delivery's start: first those a delivery that died left releasing; never
- * later, when the releasing ones are this delivery's own, on their way.
+ * later, when the releasing ones are this delivery's own, on their way. Rows another statement holds
+ * (a dead delivery's sends, moved by their status webhooks) are passed over, not waited for: waiting,
+ * the claim and those updates locked rows in different orders and deadlocked, failing the delivery
+ * after a kill (a 5 s retry each time, in the bench); a later delivery's claim takes them. The
+ * claimed rows are chosen once (MATERIALIZED): as a subquery joined to the update, the choice was
+ * made again for rows the update had just changed, and claimed past the limit (the tier's cap).
  */
 export async function claimRecipients(
   ctx: AppContext,
@@ -36,11 +41,12 @@ export async function claimRecipients(
   leftovers: boolean,
 ) {
   const { rows } = await ctx.db.query<{ contact_id: string; phone: string; leftover: boolean }>(
-    `UPDATE broadcast_recipients r SET state = 'releasing', released_at = coalesce(r.released_at, now())
-     FROM (SELECT contact_id, state FROM broadcast_recipients
-           WHERE workspace_id = $1 AND broadcast_id = $2 AND state IN (${leftovers ? `'releasing', 'pending'` : `'pending'`})
-           ORDER BY state DESC LIMIT $3) AS next
-     WHERE r.workspace_id = $1 AND r.broadcast_id = $2 AND r.contact_id = next.contact_id
+    `WITH next AS MATERIALIZED (
+       SELECT contact_id, state FROM broadcast_recipients
+       WHERE workspace_id = $1 AND broadcast_id = $2 AND state IN (${leftovers ? `'releasing', 'pending'` : `'pending'`})
+       ORDER BY state DESC LIMIT $3 FOR UPDATE SKIP LOCKED)
+     UPDATE broadcast_recipients r SET state = 'releasing', released_at = coalesce(r.released_at, now())
+     FROM next WHERE r.workspace_id = $1 AND r.broadcast_id = $2 AND r.contact_id = next.contact_id
      RETURNING r.contact_id, r.phone, next.state = 'releasing' AS leftover`,
     [workspaceId, broadcastId, limit],
   );
