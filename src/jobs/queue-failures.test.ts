@@ -8,7 +8,7 @@ import { Queue } from './queue.js';
 // No queue of the app's own: the only worker is the test's, so the failing job is surely its.
 const t = testAppForTests();
 
-it('logs a job that threw at once, as a warning while it will be tried again', async () => {
+it('logs a job that threw at once: a warning while it will be tried again, an error on its last try', async () => {
   const lines: Record<string, unknown>[] = [];
   const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
   const job = jobCatalog['templates.sync'];
@@ -24,6 +24,14 @@ it('logs a job that threw at once, as a warning while it will be tried again', a
     expect(failure).toMatchObject({
       level: 40,
       msg: 'job failed; it will be tried again',
+      queue: 'templates.sync',
+      err: { message: 'the sync broke' },
+    });
+    const last = await queue.send('templates.sync', { numberId: 'nb_last' }, { retryLimit: 0 });
+    const given = await until(() => lines.find((l) => l.jobId === last), 15_000);
+    expect(given).toMatchObject({
+      level: 50,
+      msg: 'job failed on its last try',
       queue: 'templates.sync',
       err: { message: 'the sync broke' },
     });
