@@ -14,6 +14,7 @@ import {
   cpuTally,
   cpuTallyCell,
   measure,
+  SERVER_ONLY,
   seedDatabase,
   sleep,
   start,
@@ -137,7 +138,10 @@ async function throughputRow(seeded, workers) {
       throw new Error(`only ${done} of ${RUNS} runs completed in 10 minutes`);
   }
   const seconds = (Date.now() - started) / 1000;
-  const cpu = tally(3 * RUNS);
+  const { perAnswer, machineBusy } = tally(3 * RUNS);
+  // The workers together, beside PostgreSQL.
+  const all = procs.reduce((a, _, i) => a + perAnswer[`worker ${i + 1}`], 0);
+  const cpu = { perAnswer: { ...perAnswer, workers: all }, machineBusy };
   await db.end();
   for (const p of procs) await stop(p);
   const row = { workers, runs: RUNS, seconds, perSecond: Math.round(RUNS / seconds), cpu };
@@ -145,14 +149,6 @@ async function throughputRow(seeded, workers) {
     `  ${workers} worker(s): ${RUNS} runs of 3 steps in ${seconds.toFixed(1)} s = ${row.perSecond} runs/s, ${3 * row.perSecond} steps/s\n`,
   );
   return row;
-}
-
-/** "0.21 / 0.18 = 0.39 (97%)": the workers' CPU per step together, PostgreSQL's, and how busy the cores were. */
-function stepCpu({ perAnswer, machineBusy }) {
-  const workers = Object.entries(perAnswer)
-    .filter(([label]) => label.startsWith('worker'))
-    .reduce((a, [, ms]) => a + ms, 0);
-  return `${workers.toFixed(2)} / ${perAnswer.database.toFixed(2)} = ${(workers + perAnswer.database).toFixed(2)} (${Math.round(machineBusy * 100)}%)`;
 }
 
 try {
@@ -172,11 +168,11 @@ try {
     '',
     `POST /events beside POST /contacts on the same server build, ${load.connections} connections, ${load.duration} s after ${load.warmup} s of warm-up; the workers run in the same process (\`serve\`), so the runs the events start compete for the same two cores.`,
     '',
-    '| request | req/s | p50 ms | p99 ms | ratio to POST /contacts | CPU ms per request: server / - / PostgreSQL / load generator = all (machine busy) | non-2xx / errors |',
+    '| request | req/s | p50 ms | p99 ms | ratio to POST /contacts | CPU ms per request: server / PostgreSQL / load generator = all (machine busy) | non-2xx / errors |',
     '|---|--:|--:|--:|--:|--:|--:|',
     ...requests.map(
       (r) =>
-        `| ${r.label} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / contacts.rps).toFixed(2)} | ${cpuTallyCell(r.cpu)} | ${r.failed} |`,
+        `| ${r.label} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / contacts.rps).toFixed(2)} | ${cpuTallyCell(r.cpu, SERVER_ONLY)} | ${r.failed} |`,
     ),
     '',
     `Runs end to end: ${RUNS} events stored first, then worker processes started (timed from when they are up: the outbox drained into runs, then every step); each run is three database-only steps (tag, trait, tag), which run in one job and one transaction.`,
@@ -185,7 +181,7 @@ try {
     '|--:|--:|--:|--:|--:|--:|',
     ...runs.map(
       (r) =>
-        `| ${r.workers} | ${r.runs} | ${r.seconds.toFixed(1)} | ${r.perSecond} | ${3 * r.perSecond} | ${stepCpu(r.cpu)} |`,
+        `| ${r.workers} | ${r.runs} | ${r.seconds.toFixed(1)} | ${r.perSecond} | ${3 * r.perSecond} | ${cpuTallyCell(r.cpu, ['workers', 'database'])} |`,
     ),
   ].join('\n');
   console.log(section);

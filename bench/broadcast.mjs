@@ -17,7 +17,17 @@ import { openDatabase } from '../dist/db/open.js';
 import { SecretBox } from '../dist/lib/secret-box.js';
 import { connectNumber } from '../dist/modules/messaging/connected-numbers.js';
 import { saveTemplate } from '../dist/modules/templates/save-template.js';
-import { cleanupAll, cpuTally, seedDatabase, sleep, start, stop, writeBenchSection } from './lib.mjs';
+import {
+  cleanupAll,
+  cpuMs,
+  cpuTally,
+  cpuTallyCell,
+  seedDatabase,
+  sleep,
+  start,
+  stop,
+  writeBenchSection,
+} from './lib.mjs';
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RECIPIENTS = Number(process.env.BENCH_BROADCAST_RECIPIENTS ?? 100_000);
@@ -136,11 +146,7 @@ async function connect(env) {
 const stat = (pid) => {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return {
-      rssMb: Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024,
-      cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
-    };
+    return { rssMb: Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024, cpuMs: cpuMs(pid) };
   } catch {
     return null;
   }
@@ -216,7 +222,6 @@ function clocks(times, watch) {
     overWindows: network.overStarts.length,
     overAfterPause: network.overStarts.filter(pauseEndsAt).length,
     busiestWritten: written.most,
-    written: watch.writes.length,
     longestPauseMs: Math.max(0, ...watch.pauses.map(([from, to]) => to - from)),
   };
 }
@@ -262,16 +267,18 @@ async function run() {
       ['dist/cli/main.js', 'serve', '--role', 'worker'],
       { ...serverEnv, ...watch('writes') },
       /Parley (worker )?is running/,
-      process.env.BENCH_CPU_PROF
-        ? {
-            nodeOptions: [
-              ...WATCH,
-              '--cpu-prof',
-              `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
-              `--cpu-prof-name=broadcast-worker-${life++}.cpuprofile`,
-            ],
-          }
-        : { nodeOptions: WATCH },
+      {
+        nodeOptions: [
+          ...WATCH,
+          ...(process.env.BENCH_CPU_PROF
+            ? [
+                '--cpu-prof',
+                `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
+                `--cpu-prof-name=broadcast-worker-${life++}.cpuprofile`,
+              ]
+            : []),
+        ],
+      },
     );
   let worker = await startWorker();
   try {
@@ -378,8 +385,7 @@ async function run() {
       ...figures,
       rssPeak,
       workerCpuS: workerCpuMs / 1000,
-      cpuPerMessage: { ...cpu.perAnswer, worker: workerCpuMs / RECIPIENTS },
-      machineBusy: cpu.machineBusy,
+      cpu: { ...cpu, perAnswer: { ...cpu.perAnswer, worker: workerCpuMs / RECIPIENTS } },
       polls: latencies.length,
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
@@ -401,13 +407,6 @@ async function run() {
   }
 }
 
-/** "0.44 / 0.60 / 0.51 / 1.10 / 0.05 = 2.70 (96%)": where a message's CPU went, and how busy the cores were. */
-function messageCpu({ cpuPerMessage: c, machineBusy }) {
-  const parts = [c.worker, c.api, c.simulator, c.database, c['load generator']];
-  const all = parts.reduce((a, b) => a + b, 0);
-  return `${parts.map((v) => v.toFixed(2)).join(' / ')} = ${all.toFixed(2)} (${Math.round(machineBusy * 100)}%)`;
-}
-
 function section(r) {
   const n = (x, d = 0) => x.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
   const off = (x) => `${((x / RATE - 1) * 100).toFixed(1)}%`;
@@ -426,7 +425,7 @@ function section(r) {
       .map((g) => g.toFixed(1))
       .join(
         ' / ',
-      )} | ${n(r.wallS, 1)} | ${Math.round(r.rssPeak)} | ${n(r.workerCpuS, 1)} | ${messageCpu(r)} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} / ${r.max.toFixed(1)} | ${r.dbP50.toFixed(1)} / ${r.dbP99.toFixed(1)} |`,
+      )} | ${n(r.wallS, 1)} | ${Math.round(r.rssPeak)} | ${n(r.workerCpuS, 1)} | ${cpuTallyCell(r.cpu, ['worker', 'api', 'simulator', 'database', 'load generator'])} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} / ${r.max.toFixed(1)} | ${r.dbP50.toFixed(1)} / ${r.dbP99.toFixed(1)} |`,
   ].join('\n');
 }
 

@@ -115,7 +115,7 @@ function load(url, { method = 'GET', makeRequest, connections, duration }) {
 }
 
 /** CPU time (user + system, ms) the process has used, from /proc (Linux; clock ticks of 10 ms). */
-function cpuMs(pid) {
+export function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
@@ -167,13 +167,11 @@ export function cpuTally(pids) {
 
 /**
  * A warm-up run, then the measured one: 2xx per second, latency p50 and p99 (ms), failures; with
- * `pid`, the CPU time that process used per 2xx answer (ms), which other work on the machine
- * slows much less than it slows throughput; with `pids` ({label: pid}), the tally of where the
- * machine's CPU went (cpuTally).
+ * `pids` ({label: pid}), where the machine's CPU went per 2xx answer (cpuTally), which other work on
+ * the machine changes much less than it changes throughput.
  */
-export async function measure(url, { warmup, pid, pids, ...options }) {
+export async function measure(url, { warmup, pids, ...options }) {
   await load(url, { ...options, duration: warmup });
-  const cpuBefore = pid ? cpuMs(pid) : 0;
   const tally = pids ? cpuTally(pids) : null;
   const r = await load(url, options);
   return {
@@ -181,19 +179,23 @@ export async function measure(url, { warmup, pid, pids, ...options }) {
     p50: r.latency.p50,
     p99: r.latency.p99,
     failed: r.non2xx + r.errors + r.timeouts,
-    cpuMs: pid && r['2xx'] > 0 ? (cpuMs(pid) - cpuBefore) / r['2xx'] : undefined,
     cpu: tally?.(r['2xx']),
   };
 }
 
-/** "0.41 / 0.30 / 0.52 / 0.12 = 1.35 (96%)": where a request's CPU went across the machine. */
-export function cpuTallyCell(cpu) {
+/**
+ * "0.41 / 0.30 / 0.52 / 0.12 = 1.35 (96%)": a cpuTally's figures for `labels`, in that order, their
+ * sum, and how busy the cores were.
+ */
+export function cpuTallyCell(cpu, labels = ['server', 'simulator', 'database', 'load generator']) {
   if (!cpu) return '-';
-  const p = cpu.perAnswer;
-  const parts = [p.server, p.simulator, p.database, p['load generator']];
-  const all = parts.reduce((a, b) => a + (b ?? 0), 0);
-  return `${parts.map((v) => (v === undefined ? '-' : v.toFixed(2))).join(' / ')} = ${all.toFixed(2)} (${Math.round(cpu.machineBusy * 100)}%)`;
+  const parts = labels.map((label) => cpu.perAnswer[label] ?? 0);
+  const all = parts.reduce((a, b) => a + b, 0);
+  return `${parts.map((v) => v.toFixed(2)).join(' / ')} = ${all.toFixed(2)} (${Math.round(cpu.machineBusy * 100)}%)`;
 }
+
+/** The labels of a row with no simulator: the server, PostgreSQL and the load generator. */
+export const SERVER_ONLY = ['server', 'database', 'load generator'];
 
 /**
  * One seeded database per kind, cloned for every server under test so each starts from the same

@@ -105,7 +105,7 @@ async function registerNumbers(simUrl, parleyUrl, numbers, statuses = false) {
 }
 
 /** POST /contacts, then POST /messages, measured on one server: the rows and their ratio. */
-async function sendRows(parleyUrl, seeded, load, pid, pids) {
+async function sendRows(parleyUrl, seeded, load, pids) {
   let k = 0;
   const auth = () => `Bearer ${seeded.keys[k++ % seeded.keys.length]}`;
   const phone = () => `+9198${String(Math.floor(Math.random() * 100_000)).padStart(8, '0')}`;
@@ -116,14 +116,12 @@ async function sendRows(parleyUrl, seeded, load, pid, pids) {
   });
   const contacts = await measure(`${parleyUrl}/api/v1/contacts`, {
     ...load,
-    pid,
     pids,
     method: 'POST',
     makeRequest: request(() => ({ phone: phone(), tags: ['bench'], traits: { source: 'bench' } })),
   });
   const messages = await measure(`${parleyUrl}/api/v1/messages`, {
     ...load,
-    pid,
     pids,
     method: 'POST',
     makeRequest: request(() => ({
@@ -169,7 +167,7 @@ async function embeddedDefault(seeded, { port, secret, load, logLevel }) {
   );
   try {
     await registerNumbers(simUrl, parleyUrl, numbers.slice(0, 1), true);
-    const { contacts, messages } = await sendRows(parleyUrl, seeded, load, server.pid, {
+    const { contacts, messages } = await sendRows(parleyUrl, seeded, load, {
       server: server.pid,
     });
     return [
@@ -276,7 +274,7 @@ export async function messagingBench(kind, seeded, { port, secret, load, logLeve
   );
   try {
     await registerNumbers(simUrl, parleyUrl, numbers);
-    const { contacts, messages } = await sendRows(parleyUrl, seeded, load, server.pid, {
+    const { contacts, messages } = await sendRows(parleyUrl, seeded, load, {
       server: server.pid,
       simulator: sim.pid,
     });
@@ -306,7 +304,7 @@ export function messagingSection(results, load) {
   const rows = results.flatMap((r) =>
     r.rows.map(
       (x) =>
-        `| ${r.kind} | ${x.endpoint} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.ratio === undefined ? '-' : x.ratio.toFixed(2)} | ${x.cpuMs === undefined ? '-' : x.cpuMs.toFixed(2)} | ${cpuTallyCell(x.cpu)} | ${x.failed} |`,
+        `| ${r.kind} | ${x.endpoint} | ${x.rps} | ${x.p50} | ${x.p99} | ${x.ratio === undefined ? '-' : x.ratio.toFixed(2)} | ${cpuTallyCell(x.cpu)} | ${x.failed} |`,
     ),
   );
   const pacing = results
@@ -329,19 +327,18 @@ request), the simulator in its own process (\`parley simulator\`) with status we
 measures the send path: validation, the number and template (held in memory), one statement for
 the month's count, the contact, the message and its send slot, the Graph API call, one statement for
 \`accepted\` and its event. \`POST /contacts\` is measured on the same server in the same run; the
-ratio is messages over contacts. "server CPU ms per request" is the CPU time the Parley process
-used over the measured seconds divided by the 2xx answers (on PostgreSQL the database's own CPU is
-not in it); other work on the machine changes it far less than it changes req/s. The next column
-tallies the whole machine over the same seconds, per 2xx answer: the Parley server, the simulator,
-every PostgreSQL process (on PGlite the database is inside the server) and the bench's own load
-generator, their sum, and the share of all cores' time the machine was busy: near 100%, the row
-is bound by the machine's CPU and its rate is about the cores' time divided by that sum. On PGlite, the rows marked *embedded default* are the product as a
+ratio is messages over contacts. "CPU ms per request" tallies the machine over the measured
+seconds, per 2xx answer: the Parley server, the simulator, every PostgreSQL process (on PGlite the
+database is inside the server) and the bench's own load generator, their sum, and the share of all
+cores' time the machine was busy: near 100%, the row is bound by the machine's CPU and its rate is
+about the cores' time divided by that sum; other work on the machine changes these figures far less
+than it changes req/s. On PGlite, the rows marked *embedded default* are the product as a
 newcomer runs it: one \`serve\` on a fresh copy of the same data with the simulator mounted in it
 (\`/_sim\`), whose sent, delivered and read webhooks come back to the same server and are processed
 there (three webhook requests and three status changes for each send).
 
-| database | endpoint | req/s | p50 ms | p99 ms | ratio to POST /contacts | server CPU ms per request | CPU ms per request: server / simulator / PostgreSQL / load generator = all (machine busy) | non-2xx / errors |
-|---|---|--:|--:|--:|--:|--:|--:|--:|
+| database | endpoint | req/s | p50 ms | p99 ms | ratio to POST /contacts | CPU ms per request: server / simulator / PostgreSQL / load generator = all (machine busy) | non-2xx / errors |
+|---|---|--:|--:|--:|--:|--:|--:|
 ${rows.join('\n')}
 
 ${pacing.length === 0 ? '' : pacingPart(pacing)}${END}`;

@@ -18,7 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { resolve } from 'node:path';
-import { cleanupAll, cpuTallyCell, measure, seedDatabase, start, stop } from './lib.mjs';
+import { cleanupAll, cpuTallyCell, measure, SERVER_ONLY, seedDatabase, start, stop } from './lib.mjs';
 import { messagingBench, messagingSection, writeMessagingSection } from './messaging.mjs';
 
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -189,10 +189,10 @@ function table(rows) {
         ? 'yes'
         : 'no'
       : '';
-    return `| ${r.kind} | ${r.endpoint} | ${SERVER_NAMES[r.server]} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratio === undefined ? '-' : ratio.toFixed(2)} | ${cpuTallyCell(r.cpu)} | ${r.failed} | ${aim} |`;
+    return `| ${r.kind} | ${r.endpoint} | ${SERVER_NAMES[r.server]} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratio === undefined ? '-' : ratio.toFixed(2)} | ${cpuTallyCell(r.cpu, SERVER_ONLY)} | ${r.failed} | ${aim} |`;
   });
   return [
-    '| database | endpoint | server | req/s | p50 ms | p99 ms | ratio to baseline | CPU ms per request: server / - / PostgreSQL / load generator = all (machine busy) | non-2xx / errors | aim met |',
+    '| database | endpoint | server | req/s | p50 ms | p99 ms | ratio to baseline | CPU ms per request: server / PostgreSQL / load generator = all (machine busy) | non-2xx / errors | aim met |',
     '|---|---|---|--:|--:|--:|--:|--:|--:|---|',
     ...lines,
   ].join('\n');
