@@ -319,30 +319,6 @@ describe('pause, resume and cancel', () => {
     },
   );
 
-  it('puts back the next batch, claimed while one was stored, when it pauses itself', async () => {
-    // At 1 a second a batch is 5 recipients: the second batch is claimed while the first is stored.
-    const ws = await t.connectedWorkspace({ messagesPerSecond: 1 });
-    for (let i = 0; i < 8; i++) await contact(ws, { tags: ['two-batches'] });
-    await t.ctx.db.query(
-      `INSERT INTO message_usage (workspace_id, month, sent)
-       SELECT w.id, date_trunc('month', now() AT TIME ZONE 'UTC')::date, p.messages_per_month_limit - 2
-       FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1`,
-      [ws.id],
-    );
-    const { broadcast } = (await create(ws, { audience: { tags_all: ['two-batches'] } })).json();
-    expect((await settled(ws, broadcast.id, 'paused')).paused_reason).toBe('plan_limit_reached');
-    const { rows } = await t.ctx.db.query<{ state: string; n: number }>(
-      `SELECT CASE WHEN state IN ('pending', 'releasing') THEN state ELSE 'handed on' END AS state,
-         count(*)::int AS n FROM broadcast_recipients
-       WHERE workspace_id = $1 AND broadcast_id = $2 GROUP BY 1 ORDER BY 1`,
-      [ws.id, broadcast.id],
-    );
-    expect(rows).toEqual([
-      { state: 'handed on', n: 2 },
-      { state: 'pending', n: 6 },
-    ]);
-  });
-
   it('cancels a draft without sending, and announces it', async () => {
     const ws = await t.connectedWorkspace();
     await createEndpoint(t.ctx, ws.id, 'https://hooks.example.invalid/x', ['broadcast.completed']);

@@ -5,7 +5,7 @@ import { approvedTemplate } from './approved-template.js';
 import { completeIfSettled } from './complete-broadcast.js';
 import type { BroadcastRow } from './get-broadcast.js';
 import { currentTier, tierMax, usedLast24h } from './messaging-limit.js';
-import { type Claimed, claimRecipients, type Feed, putBack, releaseBatch } from './release-batch.js';
+import { claimRecipients, type Feed, releaseBatch } from './release-batch.js';
 import { scheduleDelivery } from './schedule-delivery.js';
 import type { BroadcastStatus, PausedReason } from './schemas.js';
 import { snapshotAudience } from './snapshot-audience.js';
@@ -15,12 +15,8 @@ import { snapshotAudience } from './snapshot-audience.js';
 const LEASE_SECONDS = 6;
 const RENEW_MS = 1_000;
 const BATCH = 200;
-/**
- * Batches whose sends may be on their way while the next are claimed and stored: three seconds of them
- * at 1,000/s. A batch settles about a second after its store, later while the network's statuses
- * queue; at five, the store waited for the oldest to settle (up to a second, in the bench).
- */
-const IN_FLIGHT_BATCHES = 15;
+/** Batches whose sends may be on their way while the next is claimed and stored (a second of them at 1,000/s). */
+const IN_FLIGHT_BATCHES = 5;
 /** How often a broadcast whose recipients are all released looks whether the network has taken them all. */
 const SETTLE_CHECK_MS = 3_000;
 /** A job hands on to a fresh one after this long, so no job outlives its expiry. */
@@ -143,34 +139,14 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
   const feed: Feed = { nextStoreAt: 0 };
   let leftovers = true;
   const going = stillGoing(ctx, job, owner);
-  const claimNext = async (): Promise<Claimed[] | null> => {
-    const current = await lease(ctx, job, owner);
-    if (!current) return null;
-    if (current.status === 'waiting_for_limit') await setStatus(ctx, job, owner, 'sending');
-    const claimed = await claimRecipients(ctx, job.workspaceId, b.id, Math.min(batch, left), leftovers);
-    // Leftovers come first: once a claim holds others too, none are left.
-    leftovers = claimed.every((c) => c.leftover);
-    left -= claimed.length;
-    return claimed;
-  };
-  // The next batch, claimed while this one is stored: a claim's round trips kept off the stores' path.
-  let next: Promise<Claimed[] | null> | null = null;
-  const putBackNext = async () => {
-    const claimed = await next?.catch(() => null);
-    next = null;
-    if (claimed?.length)
-      await putBack(
-        ctx,
-        { workspaceId: job.workspaceId, id: b.id },
-        claimed.map((c) => c.contact_id),
-      );
-  };
   // Batches before this one may still have sends on their way: they settle while the next are stored.
   const inFlight: Promise<void>[] = [];
   const settledAll = () => Promise.all(inFlight.splice(0));
   try {
     for (;;) {
-      if (!next && left <= 0 && max !== null) {
+      const current = await lease(ctx, job, owner);
+      if (!current) return null;
+      if (left <= 0 && max !== null) {
         await settledAll();
         const { used, freesAt } = await usedLast24h(ctx.db, job.workspaceId);
         left = max - used;
@@ -182,10 +158,12 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
           return at;
         }
       }
-      const claimed = await (next ?? claimNext());
-      next = null;
-      if (!claimed) return null;
+      if (current.status === 'waiting_for_limit') await setStatus(ctx, job, owner, 'sending');
+      const claimed = await claimRecipients(ctx, job.workspaceId, b.id, Math.min(batch, left), leftovers);
+      // Leftovers come first: once a claim holds others too, none are left.
+      leftovers = claimed.every((c) => c.leftover);
       if (!claimed.length) break;
+      left -= claimed.length;
       if (!template) {
         // The template is no longer approved: nothing can be sent; each recipient says why.
         await ctx.db.query(
@@ -194,10 +172,6 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
           [job.workspaceId, b.id],
         );
         continue;
-      }
-      if (left > 0) {
-        next = claimNext();
-        next.catch(() => {});
       }
       const released = await releaseBatch(
         ctx,
@@ -213,7 +187,6 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
       if (inFlight.length > IN_FLIGHT_BATCHES) await inFlight.shift();
       if (released.stopped) {
         await settledAll();
-        await putBackNext();
         const reason = released.stopped.code as PausedReason;
         await setStatus(ctx, job, owner, 'paused', { pausedReason: reason });
         ctx.log.warn({ broadcastId: b.id, reason: released.stopped.message }, 'broadcast paused');
@@ -221,13 +194,12 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
       }
       if (Date.now() > until) {
         await settledAll();
-        await putBackNext();
         return new Date();
       }
     }
     await settledAll();
   } finally {
-    await Promise.allSettled([...inFlight, putBackNext()]);
+    await Promise.allSettled(inFlight);
   }
   return settle(ctx, job);
 }

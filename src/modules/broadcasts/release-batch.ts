@@ -235,22 +235,13 @@ async function follow(
     [b.workspaceId, b.id, JSON.stringify(skipped)],
   );
   // Paused or cancelled mid-batch: what was not handed on waits for a resume, or is skipped for good.
-  await putBack(ctx, b, unattempted);
-}
-
-/**
- * Claimed recipients that were not handed on (the broadcast paused or cancelled, the delivery's
- * slice over): pending again for the next delivery, or skipped for good when it was cancelled.
- */
-export async function putBack(ctx: AppContext, b: { workspaceId: string; id: string }, contactIds: string[]) {
-  if (contactIds.length === 0) return;
   await ctx.db.query(
     `UPDATE broadcast_recipients r SET state = CASE WHEN b.status = 'cancelled' THEN 'skipped' ELSE 'pending' END,
        error_title = CASE WHEN b.status = 'cancelled' THEN $4 END
      FROM broadcasts b
      WHERE r.workspace_id = $1 AND r.broadcast_id = $2 AND r.contact_id = ANY ($3::text[]) AND r.state = 'releasing'
        AND b.workspace_id = $1 AND b.id = $2`,
-    [b.workspaceId, b.id, contactIds, CANCELLED],
+    [b.workspaceId, b.id, unattempted, CANCELLED],
   );
 }
 
