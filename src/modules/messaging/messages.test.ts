@@ -3,6 +3,8 @@ import { simHeaders, simState, simulatorAppForTests } from '../../../test/suppor
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { hubSignature } from './cloud-api/signature.js';
+import { sendingNumber } from './connected-numbers.js';
+import { reserveSend } from './send-reservation.js';
 
 const t = simulatorAppForTests({ queue: true, statusDelaysMs: [-1, -1, -1] });
 
@@ -126,6 +128,61 @@ describe('POST /messages', () => {
     expect((await t.api('POST', '/messages', ws.key, welcome('+14155552671'))).statusCode).toBe(201);
     const over = await t.api('POST', '/messages', ws.key, welcome('+14155552671'));
     expect(over.statusCode).toBe(402);
+  });
+
+  it("counts sends arriving together exactly to the plan's month", async () => {
+    const { setPlan } = await import('../workspaces/plans.js');
+    await setPlan(t.ctx.db, 'five_messages', { contacts: 100, monthlyLeads: 1, messagesPerMonth: 5 });
+    const ws = await t.connectedWorkspace();
+    await t.ctx.db.query("UPDATE workspaces SET plan = 'five_messages' WHERE id = $1", [ws.id]);
+    const number = (await sendingNumber(t.ctx, ws.id))!;
+    // Two go alone, the other ten wait as one batch that the month cannot take whole.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, () => reserveSend(t.ctx, number, 10_000)),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
+    for (const o of outcomes.filter((o) => o.status === 'rejected'))
+      expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'plan_limit_reached' });
+    const usage = await t.ctx.db.query('SELECT sent FROM message_usage WHERE workspace_id = $1', [ws.id]);
+    expect(usage.rows).toEqual([{ sent: 5 }]);
+  });
+
+  it('counts sends arriving together and takes their slots in fewer statements than sends', async () => {
+    const ws = await t.connectedWorkspace({ messagesPerSecond: 50 });
+    const number = (await sendingNumber(t.ctx, ws.id))!;
+    const db = t.ctx.db;
+    const query = db.query.bind(db);
+    let statements = 0;
+    db.query = ((sql: string, params?: unknown[]) => {
+      if (sql.includes('INSERT INTO message_usage')) statements++;
+      return query(sql, params);
+    }) as typeof db.query;
+    const reserved = await Promise.all(
+      Array.from({ length: 12 }, () => reserveSend(t.ctx, number, 10_000)),
+    ).finally(() => {
+      db.query = query;
+    });
+    expect(statements).toBeLessThan(12);
+    const usage = await t.ctx.db.query('SELECT sent FROM message_usage WHERE workspace_id = $1', [ws.id]);
+    expect(usage.rows).toEqual([{ sent: 12 }]);
+    // Twelve slots of their own, a fiftieth of a second apart.
+    const at = reserved.map((r) => (r.slot.granted ? r.slot.at : Number.NaN)).sort((a, b) => a - b);
+    for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeCloseTo(20, 0);
+  });
+
+  it("gives a send's place in the month back when its message cannot be stored", async () => {
+    const { setPlan } = await import('../workspaces/plans.js');
+    await setPlan(t.ctx.db, 'one_contact', { contacts: 1, monthlyLeads: 1, messagesPerMonth: 10 });
+    const ws = await t.connectedWorkspace();
+    await t.ctx.db.query("UPDATE workspaces SET plan = 'one_contact' WHERE id = $1", [ws.id]);
+    expect((await t.api('POST', '/messages', ws.key, welcome('+14155554001'))).statusCode).toBe(201);
+    // A second customer would pass the plan's contacts: refused, and not counted as a message.
+    const refused = await t.api('POST', '/messages', ws.key, welcome('+14155554002'));
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().error.message).toMatch(/contact limit/);
+    expect((await t.api('POST', '/messages', ws.key, welcome('+14155554001'))).statusCode).toBe(201);
+    const usage = await t.ctx.db.query('SELECT sent FROM message_usage WHERE workspace_id = $1', [ws.id]);
+    expect(usage.rows).toEqual([{ sent: 2 }]);
   });
 
   it('answers queued when the network fails, then the queue delivers it exactly once', async () => {

@@ -13,18 +13,11 @@ import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
 import { type ConnectedNumber, clientFor, sendingNumber } from './connected-numbers.js';
 import { refuseMarketingToOptedOut } from './opt-out-check.js';
-import {
-  granted,
-  refusedSlot,
-  releaseSend,
-  type SendSlot,
-  type SlotRow,
-  slotParams,
-  slotStatement,
-} from './pacing.js';
+import { releaseSend, type SendSlot } from './pacing.js';
 import { recordAccepted } from './record-accepted.js';
 import { richContent } from './rich-message.js';
 import type { SendMessageBody } from './schemas.js';
+import { giveBack, reserveSend, slotNow } from './send-reservation.js';
 import {
   JOB_SLOT_WAIT_MS,
   leaseSeconds,
@@ -125,35 +118,22 @@ export async function sendMessage(
         : { type, to: phone.digits, content: content! };
   }
   const id = newId('msg');
-  const maxWaitMs = sendDeadlineWaitMs(ctx);
-  // One statement: the month's count, the contact, the message and its send slot (the number's next
-  // one, if it comes within the deadline), each only if the one before it went through.
+  const reserved = await reserveSend(ctx, number, sendDeadlineWaitMs(ctx));
+  // One statement: the contact and the message, counted and given its slot just before.
   const stored = await withContactLimit(
     ctx.db,
     async (q) => {
-      const { rows } = await q.query<SlotRow & { counted: number }>(
-        `WITH usage AS (
-         INSERT INTO message_usage AS u (workspace_id, month, sent)
-         SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1
-         FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1 AND p.messages_per_month_limit > 0
-         ON CONFLICT (workspace_id, month) DO UPDATE SET sent = u.sent + 1
-           WHERE u.sent < (SELECT p.messages_per_month_limit FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1)
-         RETURNING sent),
-       contact AS (
-         INSERT INTO contacts (workspace_id, id, phone) SELECT $1, $2, $3 FROM usage
+      await q.query(
+        `WITH contact AS (
+         INSERT INTO contacts (workspace_id, id, phone) VALUES ($1, $2, $3)
          ON CONFLICT (workspace_id, phone) DO UPDATE SET updated_at = contacts.updated_at
-         RETURNING id),
-       message AS (
-         INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
-           template_values, text, callback_data, status, status_rank, sending_until, unconfirmed_since, source_key,
-           template_components, content, sent_by)
-         SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
-           now() + make_interval(secs => $11), now(), $12, $13::jsonb, $14::jsonb, $19
-         FROM contact
-         RETURNING id),
-       slot AS (${slotStatement(15, 'SELECT $15, $16, clock_timestamp() + make_interval(secs => $17) FROM message')})
-       SELECT (SELECT count(*) FROM usage)::int AS counted, slot.wait_ms, slot.at
-       FROM (SELECT 1) AS one LEFT JOIN slot ON true`,
+         RETURNING id)
+       INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
+         template_values, text, callback_data, status, status_rank, sending_until, unconfirmed_since, source_key,
+         template_components, content, sent_by)
+       SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
+         now() + make_interval(secs => $11), now(), $12, $13::jsonb, $14::jsonb, $15
+       FROM contact`,
         [
           principal.workspaceId,
           newId('ct'),
@@ -169,29 +149,25 @@ export async function sendMessage(
           options.sourceKey ?? null,
           message.type === 'template' ? JSON.stringify(message.components) : null,
           'content' in message ? JSON.stringify(message.content) : null,
-          ...slotParams(number, maxWaitMs),
           options.sentBy ?? null,
         ],
       );
-      if (rows[0]!.counted === 0) {
-        throw new ApiError(
-          'plan_limit_reached',
-          "The plan's messages per month are used up; upgrade the plan to send more",
-        );
-      }
       await options.record?.(q, id);
-      return granted(rows[0]) ?? (await refusedSlot(q, number));
+      return true;
     },
     // The Idempotency-Key's outcome is written with the message, or neither is.
     { transaction: options.record !== undefined },
   ).catch(async (err: unknown) => {
+    await giveBack(ctx.db, principal.workspaceId, reserved).catch((e: unknown) =>
+      ctx.log.error({ err: e }, "giving back an unstored send's place in the month failed"),
+    );
     // The same run step sending at once on two workers: the other one stored the message first.
     if ((err as { constraint?: string }).constraint === 'messages_source_key' && options.sourceKey)
-      return null;
+      return false;
     throw err;
   });
   if (!stored) return (await storedMessage(ctx, principal.workspaceId, 'source_key', options.sourceKey!))!;
-  return attemptWithin(ctx, number, id, message, stored);
+  return attemptWithin(ctx, number, id, message, slotNow(reserved));
 }
 
 /**
