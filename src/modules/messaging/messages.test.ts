@@ -136,7 +136,7 @@ describe('POST /messages', () => {
     const ws = await t.connectedWorkspace();
     await t.ctx.db.query("UPDATE workspaces SET plan = 'five_messages' WHERE id = $1", [ws.id]);
     const number = (await sendingNumber(t.ctx, ws.id))!;
-    // Two go alone, the other ten wait as one batch that the month cannot take whole.
+    // Four go alone, the other eight wait as one batch that the month cannot take whole.
     const outcomes = await Promise.allSettled(
       Array.from({ length: 12 }, () => reserveSend(t.ctx, number, 10_000)),
     );
