@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { newLeadSequencesSql, startNewLeadRuns } from '../automation/intake.js';
 import { withContactLimit } from '../contacts/contact-limit.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
+import { giveBackLead, reserveLead } from './lead-reservation.js';
 
 export interface NewLead {
   workspaceId: string;
@@ -34,17 +35,17 @@ export interface CreatedLead {
 }
 
 /**
- * Stores a lead in one transaction: counts it against the plan's month (402 over it, nothing stored),
- * links it to the contact with its phone (created if absent), starts its sequences' runs (`starts`)
- * and records `lead.created` for the customer's webhooks, queued once the transaction has committed.
+ * Counts a lead against the plan's month (402 over it, nothing stored; lead-reservation.ts), then
+ * stores it in one transaction: links it to the contact with its phone (created if absent), starts
+ * its sequences' runs (`starts`) and records `lead.created` for the customer's webhooks, queued once
+ * the transaction has committed. A lead that cannot be stored gives its place in the month back.
  *
  * At the plan's contact limit the lead is still stored, without a contact: refusing it would lose a
  * person who asked to be contacted, and keeping the contact limit keeps the plan's meaning.
  */
 export async function createLead(ctx: AppContext, lead: NewLead, starts: LeadStarts): Promise<CreatedLead> {
   const id = newId('ld');
-  // The lead limit's 402 ends the request; the contact limit's 402 only drops the contact.
-  let overLeadLimit = false;
+  const month = await reserveLead(ctx, lead.workspaceId);
   const write = (linkContact: boolean) => async (q: Queryable) => {
     const contactId = linkContact && lead.phone ? await contactFor(q, lead) : null;
     const { rows } = await q.query<{ sequences: { id: string; version: number }[] }>(
@@ -81,15 +82,6 @@ export async function createLead(ctx: AppContext, lead: NewLead, starts: LeadSta
       status: 'new',
       fields: lead.fields,
     });
-    // Counted last: the month's counter row stays locked until commit, so the shorter the time from
-    // here to the commit, the less concurrent leads of the workspace wait on each other.
-    if (!(await countLead(q, lead.workspaceId))) {
-      overLeadLimit = true;
-      throw new ApiError(
-        'plan_limit_reached',
-        "The plan's monthly lead limit is reached; no more leads can be taken this month",
-      );
-    }
     return {
       contactId,
       deliveries,
@@ -99,35 +91,26 @@ export async function createLead(ctx: AppContext, lead: NewLead, starts: LeadSta
   };
   let stored: { contactId: string | null; deliveries: string[]; runs: number; runId: string | null };
   try {
-    stored = await withContactLimit(ctx.db, write(true), { transaction: true });
-  } catch (err) {
-    if (overLeadLimit || !(err instanceof ApiError) || err.code !== 'plan_limit_reached') throw err;
-    ctx.log.warn(
-      { workspaceId: lead.workspaceId, leadId: id },
-      'contact limit reached: lead stored without a contact',
+    stored = await withContactLimit(ctx.db, write(true), { transaction: true }).catch(
+      async (err: unknown) => {
+        // The contact limit's 402 only drops the contact.
+        if (!(err instanceof ApiError) || err.code !== 'plan_limit_reached') throw err;
+        ctx.log.warn(
+          { workspaceId: lead.workspaceId, leadId: id },
+          'contact limit reached: lead stored without a contact',
+        );
+        return ctx.db.transaction(write(false));
+      },
     );
-    stored = await ctx.db.transaction(write(false));
+  } catch (err) {
+    await giveBackLead(ctx.db, lead.workspaceId, month).catch((e: unknown) =>
+      ctx.log.error({ err: e }, "giving back an unstored lead's place in the month failed"),
+    );
+    throw err;
   }
   if (stored.runs > 0) ctx.queue?.wake('automation.step');
   await queueDeliveries(ctx, lead.workspaceId, stored.deliveries);
   return { id, contactId: stored.contactId, runId: stored.runId };
-}
-
-/**
- * One more lead this month, unless the plan's limit is reached (false). The counter row stays locked
- * until the transaction ends, so racing submissions cannot pass the limit together.
- */
-async function countLead(q: Queryable, workspaceId: string): Promise<boolean> {
-  const { rows } = await q.query(
-    `INSERT INTO lead_usage AS u (workspace_id, month, created)
-     SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1
-     FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1 AND p.monthly_leads_limit > 0
-     ON CONFLICT (workspace_id, month) DO UPDATE SET created = u.created + 1
-       WHERE u.created < (SELECT p.monthly_leads_limit FROM workspaces w JOIN plans p ON p.name = w.plan WHERE w.id = $1)
-     RETURNING created`,
-    [workspaceId],
-  );
-  return rows.length > 0;
 }
 
 /** The contact with the lead's phone, created if absent; a known contact only gets blanks filled. */

@@ -7,6 +7,8 @@ import { createForm } from '../forms/create-form.js';
 import { DEFAULT_FIELDS, HONEYPOT_FIELD } from '../forms/form-fields.js';
 import { createEndpoint } from '../webhooks/endpoints.js';
 import { setPlan } from '../workspaces/plans.js';
+import { createLead } from './create-lead.js';
+import { reserveLead } from './lead-reservation.js';
 
 const t = testAppForTests({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } });
 
@@ -569,6 +571,57 @@ describe("the plan's monthly lead limit", () => {
     expect(statuses.filter((s) => s === 402)).toHaveLength(33);
     expect(await count('leads', ws.id)).toBe(7);
     expect(await count('contacts', ws.id)).toBe(7);
+  });
+
+  it('counts leads arriving together in fewer statements, exactly to the limit', async () => {
+    await setPlan(t.ctx.db, 'leads5', { contacts: 100, monthlyLeads: 5, messagesPerMonth: 1 });
+    const { ws } = await workspaceWithForm({}, 'leads5');
+    const db = t.ctx.db;
+    const query = db.query.bind(db);
+    let statements = 0;
+    db.query = ((sql: string, params?: unknown[]) => {
+      if (sql.includes('INSERT INTO lead_usage')) statements++;
+      return query(sql, params);
+    }) as typeof db.query;
+    // Four go alone and take four places; the other eight wait as one batch that the month cannot
+    // take whole, so they are tried one by one until the first is refused.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, () => reserveLead(t.ctx, ws.id)),
+    ).finally(() => {
+      db.query = query;
+    });
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
+    for (const o of outcomes.filter((o) => o.status === 'rejected'))
+      expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'plan_limit_reached' });
+    expect(statements).toBeLessThan(12);
+    const usage = await t.ctx.db.query('SELECT created FROM lead_usage WHERE workspace_id = $1', [ws.id]);
+    expect(usage.rows).toEqual([{ created: 5 }]);
+  });
+
+  it("gives a lead's place in the month back when the lead cannot be stored", async () => {
+    const { ws, form } = await workspaceWithForm();
+    await t.ctx.db.query(`CREATE FUNCTION refuse_test_lead() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
+    await t.ctx.db.query(`CREATE TRIGGER refuse_test_lead BEFORE INSERT ON leads FOR EACH ROW
+      WHEN (NEW.name = 'Refused By The Test') EXECUTE FUNCTION refuse_test_lead()`);
+    try {
+      const lead = {
+        workspaceId: ws.id,
+        source: 'form' as const,
+        sourceId: form.id,
+        email: null,
+        phone: null,
+      };
+      await expect(
+        createLead(t.ctx, { ...lead, name: 'Refused By The Test', fields: {} }, { payload: {} }),
+      ).rejects.toThrow(/refused by the test/);
+      await createLead(t.ctx, { ...lead, name: 'Stored', fields: {} }, { payload: {} });
+    } finally {
+      await t.ctx.db.query('DROP TRIGGER refuse_test_lead ON leads');
+      await t.ctx.db.query('DROP FUNCTION refuse_test_lead()');
+    }
+    const usage = await t.ctx.db.query('SELECT created FROM lead_usage WHERE workspace_id = $1', [ws.id]);
+    expect(usage.rows).toEqual([{ created: 1 }]);
   });
 
   it('at the contact limit still stores the lead, without a contact', async () => {

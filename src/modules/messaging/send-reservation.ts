@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { Batches, batchesOf, type Entry } from '../../db/batches.js';
 import type { Queryable } from '../../db/db.js';
+import { allOrOneByOne } from '../../db/limited-batches.js';
 import { ApiError } from '../../http/errors.js';
 import type { ConnectedNumber } from './connected-numbers.js';
 import { granted, refusedSlot, type SendSlot, type SlotRow, slotParams, slotStatement } from './pacing.js';
@@ -26,8 +27,7 @@ const LARGEST = 100;
  * number arriving meanwhile: one statement, one commit for them. The month's count and the number's
  * pacing row are every send's shared rows, each held until its commit: taken once per send, sends
  * queued on them one commit at a time, and with either alone taken out nothing changed
- * (docs/benchmarks.md). A batch the month cannot take whole is counted a send at a time, so the
- * limit stays exact. Past the plan's month: 402.
+ * (docs/benchmarks.md). Past the plan's month: 402, exactly (db/limited-batches.ts).
  */
 export function reserveSend(
   ctx: AppContext,
@@ -37,35 +37,22 @@ export function reserveSend(
   const batches = batchesOf(
     ctx,
     'send-reservations',
-    () => new Batches<Item, Reservation>((batch) => reserveByNumber(ctx.db, batch), AT_ONCE, LARGEST),
+    () =>
+      new Batches<Item, Reservation>(
+        allOrOneByOne(
+          ({ number: n }) => `${n.workspaceId}\u0000${n.id}`,
+          (entries) => reserve(ctx.db, entries),
+          () =>
+            new ApiError(
+              'plan_limit_reached',
+              "The plan's messages per month are used up; upgrade the plan to send more",
+            ),
+        ),
+        AT_ONCE,
+        LARGEST,
+      ),
   );
   return batches.add({ number, maxWaitMs });
-}
-
-async function reserveByNumber(db: Queryable, batch: Entry<Item, Reservation>[]) {
-  const byNumber = new Map<string, Entry<Item, Reservation>[]>();
-  for (const e of batch) {
-    const key = `${e.item.number.workspaceId}\u0000${e.item.number.id}`;
-    byNumber.set(key, [...(byNumber.get(key) ?? []), e]);
-  }
-  await Promise.all([...byNumber.values()].map((entries) => reserveBatch(db, entries)));
-}
-
-async function reserveBatch(db: Queryable, batch: Entry<Item, Reservation>[]) {
-  if (batch.length > 1 && (await reserve(db, batch))) return;
-  // Once one is refused the month is full: the rest are refused without asking again.
-  let full = false;
-  for (const entry of batch) {
-    full ||= !(await reserve(db, [entry]));
-    if (full) {
-      entry.reject(
-        new ApiError(
-          'plan_limit_reached',
-          "The plan's messages per month are used up; upgrade the plan to send more",
-        ),
-      );
-    }
-  }
 }
 
 /** Reserves the whole batch, answering each entry, or nothing (false). */
