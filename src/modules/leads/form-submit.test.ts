@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, testAppForTests } from '../../../test/support/app.js';
 import { expectIntakeError, freshAddress, leadsOf, submit } from '../../../test/support/intake.js';
+import { countStatements } from '../../../test/support/statements.js';
 import { buildServer } from '../../http/server.js';
 import { createForm } from '../forms/create-form.js';
 import { DEFAULT_FIELDS, HONEYPOT_FIELD } from '../forms/form-fields.js';
@@ -576,20 +577,11 @@ describe("the plan's monthly lead limit", () => {
   it('counts leads arriving together in fewer statements, exactly to the limit', async () => {
     await setPlan(t.ctx.db, 'leads5', { contacts: 100, monthlyLeads: 5, messagesPerMonth: 1 });
     const { ws } = await workspaceWithForm({}, 'leads5');
-    const db = t.ctx.db;
-    const query = db.query.bind(db);
-    let statements = 0;
-    db.query = ((sql: string, params?: unknown[]) => {
-      if (sql.includes('INSERT INTO lead_usage')) statements++;
-      return query(sql, params);
-    }) as typeof db.query;
     // Four go alone and take four places; the other eight wait as one batch that the month cannot
     // take whole, so they are tried one by one until the first is refused.
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 12 }, () => reserveLead(t.ctx, ws.id)),
-    ).finally(() => {
-      db.query = query;
-    });
+    const { result: outcomes, statements } = await countStatements(t.ctx.db, 'INSERT INTO lead_usage', () =>
+      Promise.allSettled(Array.from({ length: 12 }, () => reserveLead(t.ctx, ws.id))),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
     for (const o of outcomes.filter((o) => o.status === 'rejected'))
       expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'plan_limit_reached' });

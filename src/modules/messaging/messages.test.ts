@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { simHeaders, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { queueIdle } from '../../../test/support/queue-idle.js';
+import { countStatements } from '../../../test/support/statements.js';
 import { until } from '../../../test/support/until.js';
 import { hubSignature } from './cloud-api/signature.js';
 import { sendingNumber } from './connected-numbers.js';
@@ -150,18 +151,11 @@ describe('POST /messages', () => {
   it('counts sends arriving together and takes their slots in fewer statements than sends', async () => {
     const ws = await t.connectedWorkspace({ messagesPerSecond: 50 });
     const number = (await sendingNumber(t.ctx, ws.id))!;
-    const db = t.ctx.db;
-    const query = db.query.bind(db);
-    let statements = 0;
-    db.query = ((sql: string, params?: unknown[]) => {
-      if (sql.includes('INSERT INTO message_usage')) statements++;
-      return query(sql, params);
-    }) as typeof db.query;
-    const reserved = await Promise.all(
-      Array.from({ length: 12 }, () => reserveSend(t.ctx, number, 10_000)),
-    ).finally(() => {
-      db.query = query;
-    });
+    const { result: reserved, statements } = await countStatements(
+      t.ctx.db,
+      'INSERT INTO message_usage',
+      () => Promise.all(Array.from({ length: 12 }, () => reserveSend(t.ctx, number, 10_000))),
+    );
     expect(statements).toBeLessThan(12);
     const usage = await t.ctx.db.query('SELECT sent FROM message_usage WHERE workspace_id = $1', [ws.id]);
     expect(usage.rows).toEqual([{ sent: 12 }]);
