@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
 import { broadcastRows } from '../../../test/support/broadcast-rows.js';
+import { countStatements } from '../../../test/support/statements.js';
 import { RECORD_NETWORK_STATUS, recordNetworkStatus } from './record-network-status.js';
 import type { MessageStatus } from './status.js';
 
@@ -30,21 +31,6 @@ beforeAll(async () => {
 const status = (g: number, s: MessageStatus, wamid = `wamid.st${g}`) =>
   recordNetworkStatus(t.ctx, ws, { wamid, status: s, callbackData: `msg_st${g}` });
 
-async function countingStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
-  const db = t.ctx.db;
-  let statements = 0;
-  const query = db.query.bind(db);
-  db.query = ((text: string, params?: unknown[]) => {
-    if (text === RECORD_NETWORK_STATUS) statements++;
-    return query(text, params);
-  }) as typeof db.query;
-  try {
-    return { result: await work(), statements };
-  } finally {
-    db.query = query;
-  }
-}
-
 async function events(ids: string[]) {
   const { rows } = await t.ctx.db.query<{ key: string }>(
     `SELECT event_key AS key FROM webhook_deliveries
@@ -57,7 +43,7 @@ async function events(ids: string[]) {
 
 describe('recording status webhooks', () => {
   it('records statuses arriving together in fewer statements, each as its own change', async () => {
-    const { result, statements } = await countingStatements(() =>
+    const { result, statements } = await countStatements(t.ctx.db, RECORD_NETWORK_STATUS, () =>
       Promise.all(Array.from({ length: 20 }, (_, i) => status(i + 1, 'delivered'))),
     );
     expect(statements).toBeLessThan(10);
@@ -76,7 +62,7 @@ describe('recording status webhooks', () => {
 
   it("keeps each of a message's statuses arriving together, in their order", async () => {
     // The four batches running hold the first four; the rest wait and are taken together.
-    const { result } = await countingStatements(() =>
+    const { result } = await countStatements(t.ctx.db, RECORD_NETWORK_STATUS, () =>
       Promise.all([
         ...[21, 22, 23, 24].map((g) => status(g, 'delivered')),
         status(25, 'sent'),
