@@ -3,6 +3,7 @@ import { simHeaders, simState, simulatorAppForTests } from '../../../test/suppor
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { countStatements } from '../../../test/support/statements.js';
 import { until } from '../../../test/support/until.js';
+import { setPlan } from '../workspaces/plans.js';
 import { hubSignature } from './cloud-api/signature.js';
 import { sendingNumber } from './connected-numbers.js';
 import { reserveSend } from './send-reservation.js';
@@ -13,6 +14,14 @@ const welcome = (to: string, body = ['Asha', 'Parley']) => ({
   to,
   template: { name: 'welcome', language: 'en', body },
 });
+
+/** A connected workspace on a plan of its own. */
+async function onPlan(name: string, limits: { contacts: number; messagesPerMonth: number }) {
+  await setPlan(t.ctx.db, name, { ...limits, monthlyLeads: 1 });
+  const ws = await t.connectedWorkspace();
+  await t.ctx.db.query('UPDATE workspaces SET plan = $2 WHERE id = $1', [ws.id, name]);
+  return ws;
+}
 
 describe('POST /messages', () => {
   it('sends an approved template and answers 201 with the wamid the network gave', async () => {
@@ -121,10 +130,7 @@ describe('POST /messages', () => {
   });
 
   it('answers 402 past the plan’s messages per month', async () => {
-    const { setPlan } = await import('../workspaces/plans.js');
-    await setPlan(t.ctx.db, 'two_messages', { contacts: 100, monthlyLeads: 1, messagesPerMonth: 2 });
-    const ws = await t.connectedWorkspace();
-    await t.ctx.db.query("UPDATE workspaces SET plan = 'two_messages' WHERE id = $1", [ws.id]);
+    const ws = await onPlan('two_messages', { contacts: 100, messagesPerMonth: 2 });
     expect((await t.api('POST', '/messages', ws.key, welcome('+14155552671'))).statusCode).toBe(201);
     expect((await t.api('POST', '/messages', ws.key, welcome('+14155552671'))).statusCode).toBe(201);
     const over = await t.api('POST', '/messages', ws.key, welcome('+14155552671'));
@@ -132,10 +138,7 @@ describe('POST /messages', () => {
   });
 
   it("counts sends arriving together exactly to the plan's month", async () => {
-    const { setPlan } = await import('../workspaces/plans.js');
-    await setPlan(t.ctx.db, 'five_messages', { contacts: 100, monthlyLeads: 1, messagesPerMonth: 5 });
-    const ws = await t.connectedWorkspace();
-    await t.ctx.db.query("UPDATE workspaces SET plan = 'five_messages' WHERE id = $1", [ws.id]);
+    const ws = await onPlan('five_messages', { contacts: 100, messagesPerMonth: 5 });
     const number = (await sendingNumber(t.ctx, ws.id))!;
     // Four go alone, the other eight wait as one batch that the month cannot take whole.
     const outcomes = await Promise.allSettled(
@@ -165,10 +168,7 @@ describe('POST /messages', () => {
   });
 
   it("gives a send's place in the month back when its message cannot be stored", async () => {
-    const { setPlan } = await import('../workspaces/plans.js');
-    await setPlan(t.ctx.db, 'one_contact', { contacts: 1, monthlyLeads: 1, messagesPerMonth: 10 });
-    const ws = await t.connectedWorkspace();
-    await t.ctx.db.query("UPDATE workspaces SET plan = 'one_contact' WHERE id = $1", [ws.id]);
+    const ws = await onPlan('one_contact', { contacts: 1, messagesPerMonth: 10 });
     expect((await t.api('POST', '/messages', ws.key, welcome('+14155554001'))).statusCode).toBe(201);
     // A second customer would pass the plan's contacts: refused, and not counted as a message.
     const refused = await t.api('POST', '/messages', ws.key, welcome('+14155554002'));
