@@ -10,6 +10,7 @@ import { openDatabase } from '../dist/db/open.js';
 import { SecretBox } from '../dist/lib/secret-box.js';
 import { createAutomation } from '../dist/modules/automation/save-automation.js';
 import {
+  ADMIN_URL,
   cleanupAll,
   cpuTally,
   cpuTallyCell,
@@ -22,7 +23,6 @@ import {
   writeBenchSection,
 } from './lib.mjs';
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const load = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 20),
   duration: Number(process.env.BENCH_SECONDS ?? 10),

@@ -18,6 +18,7 @@ import { SecretBox } from '../dist/lib/secret-box.js';
 import { connectNumber } from '../dist/modules/messaging/connected-numbers.js';
 import { saveTemplate } from '../dist/modules/templates/save-template.js';
 import {
+  ADMIN_URL,
   cleanupAll,
   cpuMs,
   cpuTally,
@@ -29,7 +30,6 @@ import {
   writeBenchSection,
 } from './lib.mjs';
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RECIPIENTS = Number(process.env.BENCH_BROADCAST_RECIPIENTS ?? 100_000);
 const RATE = 1000;
 const KILLS = 3;

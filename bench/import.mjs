@@ -7,9 +7,17 @@
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { cleanupAll, onCleanup, seedDatabase, sleep, start, stop, writeBenchSection } from './lib.mjs';
+import {
+  ADMIN_URL,
+  cleanupAll,
+  onCleanup,
+  seedDatabase,
+  sleep,
+  start,
+  stop,
+  writeBenchSection,
+} from './lib.mjs';
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const SECRET = '1'.repeat(64);
 const PORT = 4310;

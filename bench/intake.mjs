@@ -11,6 +11,7 @@ import { SecretBox } from '../dist/lib/secret-box.js';
 import { createAutomation } from '../dist/modules/automation/save-automation.js';
 import { createForm } from '../dist/modules/forms/create-form.js';
 import {
+  ADMIN_URL,
   cleanupAll,
   cpuTallyCell,
   measure,
@@ -21,7 +22,6 @@ import {
   writeBenchSection,
 } from './lib.mjs';
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const load = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 20),
   duration: Number(process.env.BENCH_SECONDS ?? 10),

@@ -20,6 +20,9 @@ import { openDatabase } from '../dist/db/open.js';
 import { createApiKey } from '../dist/modules/api-keys/create-api-key.js';
 import { createWorkspace } from '../dist/modules/workspaces/create-workspace.js';
 
+/** The PostgreSQL server the benches make their databases on. */
+export const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
 const children = new Set();
 const cleanups = [];
 

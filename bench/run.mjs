@@ -18,10 +18,18 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { resolve } from 'node:path';
-import { cleanupAll, cpuTallyCell, measure, SERVER_ONLY, seedDatabase, start, stop } from './lib.mjs';
+import {
+  ADMIN_URL,
+  cleanupAll,
+  cpuTallyCell,
+  measure,
+  SERVER_ONLY,
+  seedDatabase,
+  start,
+  stop,
+} from './lib.mjs';
 import { messagingBench, messagingSection, writeMessagingSection } from './messaging.mjs';
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
