@@ -44,8 +44,8 @@ async function storeQueued(ws: { id: string; key: string }, id: string, phone: s
   );
 }
 
-async function sendJobsSettled(messageId: string) {
-  const { rows } = await t.ctx.db.query<{ open: number; done: number }>(
+async function sendJobsSettled(messageId: string, app = t) {
+  const { rows } = await app.ctx.db.query<{ open: number; done: number }>(
     `SELECT count(*) FILTER (WHERE state IN ('created', 'retry', 'active'))::int AS open,
             count(*) FILTER (WHERE state = 'completed')::int AS done
      FROM pgboss.job WHERE name = 'messages.send' AND data->>'messageId' = $1`,
@@ -130,6 +130,45 @@ describe('a send whose answer is lost', () => {
     expect(await statusNaming(other.number)).toBe(200);
     expect(await message(other.id, theirs.id)).toMatchObject({ status: 'read', wamid: 'wamid.forged' });
   });
+});
+
+describe('the confirmation window of a send whose answer is lost', () => {
+  // The window (4 s) outlasts the 2 s after which a lost answer's job first runs: only the window's
+  // own guard in retrySend holds that job back, so these tests fail without it.
+  const WINDOW_MS = 4_000;
+  const w = simulatorAppForTests({ queue: true, env: { SEND_CONFIRM_WINDOW_MS: String(WINDOW_MS) } });
+  afterEach(async () => {
+    await simControl(w.base, '/control', { lostAnswerRate: 0, status_delays_ms: [20, 40, 60] });
+  });
+
+  it('is sent again only once the window after the lost attempt has passed', async () => {
+    const ws = await w.connectedWorkspace();
+    await simControl(w.base, '/control', { lostAnswerRate: 1, status_delays_ms: [-1, -1, -1] });
+    const res = await w.api('POST', '/messages', ws.key, welcome('+14155550321'));
+    expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
+
+    const attempts = () => simState(w).attempts.filter((a) => a.to === '14155550321');
+    await until(() => attempts().length >= 2, 20_000);
+    const [first, second] = attempts();
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(WINDOW_MS);
+  }, 30_000);
+
+  it('confirmed late within the window, is not sent again', async () => {
+    const ws = await w.connectedWorkspace();
+    // The `sent` status comes 3 s after the send: after the job's first turn, inside the window.
+    await simControl(w.base, '/control', { lostAnswerRate: 1, status_delays_ms: [3_000, -1, -1] });
+    const res = await w.api('POST', '/messages', ws.key, welcome('+14155550322'));
+    expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
+    const id = res.json().id;
+
+    const status = async () =>
+      (await w.ctx.db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1', [id])).rows[0]!
+        .status;
+    await until(async () => (await status()) === 'sent', 10_000);
+    // The job held back by the window has come back after it, and found the message confirmed.
+    await until(() => sendJobsSettled(id, w), 15_000);
+    expect(simState(w).messages.filter((m) => m.to === '14155550322')).toHaveLength(1);
+  }, 30_000);
 });
 
 describe('a send the network took while the database could not record it', () => {
