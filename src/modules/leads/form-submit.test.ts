@@ -590,6 +590,25 @@ describe("the plan's monthly lead limit", () => {
     expect(usage.rows).toEqual([{ created: 5 }]);
   });
 
+  it('takes of a batch that fits the month in part exactly the places left', async () => {
+    await setPlan(t.ctx.db, 'leads5', { contacts: 100, monthlyLeads: 5, messagesPerMonth: 1 });
+    const { ws } = await workspaceWithForm({}, 'leads5');
+    const other = await workspaceWithForm();
+    for (let i = 0; i < 3; i++) await reserveLead(t.ctx, ws.id);
+    // Another workspace's four leads go alone and hold every running batch, so this workspace's four
+    // wait and go together: the batch is within the whole limit but not within the two places left.
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 4 }, () => reserveLead(t.ctx, other.ws.id)),
+      ...Array.from({ length: 4 }, () => reserveLead(t.ctx, ws.id)),
+    ]);
+    const ours = outcomes.slice(4);
+    expect(ours.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+    for (const o of ours.filter((o) => o.status === 'rejected'))
+      expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'plan_limit_reached' });
+    const usage = await t.ctx.db.query('SELECT created FROM lead_usage WHERE workspace_id = $1', [ws.id]);
+    expect(usage.rows).toEqual([{ created: 5 }]);
+  });
+
   it("gives a lead's place in the month back when the lead cannot be stored", async () => {
     const { ws, form } = await workspaceWithForm();
     await t.ctx.db.query(`CREATE FUNCTION refuse_test_lead() RETURNS trigger LANGUAGE plpgsql AS $$

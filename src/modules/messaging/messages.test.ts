@@ -151,6 +151,25 @@ describe('POST /messages', () => {
     expect(usage.rows).toEqual([{ sent: 5 }]);
   });
 
+  it("takes of a batch that fits the plan's month in part exactly the places left", async () => {
+    const ws = await onPlan('five_messages', { contacts: 100, messagesPerMonth: 5 });
+    const number = (await sendingNumber(t.ctx, ws.id))!;
+    const otherNumber = (await sendingNumber(t.ctx, (await t.connectedWorkspace()).id))!;
+    for (let i = 0; i < 3; i++) await reserveSend(t.ctx, number, 10_000);
+    // Another number's four sends go alone and hold every running batch, so this number's four wait
+    // and go together: the batch is within the whole month but not within the two places left.
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 4 }, () => reserveSend(t.ctx, otherNumber, 10_000)),
+      ...Array.from({ length: 4 }, () => reserveSend(t.ctx, number, 10_000)),
+    ]);
+    const ours = outcomes.slice(4);
+    expect(ours.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+    for (const o of ours.filter((o) => o.status === 'rejected'))
+      expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'plan_limit_reached' });
+    const usage = await t.ctx.db.query('SELECT sent FROM message_usage WHERE workspace_id = $1', [ws.id]);
+    expect(usage.rows).toEqual([{ sent: 5 }]);
+  });
+
   it('counts sends arriving together and takes their slots in fewer statements than sends', async () => {
     const ws = await t.connectedWorkspace({ messagesPerSecond: 50 });
     const number = (await sendingNumber(t.ctx, ws.id))!;
