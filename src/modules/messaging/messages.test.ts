@@ -6,6 +6,7 @@ import { until } from '../../../test/support/until.js';
 import { setPlan } from '../workspaces/plans.js';
 import { hubSignature } from './cloud-api/signature.js';
 import { sendingNumber } from './connected-numbers.js';
+import { sendMessage } from './send-message.js';
 import { reserveSend } from './send-reservation.js';
 
 const t = simulatorAppForTests({ queue: true, statusDelaysMs: [-1, -1, -1] });
@@ -196,6 +197,23 @@ describe('POST /messages', () => {
     expect((await t.api('POST', '/messages', ws.key, welcome('+14155554001'))).statusCode).toBe(201);
     const usage = await t.ctx.db.query('SELECT sent FROM message_usage WHERE workspace_id = $1', [ws.id]);
     expect(usage.rows).toEqual([{ sent: 2 }]);
+  });
+
+  it('counts one send in the month when the same source key is sent three times at once', async () => {
+    const ws = await onPlan('ten_messages', { contacts: 100, messagesPerMonth: 10 });
+    // The same automation step run at once on three workers: each finds no message with its source key,
+    // takes a place in the month, and two of them then meet the one stored first.
+    const sends = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        sendMessage(t.ctx, { workspaceId: ws.id, defaultCountryCode: '91' }, welcome('+14155554011'), {
+          sourceKey: 'run_race:step_1',
+        }),
+      ),
+    );
+    expect(new Set(sends.map((s) => s.id)).size).toBe(1);
+    const usage = await t.ctx.db.query('SELECT sent FROM message_usage WHERE workspace_id = $1', [ws.id]);
+    expect(usage.rows).toEqual([{ sent: 1 }]);
+    expect(simState(t).messages.filter((m) => m.to === '14155554011')).toHaveLength(1);
   });
 
   it('answers queued when the network fails, then the queue delivers it exactly once', async () => {
