@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
@@ -228,6 +229,69 @@ describe('a sender given only as a business-scoped user id', () => {
     expect(await inbound(ws.id)).toEqual([{ wamid: 'wamid.next', phone: '14155550105', text: 'hi' }]);
     const skipped = lines.find((l) => l.msg === 'webhook item skipped' && l.wamid === 'wamid.bsuid-only');
     expect(String(skipped?.problem)).toMatch(/business-scoped user id/);
+  });
+});
+
+describe("a delivery not signed with the number's app secret", () => {
+  // What only the X-Hub-Signature-256 check refuses: the same body, signed right, is stored.
+  const signatures: [string, (raw: string) => string | undefined][] = [
+    ['no signature', () => undefined],
+    ['a signature under another secret', (raw) => hubSignature(raw, 'not-the-app-secret')],
+    ['a signature over another body', (raw) => hubSignature(raw.replace('hello', 'hellO'), 'app-secret')],
+    [
+      'the digest without its sha256= prefix',
+      (raw) => hubSignature(raw, 'app-secret').slice('sha256='.length),
+    ],
+    [
+      'an X-Hub-Signature (SHA-1) value',
+      (raw) => `sha1=${createHmac('sha1', 'app-secret').update(raw).digest('hex')}`,
+    ],
+    ['an empty digest', () => 'sha256='],
+    ['the right signature with more after it', (raw) => `${hubSignature(raw, 'app-secret')},sha256=00`],
+  ];
+  const routes: [string, (number: ConnectedNumber) => string][] = [
+    ["the number's own URL", (number) => `/api/webhooks/whatsapp/${number.id}`],
+    ["the app's URL", () => '/api/webhooks/whatsapp'],
+  ];
+  const signedPost = (url: string, raw: string, signature: string | undefined) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      payload: raw,
+      headers: {
+        'content-type': 'application/json',
+        ...(signature === undefined ? {} : { 'x-hub-signature-256': signature }),
+      },
+    });
+  const delivery = (number: ConnectedNumber, wamid: string) =>
+    JSON.stringify(
+      payload(number, [
+        messagesChange(number, {
+          contacts: [{ profile: { name: 'Ana' }, wa_id: '14155550150' }],
+          messages: [text(wamid, '14155550150', 'hello')],
+        }),
+      ]),
+    );
+
+  describe.each(routes)('at %s', (_route, urlOf) => {
+    it.each(signatures)('is refused with %s, and nothing is stored', async (_name, sign) => {
+      const ws = await connected();
+      const raw = delivery(ws.number, 'wamid.unsigned');
+      const res = await signedPost(urlOf(ws.number), raw, sign(raw));
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'bad signature' });
+      expect(await inbound(ws.id)).toEqual([]);
+      const { rows } = await t.ctx.db.query('SELECT 1 FROM contacts WHERE workspace_id = $1', [ws.id]);
+      expect(rows).toEqual([]);
+    });
+
+    it('is stored when the same body is signed right', async () => {
+      const ws = await connected();
+      const raw = delivery(ws.number, 'wamid.signed');
+      const res = await signedPost(urlOf(ws.number), raw, hubSignature(raw, 'app-secret'));
+      expect(res.statusCode).toBe(200);
+      expect(await inbound(ws.id)).toEqual([{ wamid: 'wamid.signed', phone: '14155550150', text: 'hello' }]);
+    });
   });
 });
 
