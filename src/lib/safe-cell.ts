@@ -1,5 +1,6 @@
 // OWASP's CSV injection advice: a cell a spreadsheet would read as a formula starts with a quote.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// Spreadsheets with East Asian input read the full-width ＝＋－＠ as their ASCII forms.
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 /** A value as an exported cell: text, never a formula when the file is opened in a spreadsheet. */
 export function safeCell(value: unknown): string {

@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
+import { EXPENSIVE_READ, withinTime } from '../../db/time-bound.js';
 import { ApiError } from '../../http/errors.js';
 import { CONTACT_COLUMNS } from '../contacts/list-contacts.js';
 import type { Contact } from '../contacts/schemas.js';
@@ -80,19 +81,35 @@ export async function countAudience(
   return rows[0]!.count;
 }
 
-/** POST /broadcasts/audience: the count before sending, and up to five of the contacts, newest first. */
+/**
+ * POST /broadcasts/audience: the count before sending, and up to five of the contacts, newest first;
+ * 503 past the time bound (a count over every contact with trait conditions can take long).
+ */
 export async function audienceWithSample(
-  db: Queryable,
+  db: Db,
   workspaceId: string,
   audience: Audience,
   marketing: boolean,
 ) {
   await checkAudience(db, workspaceId, audience, 'audience');
   const { where, params } = audienceFilter(audience, marketing);
-  const sample = await db.query<Contact>(
-    `SELECT ${CONTACT_COLUMNS}
-     FROM contacts c WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT 5`,
-    [workspaceId, ...params],
+  return withinTime(
+    db,
+    EXPENSIVE_READ.ms,
+    async (tx) => {
+      const sample = await tx.query<Contact>(
+        `SELECT ${CONTACT_COLUMNS}
+         FROM contacts c WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT 5`,
+        [workspaceId, ...params],
+      );
+      return { count: await countAudience(tx, workspaceId, audience, marketing), sample: sample.rows };
+    },
+    (cause) =>
+      new ApiError(
+        'unavailable',
+        `Counting this audience took longer than ${EXPENSIVE_READ.ms / 1000} seconds; narrow it or try again later`,
+        undefined,
+        { cause },
+      ),
   );
-  return { count: await countAudience(db, workspaceId, audience, marketing), sample: sample.rows };
 }

@@ -1,4 +1,6 @@
 import { Type } from 'typebox';
+import { EXPENSIVE_READ, withinTime } from '../../db/time-bound.js';
+import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { leadCounts } from './lead-counts.js';
 import { messageCounts } from './message-counts.js';
@@ -26,16 +28,29 @@ export function registerAppDashboardRoutes(app: RestApp): void {
     async (request) => {
       const { workspaceId } = request.session();
       const { days } = request.query;
-      const messages = await messageCounts(ctx.db, workspaceId, days);
-      const dayList = messages.map((m) => m.day);
-      return {
-        result: true as const,
-        // The period has at least one day (today).
-        period: { days, from: dayList[0]!, to: dayList.at(-1)!, time_zone: 'UTC' },
-        messages,
-        leads: await leadCounts(ctx.db, workspaceId, days, dayList),
-        runs: await runOutcomes(ctx.db, workspaceId, days),
-      };
+      return withinTime(
+        ctx.db,
+        EXPENSIVE_READ.ms,
+        async (tx) => {
+          const messages = await messageCounts(tx, workspaceId, days);
+          const dayList = messages.map((m) => m.day);
+          return {
+            result: true as const,
+            // The period has at least one day (today).
+            period: { days, from: dayList[0]!, to: dayList.at(-1)!, time_zone: 'UTC' },
+            messages,
+            leads: await leadCounts(tx, workspaceId, days, dayList),
+            runs: await runOutcomes(tx, workspaceId, days),
+          };
+        },
+        (cause) =>
+          new ApiError(
+            'unavailable',
+            `The dashboard took longer than ${EXPENSIVE_READ.ms / 1000} seconds to count; try a shorter period`,
+            undefined,
+            { cause },
+          ),
+      );
     },
   );
 }

@@ -8,6 +8,7 @@ import { IdParams } from '../accounts/schemas.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';
 import { audited, changedFields, userActor } from '../audit/record-audit.js';
 import { listRuns } from '../automation/list-runs.js';
+import { holdHeavyWork } from '../rate-limit/heavy-work.js';
 import { changeLead } from './change-lead.js';
 import { LEAD_COLUMNS, leadRecords } from './export-leads.js';
 import { getLead } from './get-lead.js';
@@ -56,9 +57,11 @@ export function registerAppLeadRoutes(app: RestApp): void {
     },
   );
 
-  app.get('/leads/export', async (request, reply) =>
-    sendCsv(reply, 'leads', LEAD_COLUMNS, leadRecords(ctx.db, request.session().workspaceId)),
-  );
+  app.get('/leads/export', async (request, reply) => {
+    const { workspaceId, userId } = request.session();
+    holdHeavyWork(ctx, reply, { workspaceId, userId });
+    return sendCsv(reply, 'leads', LEAD_COLUMNS, leadRecords(ctx.db, workspaceId));
+  });
 
   app.get('/leads/:id', { schema: { params: IdParams, response: { 200: LeadResult } } }, async (request) => {
     const s = request.session();

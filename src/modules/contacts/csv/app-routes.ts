@@ -1,5 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import type { RestApp } from '../../../http/rest-app.js';
 import { sendCsv } from '../../../http/send-csv.js';
+import { holdHeavyWork } from '../../rate-limit/heavy-work.js';
 import { ImportQuery } from './column-mapping.js';
 import { contactColumns, contactRecords } from './export-contacts.js';
 import { getImport } from './get-import.js';
@@ -7,12 +9,17 @@ import { acceptCsvUploads } from './read-upload.js';
 import { ImportParams, RefusalPage } from './schemas.js';
 import { answerImport } from './start-import.js';
 
+const owner = (request: FastifyRequest) => {
+  const { workspaceId, userId } = request.session();
+  return { workspaceId, userId };
+};
+
 /** The web app's Contacts page: upload a CSV (the browser sends it as text/csv), follow the import, download all. */
 export async function appContactCsvRoutes(app: RestApp): Promise<void> {
   await acceptCsvUploads(app);
 
   app.post('/contacts/import', { schema: { querystring: ImportQuery } }, async (request, reply) =>
-    answerImport(app.ctx, request.session().workspaceId, request, request.query, reply),
+    answerImport(app.ctx, owner(request), request, request.query, reply),
   );
 
   app.get(
@@ -25,7 +32,8 @@ export async function appContactCsvRoutes(app: RestApp): Promise<void> {
   );
 
   app.get('/contacts/export', async (request, reply) => {
-    const workspaceId = request.session().workspaceId;
+    const { workspaceId } = request.session();
+    holdHeavyWork(app.ctx, reply, owner(request));
     const { columns, traits } = await contactColumns(app.ctx.db, workspaceId);
     return sendCsv(reply, 'contacts', columns, contactRecords(app.ctx.db, workspaceId, traits));
   });

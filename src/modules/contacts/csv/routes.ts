@@ -1,6 +1,7 @@
 import type { RestApp } from '../../../http/rest-app.js';
 import { errorResponses } from '../../../http/schema.js';
 import { sendCsv } from '../../../http/send-csv.js';
+import { holdHeavyWork } from '../../rate-limit/heavy-work.js';
 import { ImportQuery } from './column-mapping.js';
 import { contactColumns, contactRecords } from './export-contacts.js';
 import { getImport } from './get-import.js';
@@ -23,7 +24,8 @@ export async function contactCsvRoutes(app: RestApp): Promise<void> {
           'email and tags are read as such unless the query names others; `trait:<key>` columns and `trait_columns` become traits. ' +
           'Tags in a cell are separated by commas, semicolons or bars. Rows are applied as POST /contacts would (tags added, traits merged) ' +
           'by a background job: 202 answers the import, whose progress and refused rows (row number and why) GET /contacts/imports/{id} reads. ' +
-          "The import stops at the plan's contact limit and says so. A file that cannot be read is refused whole: 422 saying why, 413 past the limits.",
+          "The import stops at the plan's contact limit and says so. A file that cannot be read is refused whole: 422 saying why, 413 past the limits. " +
+          'A workspace runs two exports and import uploads at once: past them 429 with Retry-After.',
         tags: ['contacts'],
         consumes: ['text/csv', 'multipart/form-data'],
         querystring: ImportQuery,
@@ -31,7 +33,7 @@ export async function contactCsvRoutes(app: RestApp): Promise<void> {
       },
     },
     async (request, reply) =>
-      answerImport(app.ctx, request.principal().workspaceId, request, request.query, reply),
+      answerImport(app.ctx, { workspaceId: request.principal().workspaceId }, request, request.query, reply),
   );
 
   app.get(
@@ -60,7 +62,8 @@ export async function contactCsvRoutes(app: RestApp): Promise<void> {
         description:
           'Extension. Streams text/csv: id, phone, name, email, tags, opted_out, opted_out_at, created_at, updated_at and a ' +
           '`trait:<key>` column per trait in use (what POST /contacts/import reads back). A cell that a spreadsheet would ' +
-          "run as a formula (starting with = + - @, a tab or a carriage return) is prefixed with '.",
+          "run as a formula (starting with = + - @, their full-width forms, a tab or a carriage return) is prefixed with '. " +
+          'A workspace runs two exports and import uploads at once: past them 429 with Retry-After.',
         tags: ['contacts'],
         produces: ['text/csv'],
         response: { ...errorResponses(401, 429) },
@@ -68,6 +71,7 @@ export async function contactCsvRoutes(app: RestApp): Promise<void> {
     },
     async (request, reply) => {
       const workspaceId = request.principal().workspaceId;
+      holdHeavyWork(app.ctx, reply, { workspaceId });
       const { columns, traits } = await contactColumns(app.ctx.db, workspaceId);
       return sendCsv(reply, 'contacts', columns, contactRecords(app.ctx.db, workspaceId, traits));
     },

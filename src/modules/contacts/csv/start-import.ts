@@ -3,6 +3,7 @@ import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/db.js';
 import { inTransaction } from '../../../jobs/enqueue.js';
 import { newId } from '../../../lib/ids.js';
+import { holdHeavyWork } from '../../rate-limit/heavy-work.js';
 import { type ImportQuery, type Mapping, mapColumns } from './column-mapping.js';
 import { getImport } from './get-import.js';
 import { type StagedRow, stageRow } from './import-row.js';
@@ -100,18 +101,20 @@ export async function startImport(
 }
 
 /**
- * POST /contacts/import (REST v1 and the web app): 202 with the import. A refused upload is answered
- * while the client may still be sending it; the connection then closes, so the rest is not read.
+ * POST /contacts/import (REST v1 and the web app): 202 with the import, the upload counted among the
+ * owner's exports and imports. A refused upload is answered while the client may still be sending
+ * it; the connection then closes, so the rest is not read.
  */
 export async function answerImport(
   ctx: AppContext,
-  workspaceId: string,
+  owner: { workspaceId: string; userId?: string },
   request: FastifyRequest,
   query: ImportQuery,
   reply: FastifyReply,
 ) {
   try {
-    const started = await startImport(ctx, workspaceId, await uploadOf(request), query);
+    holdHeavyWork(ctx, reply, owner);
+    const started = await startImport(ctx, owner.workspaceId, await uploadOf(request), query);
     return reply.code(202).send({ result: true as const, ...started });
   } catch (err) {
     reply.header('connection', 'close');
