@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { pgliteAutovacuum } from '../db/pglite-autovacuum.js';
+import { forgetOldAddresses } from '../modules/accounts/known-addresses.js';
 import { forgetQuietLoginAttempts } from '../modules/accounts/login-throttle.js';
 import { forgetOldPasswordResets } from '../modules/accounts/reset-tokens.js';
 import { drainEventOutbox, OUTBOX_BATCH } from '../modules/automation/event-outbox.js';
@@ -65,6 +66,8 @@ export const jobCatalog = {
       if (forgotten > 0) ctx.log.info({ forgotten }, 'signed webhook bodies older than 24 hours forgotten');
       const quiet = await forgetQuietLoginAttempts(ctx.db);
       if (quiet > 0) ctx.log.info({ quiet }, 'sign-in attempt counts quiet for a day forgotten');
+      const unseen = await forgetOldAddresses(ctx.db);
+      if (unseen > 0) ctx.log.info({ unseen }, 'sign-in addresses unseen for 180 days forgotten');
       const abandoned = await forgetAbandonedUploads(ctx.db);
       if (abandoned > 0) ctx.log.info({ abandoned }, 'contact imports whose upload was cut off removed');
       const resets = await forgetOldPasswordResets(ctx.db);

@@ -1,12 +1,13 @@
 import { expect, it } from 'vitest';
 import { testAppForTests } from '../../test/support/app.js';
 import { until } from '../../test/support/until.js';
+import { createUser } from '../modules/accounts/users.js';
 import { jobCatalog } from './catalog.js';
 import { Queue } from './queue.js';
 
 const t = testAppForTests({ queue: true });
 
-it('runs the cleanup job from the queue: expired idempotency records and quiet sign-in counts go', async () => {
+it('runs the cleanup job from the queue: expired idempotency records, quiet sign-in counts and long unseen sign-in addresses go', async () => {
   const { id, key } = await t.workspace();
   await t.api('POST', '/contacts', key, { phone: '+14155552671' }, { 'idempotency-key': 'a' });
   await t.api('POST', '/contacts', key, { phone: '+14155552672' }, { 'idempotency-key': 'b' });
@@ -16,6 +17,12 @@ it('runs the cleanup job from the queue: expired idempotency records and quiet s
   await t.ctx.db.query(
     `INSERT INTO login_attempts (subject, attempts, window_start)
      VALUES ('email:quiet@example.com', 3, now() - interval '25 hours'), ('email:recent@example.com', 3, now())`,
+  );
+  const userId = await createUser(t.ctx.db, `known-${id}@example.com`, 'correct horse battery');
+  await t.ctx.db.query(
+    `INSERT INTO known_sign_in_addresses (user_id, address_hash, last_seen_at)
+     VALUES ($1, 'unseen', now() - interval '181 days'), ($1, 'seen', now() - interval '179 days')`,
+    [userId],
   );
   const jobId = await t.ctx.queue!.send('maintenance.cleanup', {});
   expect(jobId).toEqual(expect.any(String));
@@ -35,6 +42,11 @@ it('runs the cleanup job from the queue: expired idempotency records and quiet s
     "SELECT subject FROM login_attempts WHERE subject LIKE 'email:%@example.com' ORDER BY subject",
   );
   expect(attempts.map((a) => a.subject)).toEqual(['email:recent@example.com']);
+  const { rows: known } = await t.ctx.db.query<{ address_hash: string }>(
+    'SELECT address_hash FROM known_sign_in_addresses WHERE user_id = $1',
+    [userId],
+  );
+  expect(known.map((k) => k.address_hash)).toEqual(['seen']);
 });
 
 it('schedules the cleanup periodically', async () => {

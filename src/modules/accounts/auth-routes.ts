@@ -5,7 +5,14 @@ import { clientAddressKey } from '../../lib/client-address.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { canSendMail } from '../mail/queue-mail.js';
 import { acceptInvitation, previewInvitation } from './invitations.js';
-import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.js';
+import { addressHash, isKnownAddress, rememberAddress } from './known-addresses.js';
+import {
+  countInvitationAttempt,
+  countLoginAttempt,
+  forgiveInvitationAttempt,
+  forgiveLoginAttempt,
+  type LoginAttempt,
+} from './login-throttle.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
 import { canManage } from './roles.js';
 import {
@@ -25,8 +32,8 @@ import { createOwnedWorkspace, userByEmail, workspacesOf } from './users.js';
 /** Sign-in, sign-out, first-run setup, invitations accepted, workspaces created and switched. */
 export function registerAuthRoutes(app: RestApp): void {
   /** Counts the attempt before any password is checked; refuses it (429) past the allowance. */
-  const countAttempt = async (reply: FastifyReply, email: string, address: string) => {
-    const attempt = await countLoginAttempt(app.ctx.db, email, address);
+  const countAttempt = async (reply: FastifyReply, counted: Promise<LoginAttempt>) => {
+    const attempt = await counted;
     if (!attempt.allowed) {
       reply.header('Retry-After', String(attempt.retryAfterSeconds));
       throw new ApiError('rate_limited', 'Too many failed sign-ins; wait 15 minutes and try again');
@@ -64,13 +71,17 @@ export function registerAuthRoutes(app: RestApp): void {
 
   app.post('/login', { config: { public: true }, schema: { body: LoginBody } }, async (request, reply) => {
     const { email, password } = request.body;
-    await countAttempt(reply, email, clientAddressKey(request.ip));
+    const address = clientAddressKey(request.ip);
+    const hash = addressHash(app.ctx.config.secretKey, address);
+    const known = await isKnownAddress(app.ctx.db, email, hash);
+    await countAttempt(reply, countLoginAttempt(app.ctx.db, email, address, known));
     const user = await userByEmail(app.ctx.db, email);
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
     if (!user || !ok) throw new ApiError('unauthorized', 'The e-mail address or password is not right');
     const workspace = (await workspacesOf(app.ctx.db, user.id))[0];
     if (!workspace) throw new ApiError('forbidden', 'You are no longer a member of any workspace');
-    await forgiveLoginAttempt(app.ctx.db, email, clientAddressKey(request.ip));
+    await forgiveLoginAttempt(app.ctx.db, email, address);
+    await rememberAddress(app.ctx.db, user.id, hash);
     await startSession(app.ctx, app.ctx.db, reply, user.id, workspace.id);
     return { result: true };
   });
@@ -94,12 +105,12 @@ export function registerAuthRoutes(app: RestApp): void {
     async (request, reply) => {
       // Counted outside the transaction, so a wrong password's rollback keeps the count.
       const subject = `invite:${sha256Hex(request.body.token)}`;
-      await countAttempt(reply, subject, clientAddressKey(request.ip));
+      await countAttempt(reply, countInvitationAttempt(app.ctx.db, subject, clientAddressKey(request.ip)));
       await app.ctx.db.transaction(async (tx) => {
         const { userId, workspaceId } = await acceptInvitation(tx, request.body);
         await startSession(app.ctx, tx, reply, userId, workspaceId);
       });
-      await forgiveLoginAttempt(app.ctx.db, subject, clientAddressKey(request.ip));
+      await forgiveInvitationAttempt(app.ctx.db, subject, clientAddressKey(request.ip));
       return reply.code(201).send({ result: true });
     },
   );

@@ -4,6 +4,7 @@ import { secondInstance, testAppForTests } from '../../../test/support/app.js';
 import { PASSWORD, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { TEST_DB } from '../../../test/support/database.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
+import { sha256Hex } from '../../lib/hash.js';
 
 const t = testAppForTests();
 
@@ -83,6 +84,53 @@ describe('sign-in throttle under concurrent guesses', () => {
       expect((await login(t.app, address, client.email, `wrong guess ${i}`)).statusCode).toBe(401);
     }
     expect((await login(t.app, address, client.email, PASSWORD)).statusCode).toBe(200);
+  });
+});
+
+describe('sign-in throttle against strangers', () => {
+  it('does not lock the owner out of an address they signed in from, whatever strangers guess elsewhere', async () => {
+    const { client } = await workspaceWithOwner(t);
+    const home = newAddress();
+    expect((await login(t.app, home, client.email, PASSWORD)).statusCode).toBe(200);
+    // Four strangers, ten guesses each: past 30 for the e-mail address, unknown addresses are refused.
+    const answers: number[] = [];
+    for (let a = 0; a < 4; a++) {
+      const stranger = newAddress();
+      for (let i = 0; i < 10; i++)
+        answers.push((await login(t.app, stranger, client.email, `guess ${i}`)).statusCode);
+    }
+    expect(answers.filter((s) => s === 401)).toHaveLength(30);
+    expect(answers.filter((s) => s === 429)).toHaveLength(10);
+    // An address that never signed in is refused by the e-mail address's count alone, right password or not.
+    expectRestError(await login(t.app, newAddress(), client.email, PASSWORD), 429, 'rate_limited');
+    // The owner at home is not.
+    expect((await login(t.app, home, client.email, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('still holds a known address to ten attempts of its own for the e-mail address', async () => {
+    const { client } = await workspaceWithOwner(t);
+    const home = newAddress();
+    expect((await login(t.app, home, client.email, PASSWORD)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      expect((await login(t.app, home, client.email, `wrong guess ${i}`)).statusCode).toBe(401);
+    }
+    expectRestError(await login(t.app, home, client.email, PASSWORD), 429, 'rate_limited');
+    // Another e-mail address from the same client address is counted apart.
+    const other = await workspaceWithOwner(t);
+    expect((await login(t.app, home, other.client.email, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('keeps the addresses signed in from as keyed hashes only', async () => {
+    const { client } = await workspaceWithOwner(t);
+    const home = newAddress();
+    expect((await login(t.app, home, client.email, PASSWORD)).statusCode).toBe(200);
+    const { rows } = await t.ctx.db.query<{ address_hash: string }>(
+      'SELECT address_hash FROM known_sign_in_addresses WHERE user_id = $1',
+      [client.userId],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(home);
+    expect(rows.map((r) => r.address_hash)).not.toContain(sha256Hex(home));
   });
 });
 

@@ -1,9 +1,13 @@
 import type { Queryable } from '../../db/db.js';
 
 const WINDOW_MINUTES = 15;
-// Attempts allowed per window: per e-mail address (guessing one password), per client address (many).
-const PER_EMAIL = 10;
+// Attempts allowed per window: an e-mail address from one client address (guessing one password),
+// a client address over every e-mail address (guessing many), an e-mail address over every client
+// address (guessing one password from many addresses), which never refuses an address the account
+// has signed in from before (known-addresses.ts): strangers cannot lock its owner out there.
+const PER_EMAIL_AND_ADDRESS = 10;
 const PER_ADDRESS = 50;
+const PER_EMAIL = 30;
 
 export interface LoginAttempt {
   allowed: boolean;
@@ -11,22 +15,46 @@ export interface LoginAttempt {
   retryAfterSeconds: number;
 }
 
-function subjects(email: string, address: string): { email: string; address: string } {
-  return { email: `email:${email.toLowerCase()}`, address: `ip:${address}` };
+function subjects(email: string, address: string) {
+  const e = email.toLowerCase();
+  return { email: `email:${e}`, emailAtAddress: `email-ip:${e}|${address}`, address: `ip:${address}` };
 }
 
 /**
- * Counts a sign-in attempt for its e-mail and client address, before its password is checked, and
- * says whether it may go on. Refused attempts count too; they do not lengthen the window.
+ * Counts a sign-in attempt for its e-mail address, the pair, and its client address, before its
+ * password is checked, and says whether it may go on. Refused attempts count too; they do not
+ * lengthen the window. From a known address the e-mail address's own count is kept but not applied.
  */
-export function countLoginAttempt(db: Queryable, email: string, address: string): Promise<LoginAttempt> {
+export function countLoginAttempt(
+  db: Queryable,
+  email: string,
+  address: string,
+  fromKnownAddress: boolean,
+): Promise<LoginAttempt> {
   const s = subjects(email, address);
-  // Always the e-mail row first, then the address row: statements lock them in one order.
+  // Always in this order: statements lock the rows in one order.
   return countAttempts(
     db,
     [
-      { subject: s.email, limit: PER_EMAIL },
+      { subject: s.email, limit: fromKnownAddress ? Number.POSITIVE_INFINITY : PER_EMAIL },
+      { subject: s.emailAtAddress, limit: PER_EMAIL_AND_ADDRESS },
       { subject: s.address, limit: PER_ADDRESS },
+    ],
+    WINDOW_MINUTES,
+  );
+}
+
+/** An invitation taken by an existing account: per token (its hash) and per client address. */
+export function countInvitationAttempt(
+  db: Queryable,
+  subject: string,
+  address: string,
+): Promise<LoginAttempt> {
+  return countAttempts(
+    db,
+    [
+      { subject, limit: PER_EMAIL_AND_ADDRESS },
+      { subject: `ip:${address}`, limit: PER_ADDRESS },
     ],
     WINDOW_MINUTES,
   );
@@ -57,13 +85,34 @@ export async function countAttempts(
   return { allowed: false, retryAfterSeconds: Math.max(1, ...over.map((r) => r.retry_after)) };
 }
 
-/** A successful sign-in: its e-mail address starts afresh, and its attempt no longer counts against its client address. */
+/**
+ * A successful sign-in: the pair starts afresh, and its attempt no longer counts against its e-mail
+ * or client address. The e-mail address's count is not cleared: others' guesses from elsewhere stay
+ * counted however often its owner signs in.
+ */
 export async function forgiveLoginAttempt(db: Queryable, email: string, address: string): Promise<void> {
   const s = subjects(email, address);
-  await db.query('DELETE FROM login_attempts WHERE subject = $1', [s.email]);
-  await db.query('UPDATE login_attempts SET attempts = attempts - 1 WHERE subject = $1 AND attempts > 0', [
-    s.address,
-  ]);
+  await db.query('DELETE FROM login_attempts WHERE subject = $1', [s.emailAtAddress]);
+  await takeOneOff(db, [s.email, s.address]);
+}
+
+/** An invitation accepted: its token starts afresh, and its attempt no longer counts against its address. */
+export async function forgiveInvitationAttempt(
+  db: Queryable,
+  subject: string,
+  address: string,
+): Promise<void> {
+  await db.query('DELETE FROM login_attempts WHERE subject = $1', [subject]);
+  await takeOneOff(db, [`ip:${address}`]);
+}
+
+/** One statement per row, so none holds one row's lock while waiting for another's. */
+async function takeOneOff(db: Queryable, subjects: string[]): Promise<void> {
+  for (const subject of subjects) {
+    await db.query('UPDATE login_attempts SET attempts = attempts - 1 WHERE subject = $1 AND attempts > 0', [
+      subject,
+    ]);
+  }
 }
 
 /** Forgets subjects quiet for a day (maintenance.cleanup); returns how many. */

@@ -24,13 +24,19 @@ export type WebhookStarted = FirstAnswer;
  * published; 401 unless the secret (path or x-api-key) or the body's HMAC matches; 400 for a body
  * that is not JSON; 422 when no lead can be made or `leadId` names no lead of the workspace.
  * A signed body seen in the last 24 hours answers as it did the first time and starts nothing.
+ * `authenticated` runs once the caller is known, before the body is read (the sequence's rate limit).
  */
-export async function startFromWebhook(ctx: AppContext, request: WebhookRequest): Promise<WebhookStarted> {
+export async function startFromWebhook(
+  ctx: AppContext,
+  request: WebhookRequest,
+  authenticated: () => Promise<void> = async () => {},
+): Promise<WebhookStarted> {
   const sequence = await findSequence(ctx, request.sequenceId);
   if (sequence?.triggerType !== 'webhook' || !sequence.secret) {
     throw new ApiError('not_found', 'No workflow with this id is started by a webhook');
   }
   const signed = authenticate(sequence.secret, request);
+  await authenticated();
   let parsed: unknown;
   try {
     parsed = JSON.parse(request.raw.toString('utf8'));

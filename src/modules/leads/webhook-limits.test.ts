@@ -114,6 +114,41 @@ describe('workflow webhook rate limits', () => {
     expect((await post(s.url, { email: 'real@example.com' }, freshAddress())).statusCode).toBe(202);
   });
 
+  it('spends no sequence budget on wrong secrets: strangers from many addresses cannot lock its sender out', async () => {
+    const s = await webhookSequence();
+    const wrong = `/api/automation/webhooks/${s.id}/whsec_wrong`;
+    // More wrong guesses than the sequence's whole budget, each address to its own limit of refusals.
+    const addresses = Math.ceil(WEBHOOK_LIMITS.perSequence / WEBHOOK_LIMITS.failuresPerAddress) + 1;
+    for (let a = 0; a < addresses; a++) {
+      const client = freshAddress();
+      const answers = await statuses(WEBHOOK_LIMITS.failuresPerAddress, () => post(wrong, NO_LEAD, client));
+      expect(answers).toEqual([401]);
+      expectIntakeError(await post(wrong, NO_LEAD, client), 429, /^Too many refused requests/);
+    }
+    const real = await post(s.url, { email: 'real@example.com' }, freshAddress());
+    expect(real.statusCode, real.body).toBe(202);
+    expect(real.headers.ratelimit).toBe('"address";r=119;t=60, "sequence";r=599;t=60');
+  });
+
+  it(`answers ${WEBHOOK_LIMITS.failuresPerAddress} of many wrong posts arriving together 401 and 404, the rest 429`, async () => {
+    const s = await webhookSequence();
+    const client = freshAddress();
+    const answers = await Promise.all(
+      Array.from({ length: 3 * WEBHOOK_LIMITS.failuresPerAddress }, (_, i) =>
+        i % 2
+          ? post(`/api/automation/webhooks/${s.id}/whsec_guess${i}`, NO_LEAD, client)
+          : post(`/api/automation/webhooks/sq_guess${i}/whsec_guess`, NO_LEAD, client),
+      ),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401 || c === 404)).toHaveLength(WEBHOOK_LIMITS.failuresPerAddress);
+    expect(codes.filter((c) => c === 429)).toHaveLength(2 * WEBHOOK_LIMITS.failuresPerAddress);
+    for (const r of answers.filter((a) => a.statusCode === 429)) {
+      expectIntakeError(r, 429, /^Too many refused requests/);
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+    }
+  });
+
   it('counts an unknown sequence id like any other, and refuses a limited request without asking the database', async () => {
     const client = freshAddress();
     const unknown = '/api/automation/webhooks/sq_00000000000000000000/whsec_x';
@@ -141,7 +176,7 @@ describe('workflow webhook rate limits', () => {
 });
 
 describe.runIf(process.env.REDIS_URL)('workflow webhook rate limits shared through Redis', () => {
-  it('hold the failure budget of an address across two server instances', async () => {
+  it('hold the failure budget of an address across two server instances, exactly for posts arriving together', async () => {
     const a = await createTestApp({ env: { REDIS_URL: process.env.REDIS_URL! } });
     const b = await buildServer(a.ctx);
     try {
@@ -156,6 +191,18 @@ describe.runIf(process.env.REDIS_URL)('workflow webhook rate limits shared throu
       expect(new Set(answers)).toEqual(new Set([401]));
       expectIntakeError(await post(s.url, { email: 'r@example.com' }, client, b), 429);
       expectIntakeError(await post(s.url, { email: 'r@example.com' }, client, a.app), 429);
+
+      // Arriving together on both instances, the refusals are still counted exactly.
+      const together = `10.253.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      const codes = (
+        await Promise.all(
+          Array.from({ length: 3 * WEBHOOK_LIMITS.failuresPerAddress }, (_, i) =>
+            post(wrong, NO_LEAD, together, i % 2 ? b : a.app),
+          ),
+        )
+      ).map((r) => r.statusCode);
+      expect(codes.filter((c) => c === 401)).toHaveLength(WEBHOOK_LIMITS.failuresPerAddress);
+      expect(codes.filter((c) => c === 429)).toHaveLength(2 * WEBHOOK_LIMITS.failuresPerAddress);
     } finally {
       await b.close();
       await a.close();

@@ -22,45 +22,49 @@ function refuse(reply: FastifyReply, d: LimitDecision, what: string): never {
 }
 
 /**
- * The workflow webhook's limits, checked before the body is read or the database asked: the
- * client address's failures (peeked, not spent), then its requests, then the sequence id's. A
- * request refused at one is not counted by the next, so a flood from one address does not spend
- * the sequence's budget for the senders it trusts.
+ * The workflow webhook's limits. Before the body is read or the database asked: the client address's
+ * refused posts (peeked, not spent), then its requests. Only once the secret or signature checks, the
+ * sequence's budget (`admit`): a stranger guessing can spend its own address's budgets, never the
+ * budget of the senders the sequence trusts. A request refused at one limit is not counted by the next.
  */
 export function webhookLimits(limiters: WebhookLimiters) {
   const { address, sequence, failures } = limiters;
   const policy = `"address";q=${address.limit};w=${address.windowMs / 1000}, "sequence";q=${sequence.limit};w=${sequence.windowMs / 1000}`;
+  const tooManyFailures = `Too many refused requests (wrong secret or unknown workflow) from this address, at most ${failures.limit} a minute`;
   return {
     async check(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const client = clientAddressKey(request.ip);
-      const { sequenceId } = request.params as { sequenceId: string };
       reply.header('RateLimit-Policy', policy);
       const failed = await ask(failures, 'peek', client);
-      if (failed && !failed.allowed) {
-        refuse(
-          reply,
-          failed,
-          `Too many refused requests (wrong secret or unknown workflow) from this address, at most ${failures.limit} a minute`,
-        );
-      }
+      if (failed && !failed.allowed) refuse(reply, failed, tooManyFailures);
       const byAddress = await ask(address, 'hit', client);
       if (byAddress && !byAddress.allowed) {
         refuse(reply, byAddress, `Too many requests from this address (at most ${address.limit} a minute)`);
       }
+      if (byAddress)
+        reply.header('RateLimit', `"address";r=${byAddress.remaining};t=${byAddress.resetSeconds}`);
+    },
+
+    /** A request whose secret or signature checked spends the sequence's budget. */
+    async admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const { sequenceId } = request.params as { sequenceId: string };
       const bySequence = await ask(sequence, 'hit', sequenceId.slice(0, SEQUENCE_KEY_LENGTH));
       if (bySequence && !bySequence.allowed) {
         refuse(reply, bySequence, `Too many requests for this workflow (at most ${sequence.limit} a minute)`);
       }
-      const fields = [
-        byAddress && `"address";r=${byAddress.remaining};t=${byAddress.resetSeconds}`,
-        bySequence && `"sequence";r=${bySequence.remaining};t=${bySequence.resetSeconds}`,
-      ].filter(Boolean);
-      if (fields.length) reply.header('RateLimit', fields.join(', '));
+      if (!bySequence) return;
+      const field = `"sequence";r=${bySequence.remaining};t=${bySequence.resetSeconds}`;
+      const before = reply.getHeader('RateLimit');
+      reply.header('RateLimit', before ? `${before}, ${field}` : field);
     },
 
-    /** A refusal as unknown or unauthenticated (401, 404) spends the address's failure budget. */
-    async failed(request: FastifyRequest): Promise<void> {
-      await ask(failures, 'hit', clientAddressKey(request.ip));
+    /**
+     * A refusal as unknown or unauthenticated (401, 404) takes one of the address's failures, in one
+     * atomic count: of refusals arriving together, those past the allowance are answered 429 instead.
+     */
+    async failed(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const counted = await ask(failures, 'hit', clientAddressKey(request.ip));
+      if (counted && !counted.allowed) refuse(reply, counted, tooManyFailures);
     },
   };
 }

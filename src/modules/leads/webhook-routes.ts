@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answerErrorsWith, intakeEnvelope } from '../../http/error-handler.js';
 import { ApiError } from '../../http/errors.js';
 import { createWebhookRateLimiters } from '../rate-limit/create-limiter.js';
@@ -16,7 +16,8 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * The workflow webhook: /{sequenceId}/{secret}, or /{sequenceId} with the secret in x-api-key or the
  * body signed in X-Webhook-Signature. The body is kept as raw bytes (the HMAC covers them as sent)
  * and parsed only once the caller is known. The secret segment never reaches a log (access-log.ts).
- * Rate limited per client address and per sequence id before anything else (webhook-limits.ts).
+ * Rate limited per client address before anything else, per sequence id once the caller is known
+ * (webhook-limits.ts).
  */
 export async function workflowWebhookRoutes(app: FastifyInstance): Promise<void> {
   const limiters = createWebhookRateLimiters(app.ctx.config.redisUrl, app.ctx.log);
@@ -35,15 +36,24 @@ export async function workflowWebhookRoutes(app: FastifyInstance): Promise<void>
     intakeEnvelope({ unsupportedMediaType: 'Send the body as JSON with Content-Type: application/json' }),
   );
 
-  const handle = async (request: FastifyRequest<{ Params: { sequenceId: string; secret?: string } }>) => {
-    const started = await startFromWebhook(app.ctx, {
-      sequenceId: request.params.sequenceId,
-      pathSecret: request.params.secret,
-      apiKey: header(request, 'x-api-key'),
-      signature: header(request, 'x-webhook-signature'),
-      raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-    }).catch(async (err: unknown) => {
-      if (err instanceof ApiError && (err.status === 401 || err.status === 404)) await limits.failed(request);
+  const handle = async (
+    request: FastifyRequest<{ Params: { sequenceId: string; secret?: string } }>,
+    reply: FastifyReply,
+  ) => {
+    const started = await startFromWebhook(
+      app.ctx,
+      {
+        sequenceId: request.params.sequenceId,
+        pathSecret: request.params.secret,
+        apiKey: header(request, 'x-api-key'),
+        signature: header(request, 'x-webhook-signature'),
+        raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      },
+      () => limits.admit(request, reply),
+    ).catch(async (err: unknown) => {
+      if (err instanceof ApiError && (err.status === 401 || err.status === 404)) {
+        await limits.failed(request, reply);
+      }
       throw err;
     });
     return { success: true as const, lead_id: started.leadId, run_id: started.runId };
@@ -51,11 +61,11 @@ export async function workflowWebhookRoutes(app: FastifyInstance): Promise<void>
   app.post<{ Params: { sequenceId: string } }>(
     '/:sequenceId',
     { onRequest: limits.check, schema: { hide: true } },
-    async (request, reply) => reply.code(202).send(await handle(request)),
+    async (request, reply) => reply.code(202).send(await handle(request, reply)),
   );
   app.post<{ Params: { sequenceId: string; secret: string } }>(
     '/:sequenceId/:secret',
     { onRequest: limits.check, schema: { hide: true } },
-    async (request, reply) => reply.code(202).send(await handle(request)),
+    async (request, reply) => reply.code(202).send(await handle(request, reply)),
   );
 }
