@@ -134,6 +134,27 @@ describe('sign-in throttle against strangers', () => {
   });
 });
 
+describe('sessions started per account', () => {
+  it('caps the sign-ins of one account at 20 in 15 minutes, from any address', async () => {
+    const { client } = await workspaceWithOwner(t);
+    const address = newAddress();
+    // workspaceWithOwner signed in once.
+    for (let i = 1; i < 20; i++) {
+      expect((await login(t.app, i % 2 ? address : newAddress(), client.email, PASSWORD)).statusCode).toBe(
+        200,
+      );
+    }
+    const refused = await login(t.app, address, client.email, PASSWORD);
+    expectRestError(refused, 429, 'rate_limited');
+    expect(refused.json().error.message).toMatch(/signed in 20 times in 15 minutes/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    // Another account is not held back.
+    const other = await workspaceWithOwner(t);
+    expect((await login(t.app, address, other.client.email, PASSWORD)).statusCode).toBe(200);
+  });
+});
+
 describe('invitation throttle', () => {
   it('counts wrong passwords for an existing account on one invitation, though each rolls back', async () => {
     const a = await workspaceWithOwner(t);

@@ -36,6 +36,7 @@ export function registerLiveRoutes(app: RestApp, limits: LiveLimits = DEFAULT_LI
     const close = hub.open({
       workspaceId: s.workspaceId,
       sessionKey: s.tokenHash,
+      userId: s.userId,
       write: (text) => raw.write(text),
       end: () => raw.end(),
     });

@@ -133,6 +133,23 @@ describe('GET /api/app/events', () => {
     for (const s of open) s.close();
   });
 
+  it('bounds one person’s streams over all their sessions, and never another workspace’s', async () => {
+    const a = await workspaceWithOwner(t);
+    const sessions = [a.client, await signIn(t, a.client.email), await signIn(t, a.client.email)];
+    const open = [];
+    for (const session of sessions.slice(0, 2)) {
+      for (let i = 0; i < 5; i++) open.push(await openLiveStream(t.base, session.cookie));
+    }
+    expect(open.map((s) => s.status)).toEqual(Array(10).fill(200));
+    const eleventh = await openLiveStream(t.base, sessions[2]!.cookie);
+    expect(eleventh.status).toBe(429);
+    const other = await workspaceWithOwner(t);
+    const theirs = await openLiveStream(t.base, other.client.cookie);
+    expect(theirs.status).toBe(200);
+    theirs.close();
+    for (const s of open) s.close();
+  });
+
   it('ends a session’s streams when it signs out or its member is removed, and no other', async () => {
     const a = await connected();
     const mine = await openLiveStream(t.base, a.client.cookie);

@@ -24,6 +24,11 @@ export interface LiveEvent {
 export interface LiveLimits {
   /** Open streams one session may hold (its tabs); one more is refused with 429. */
   perSession: number;
+  /** Open streams one user may hold over all their sessions on this instance. */
+  perUser: number;
+  /** Open streams one workspace's members may hold on this instance: well below `total`, so one
+   * workspace cannot take every stream from the others. */
+  perWorkspace: number;
   /** Open streams this instance holds in all. */
   total: number;
   /** A comment line this often keeps proxies from closing an idle stream. */
@@ -36,6 +41,8 @@ export interface LiveLimits {
 
 export const DEFAULT_LIVE_LIMITS: LiveLimits = {
   perSession: 5,
+  perUser: 10,
+  perWorkspace: 100,
   total: 2_000,
   heartbeatMs: 25_000,
   maxAgeMs: 15 * 60_000,
@@ -63,6 +70,7 @@ const WATCH_SQL = `WITH watch AS (
 interface Stream {
   workspaceId: string;
   sessionKey: string;
+  userId: string;
   openedAt: number;
   write(text: string): void;
   end(): void;
@@ -161,15 +169,36 @@ export class LiveHub {
     return this.#streams.size;
   }
 
-  /** Registers a stream of the workspace; 429 past the session's or this instance's bound, 503 while stopping. */
+  /**
+   * Registers a stream of the workspace; 429 past the session's, the user's, the workspace's or this
+   * instance's bound, 503 while stopping.
+   */
   open(stream: Omit<Stream, 'openedAt'>): () => void {
     if (this.#closed) throw new ApiError('unavailable', 'The server is shutting down; reconnect shortly');
-    let mine = 0;
-    for (const s of this.#streams) if (s.sessionKey === stream.sessionKey) mine++;
-    if (mine >= this.limits.perSession) {
+    let session = 0;
+    let user = 0;
+    let workspace = 0;
+    for (const s of this.#streams) {
+      if (s.sessionKey === stream.sessionKey) session++;
+      if (s.userId === stream.userId) user++;
+      if (s.workspaceId === stream.workspaceId) workspace++;
+    }
+    if (session >= this.limits.perSession) {
       throw new ApiError(
         'rate_limited',
         `At most ${this.limits.perSession} live connections per session; close another tab of the app`,
+      );
+    }
+    if (user >= this.limits.perUser) {
+      throw new ApiError(
+        'rate_limited',
+        `At most ${this.limits.perUser} live connections per person; close another tab or window of the app`,
+      );
+    }
+    if (workspace >= this.limits.perWorkspace) {
+      throw new ApiError(
+        'rate_limited',
+        `This workspace holds as many live connections as it may (${this.limits.perWorkspace}); close some tabs of the app and try again`,
       );
     }
     if (this.#streams.size >= this.limits.total) {

@@ -6,7 +6,15 @@ import type { LiveEventRow } from './live-event-feed.js';
 import { LiveHub, type LiveLimits, SSE_REFRESH } from './live-hub.js';
 
 const quiet = { warn: () => {}, info: () => {} };
-const LIMITS: LiveLimits = { perSession: 2, total: 3, heartbeatMs: 20, maxAgeMs: 60_000, pollMs: 1 };
+const LIMITS: LiveLimits = {
+  perSession: 2,
+  perUser: 3,
+  perWorkspace: 5,
+  total: 8,
+  heartbeatMs: 20,
+  maxAgeMs: 60_000,
+  pollMs: 1,
+};
 
 /**
  * A hub on a fake live_events and LISTEN: `notify` commits a row and resolves once the hub read it;
@@ -64,10 +72,21 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function stream(h: LiveHub, workspaceId: string, sessionKey = `s-${Math.random()}`) {
+function stream(
+  h: LiveHub,
+  workspaceId: string,
+  sessionKey = `s-${Math.random()}`,
+  userId = `u-${sessionKey}`,
+) {
   const written: string[] = [];
   let ended = false;
-  const close = h.open({ workspaceId, sessionKey, write: (t) => written.push(t), end: () => (ended = true) });
+  const close = h.open({
+    workspaceId,
+    sessionKey,
+    userId,
+    write: (t) => written.push(t),
+    end: () => (ended = true),
+  });
   return { written, close, ended: () => ended };
 }
 
@@ -178,7 +197,7 @@ describe('LiveHub', () => {
   });
 
   it('bounds the streams of a session and of the instance, and ends them when stopped', async () => {
-    const { h } = await hub();
+    const { h } = await hub({ ...LIMITS, total: 3 });
     const one = stream(h, 'ws_a', 'session-1');
     stream(h, 'ws_a', 'session-1');
     expect(() => stream(h, 'ws_a', 'session-1')).toThrow(ApiError);
@@ -190,6 +209,27 @@ describe('LiveHub', () => {
     expect(again.ended()).toBe(true);
     expect(h.openStreams).toBe(0);
     expect(() => stream(h, 'ws_a')).toThrow(/shutting down/);
+  });
+
+  it('bounds the streams of a user and of a workspace, so one workspace never denies another', async () => {
+    const { h } = await hub();
+    // One user over two sessions, to the user's bound.
+    stream(h, 'ws_a', 's-1', 'u-1');
+    stream(h, 'ws_a', 's-1', 'u-1');
+    stream(h, 'ws_a', 's-2', 'u-1');
+    expect(() => stream(h, 'ws_a', 's-3', 'u-1')).toThrow(/At most 3 live connections per person/);
+    // A teammate still connects, up to the workspace's bound.
+    stream(h, 'ws_a', 's-4', 'u-2');
+    const teammate = stream(h, 'ws_a', 's-4', 'u-2');
+    expect(() => stream(h, 'ws_a', 's-5', 'u-3')).toThrow(/This workspace holds as many live connections/);
+    // Another workspace's members connect regardless.
+    stream(h, 'ws_b', 's-6', 'u-4');
+    stream(h, 'ws_b', 's-6', 'u-4');
+    stream(h, 'ws_b', 's-7', 'u-5');
+    expect(h.openStreams).toBe(8);
+    teammate.close();
+    stream(h, 'ws_a', 's-5', 'u-3');
+    await h.stop();
   });
 
   it('sends heartbeats, and ends a stream past its age', async () => {
