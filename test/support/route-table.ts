@@ -13,6 +13,8 @@ export interface RegisteredRoute {
   public: boolean;
   /** The JSON schema its body is validated against, if any. */
   body?: unknown;
+  /** Its plugin reads multipart/form-data bodies. */
+  multipart: boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function withRouteTable<T>(
   const routes: RegisteredRoute[] = [];
   const onInit = (message: unknown) => {
     const { fastify } = message as { fastify: FastifyInstance };
-    fastify.addHook('onRoute', (route: RouteOptions & { prefix?: string }) => {
+    fastify.addHook('onRoute', function (this: FastifyInstance, route: RouteOptions & { prefix?: string }) {
       const prefix = route.prefix ?? '';
       for (const method of [route.method].flat()) {
         // Fastify adds a HEAD twin for every GET; it is the GET route.
@@ -39,6 +41,7 @@ export async function withRouteTable<T>(
           path: route.url.slice(prefix.length) || '/',
           public: route.config?.public === true,
           body: (route.schema as { body?: unknown } | undefined)?.body,
+          multipart: this.hasContentTypeParser('multipart/form-data'),
         });
       }
     });

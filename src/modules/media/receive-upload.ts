@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
@@ -24,6 +24,26 @@ export async function acceptMediaUploads(app: RestApp): Promise<void> {
 }
 
 /**
+ * A form busboy cannot read (no boundary, cut off, not multipart at all) is the sender's fault: 400.
+ * The plugin's own refusals (413 past a limit) and ours keep their status.
+ */
+function formError(err: unknown): unknown {
+  const status = (err as FastifyError | undefined)?.statusCode;
+  if (err instanceof ApiError || (status && status >= 400 && status < 500)) return err;
+  const message = 'The multipart form could not be read; send the file as its `file` part';
+  return new ApiError('bad_request', message, undefined, { cause: err });
+}
+
+/** The form's parts, or a part's bytes, with busboy's failures part way said to be the form's. */
+async function* readable<T>(source: AsyncIterable<T>): AsyncIterable<T> {
+  try {
+    for await (const item of source) yield item;
+  } catch (err) {
+    throw formError(err);
+  }
+}
+
+/**
  * POST /media (REST v1 and the web app): the form's `file`, and `type` if declared, kept in the store
  * and passed to the network; a file kept before a later part is refused is deleted again.
  */
@@ -40,13 +60,13 @@ export async function receiveUpload(
   let declared: string | undefined;
   let kept: KeptUpload | undefined;
   try {
-    for await (const part of request.parts()) {
+    for await (const part of readable(request.parts())) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file')
           throw ApiError.validation(part.fieldname, 'is not a known field; send the file as `file`');
         const own = part.mimetype && part.mimetype !== 'application/octet-stream' ? part.mimetype : undefined;
         kept = await keepUpload(ctx, workspaceId, {
-          file: part.file,
+          file: readable(part.file),
           fileName: part.filename,
           declared: declared ?? own,
         });
