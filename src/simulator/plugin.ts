@@ -16,7 +16,13 @@ import {
 } from './state.js';
 import { checkTemplateSend, type SentComponent } from './template-send-check.js';
 import { templateId, templateRoutes } from './templates.js';
-import { deliver, deliverRetrying, inboundPayload, statusPayload } from './webhooks.js';
+import {
+  deliver,
+  deliverRetrying,
+  inboundPayload,
+  statusPayload,
+  userPreferencesPayload,
+} from './webhooks.js';
 
 interface SendBody {
   messaging_product?: string;
@@ -379,6 +385,20 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     const status = await deliver(number, inboundPayload(number, message, request.body.name));
     return { wamid: message.id, delivered_status: status };
   });
+
+  app.post<{ Body: { wa_id?: unknown; value?: unknown; phone_number_id?: string } }>(
+    '/user-preferences',
+    async (request, reply) => {
+      const { wa_id, value, phone_number_id } = request.body ?? {};
+      const number = phone_number_id ? state.numbers.get(phone_number_id) : [...state.numbers.values()][0];
+      if (!number) return reply.code(404).send({ error: 'no such number' });
+      const waId = String(wa_id ?? '').replace(/\D/g, '');
+      if (!waId || (value !== 'stop' && value !== 'resume'))
+        return reply.code(400).send({ error: 'wa_id (digits) and value (stop or resume) are required' });
+      const body = userPreferencesPayload(number, waIdOf(waId), value, state.now());
+      return { delivered_status: await deliver(number, body) };
+    },
+  );
 
   app.post<{ Body: { wamid: string; status: SimMessage['status']; error_code?: number } }>(
     '/status',

@@ -6,7 +6,8 @@ import type { SimNumber } from './state.js';
 
 function envelope(
   number: SimNumber,
-  value: Partial<WebhookPayload['entry'][number]['changes'][number]['value']>,
+  value: Partial<WebhookPayload['entry'][number]['changes'][number]['value']> & Record<string, unknown>,
+  field = 'messages',
 ) {
   return {
     object: 'whatsapp_business_account',
@@ -15,7 +16,7 @@ function envelope(
         id: number.businessAccountId,
         changes: [
           {
-            field: 'messages',
+            field,
             value: {
               messaging_product: 'whatsapp',
               // Meta sends the display number as digits only ("15550783881"), whatever its formatting.
@@ -92,6 +93,31 @@ export function inboundPayload(number: SimNumber, message: WebhookMessage, profi
 
 export function statusPayload(number: SimNumber, status: WebhookStatus) {
   return envelope(number, { statuses: [status] });
+}
+
+/** Meta's `user_preferences` change: the customer stopped or resumed the business's marketing messages. */
+export function userPreferencesPayload(
+  number: SimNumber,
+  waId: string,
+  value: 'stop' | 'resume',
+  at: number,
+) {
+  return envelope(
+    number,
+    {
+      contacts: [{ profile: { name: waId }, wa_id: waId }],
+      user_preferences: [
+        {
+          wa_id: waId,
+          detail: `User requested to ${value} marketing messages`,
+          category: 'marketing_messages',
+          value,
+          timestamp: Math.floor(at / 1000),
+        },
+      ],
+    },
+    'user_preferences',
+  );
 }
 
 /** Meta's `message_template_status_update` change, sent when a template is approved or rejected. */

@@ -3,8 +3,11 @@ import { newId } from '../../lib/ids.js';
 import { recordEvent } from '../webhooks/emit.js';
 
 export interface ConsentSource {
-  /** keyword: an inbound text; payload: a tapped quick-reply button; api: REST v1; app: a teammate. */
-  source: 'keyword' | 'payload' | 'api' | 'app';
+  /**
+   * keyword: an inbound text; payload: a tapped quick-reply button; api: REST v1; app: a teammate;
+   * whatsapp: the customer stopped or resumed marketing messages in WhatsApp (Meta's user_preferences).
+   */
+  source: 'keyword' | 'payload' | 'api' | 'app' | 'whatsapp';
   messageId?: string | null;
   keyword?: string | null;
   userId?: string | null;

@@ -39,7 +39,8 @@ export async function timelineOf(
      SELECT 'consent', id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
        CASE WHEN opted_out THEN 'Opted out' ELSE 'Opted back in' END,
        CASE source WHEN 'keyword' THEN 'wrote ' || keyword WHEN 'payload' THEN 'tapped ' || keyword
-         WHEN 'api' THEN 'through the REST API' ELSE 'set by a teammate' END, NULL
+         WHEN 'api' THEN 'through the REST API' WHEN 'whatsapp' THEN 'in WhatsApp (marketing messages)'
+         ELSE 'set by a teammate' END, NULL
      FROM consent_changes WHERE workspace_id = $1 AND contact_id = $2
      ORDER BY at DESC LIMIT 200`,
     [workspaceId, contactId],

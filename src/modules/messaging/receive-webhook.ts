@@ -11,6 +11,7 @@ import { applyInboundConsent } from './inbound-consent.js';
 import { buttonPayload } from './inbound-content.js';
 import { recordNetworkStatus } from './record-network-status.js';
 import { sendMessage } from './send-message.js';
+import { applyUserPreference, readUserPreference } from './user-preferences.js';
 import {
   type InboundMessage,
   isObject,
@@ -35,7 +36,8 @@ const REFUSED_ITEM = /^(22|23|54)/;
  * Applies one verified webhook from the network. Each entry, change, message and status stands
  * alone: a malformed one is logged and skipped and the rest are applied, so one bad item never
  * blocks a delivery that Meta would otherwise send again for days. Idempotent: a redelivered inbound
- * message is stored once (unique wamid), statuses only move forward, a template's review sets its status.
+ * message is stored once (unique wamid), statuses only move forward, a template's review sets its status,
+ * a customer's stop or resume of marketing messages (user_preferences) is their consent.
  */
 export async function receiveWebhook(
   ctx: AppContext,
@@ -79,6 +81,14 @@ export async function receiveWebhook(
         continue;
       }
       const metadata = isObject(value.metadata) ? value.metadata : undefined;
+      if (change.field === 'user_preferences' && metadata?.phone_number_id === number.phoneNumberId) {
+        for (const [i, p] of list(value.user_preferences, `${where}.user_preferences`, skip).entries()) {
+          await apply(`${where}.user_preferences[${i}]`, readUserPreference(p), async (pref) => {
+            if (pref) await applyUserPreference(ctx, number.workspaceId, pref);
+          });
+        }
+        continue;
+      }
       if (change.field !== 'messages' || metadata?.phone_number_id !== number.phoneNumberId) continue;
       for (const [i, m] of list(value.messages, `${where}.messages`, skip).entries()) {
         await apply(`${where}.messages[${i}]`, readInbound(m, value.contacts), (message) =>

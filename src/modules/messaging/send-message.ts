@@ -12,7 +12,12 @@ import { syncTemplates } from '../templates/sync-templates.js';
 import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
 import { type ConnectedNumber, clientFor, sendingNumber } from './connected-numbers.js';
-import { refuseMarketingToOptedOut } from './opt-out-check.js';
+import {
+  failIfOptedOut,
+  OPTED_OUT_CODE,
+  OPTED_OUT_REASON,
+  refuseMarketingToOptedOut,
+} from './opt-out-check.js';
 import { releaseSend, type SendSlot } from './pacing.js';
 import { recordAccepted } from './record-accepted.js';
 import { richContent } from './rich-message.js';
@@ -252,6 +257,7 @@ export type Outcome = {
  * a 2xx answer did not name it: the status webhook confirms it by its callback data), failed once
  * for a refusal, or left queued (its lease released) for a transient error, for the caller to retry.
  * An attempt that got no answer stays unconfirmed: a retry waits for the network's status webhook.
+ * None is made for a MARKETING template to a contact who opted out since it was stored: it is failed.
  */
 export async function deliverMessage(
   ctx: AppContext,
@@ -259,6 +265,8 @@ export async function deliverMessage(
   id: string,
   message: OutboundMessage,
 ): Promise<Outcome> {
+  if (await failIfOptedOut(ctx, number.workspaceId, id, message))
+    return { status: 'failed', wamid: null, code: OPTED_OUT_CODE, reason: OPTED_OUT_REASON };
   try {
     // The network echoes the message id in its status webhooks: what confirms a send whose answer was lost.
     const { wamid, waId } = await clientFor(ctx, number, SEND_TIMEOUT_MS).send(number.phoneNumberId, {
@@ -330,6 +338,7 @@ function refusal(
     const message = `The network says the parameters do not match the template (Parley's copy was out of date and is being synced again): ${reason || `code ${code}`}`;
     return new ApiError('validation_error', `template: ${message}`, [{ field: 'template', message }]);
   }
+  if (code === OPTED_OUT_CODE) return new ApiError('contact_opted_out', reason || OPTED_OUT_REASON);
   if (code === 131047)
     return new ApiError('outside_window', 'The network refused free text: the 24-hour window is closed');
   if (code === 132001)

@@ -29,3 +29,6 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export function storableText(value: string, max: number): string {
   return value.slice(0, max).replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATE, '\ufffd');
 }
+
+/** Meta's failure of a marketing message to a user who stopped marketing messages; Parley's own for an opt-out. */
+export const OPTED_OUT_CODE = 131050;
