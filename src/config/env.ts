@@ -21,6 +21,12 @@ export interface Config {
   sendDeadlineMs: number;
   /** How long a send whose outcome is unknown waits for the network's status webhook before it is sent again. */
   sendConfirmWindowMs: number;
+  /**
+   * The longest wait between two tries of a failed job (JOB_RETRY_DELAY_MAX_SECONDS); unset, each
+   * queue's backoff grows unbounded (a send's ninth retry comes 8.5 to 17 minutes after it was queued).
+   * Tests shorten it to reach a job's last try in seconds.
+   */
+  jobRetryDelayMaxSeconds: number | undefined;
   /** How often each instance polls for revoked API keys, behind the notices that drop them at once. */
   apiKeyPollMs: number;
   /** Mount the Cloud API simulator at /_sim (always in embedded mode; SIMULATOR=true elsewhere). */
@@ -100,6 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1_000,
       86_400_000,
     ),
+    jobRetryDelayMaxSeconds: env.JOB_RETRY_DELAY_MAX_SECONDS
+      ? parseInteger('JOB_RETRY_DELAY_MAX_SECONDS', env.JOB_RETRY_DELAY_MAX_SECONDS, 1, 86_400)
+      : undefined,
     apiKeyPollMs: parseInteger('API_KEY_POLL_MS', env.API_KEY_POLL_MS ?? '2000', 100, 600_000),
     simulator,
     simulatorToken:

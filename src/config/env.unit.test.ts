@@ -93,6 +93,16 @@ describe('API_KEY_POLL_MS', () => {
   });
 });
 
+describe('JOB_RETRY_DELAY_MAX_SECONDS', () => {
+  it('leaves retry backoff uncapped unless told, and names the variable when out of range', () => {
+    expect(load({}).jobRetryDelayMaxSeconds).toBeUndefined();
+    expect(load({ JOB_RETRY_DELAY_MAX_SECONDS: '1' }).jobRetryDelayMaxSeconds).toBe(1);
+    expect(() => load({ JOB_RETRY_DELAY_MAX_SECONDS: '0' })).toThrow(
+      /JOB_RETRY_DELAY_MAX_SECONDS must be an integer from 1/,
+    );
+  });
+});
+
 describe('MEDIA_STORE and MEDIA_MAX_BYTES', () => {
   it('keeps media as files of 100 MB at most unless told, and names the variable when wrong', () => {
     expect(load({})).toMatchObject({ mediaStore: 'filesystem', mediaMaxBytes: 100_000_000 });

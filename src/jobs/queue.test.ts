@@ -77,3 +77,22 @@ it('gives a queue left from an earlier catalog this version’s policy at start,
     },
   ]);
 });
+
+it("caps every queue's retry backoff when told at start, and lifts the cap when not", async () => {
+  const db = t.ctx.db;
+  const caps = async () =>
+    new Set(
+      (
+        await db.query<{ cap: number | null }>(
+          'SELECT retry_delay_max AS cap FROM pgboss.queue WHERE name = ANY($1)',
+          [Object.keys(jobCatalog)],
+        )
+      ).rows.map((r) => r.cap),
+    );
+  const capped = await Queue.start(db, { work: false, log: t.ctx.log, retryDelayMaxSeconds: 1 });
+  await capped.stop();
+  expect(await caps()).toEqual(new Set([1]));
+  const uncapped = await Queue.start(db, { work: false, log: t.ctx.log });
+  await uncapped.stop();
+  expect(await caps()).toEqual(new Set([null]));
+});

@@ -19,6 +19,8 @@ export interface QueueOptions {
   /** Run handlers and the scheduler here (roles `all` and `worker`); the `api` role only sends. */
   work: boolean;
   log: AppContext['log'];
+  /** Caps every queue's retry backoff (config.jobRetryDelayMaxSeconds); none when not given. */
+  retryDelayMaxSeconds?: number;
 }
 
 /**
@@ -73,11 +75,20 @@ export class Queue implements JobQueue {
         retryLimit: job.retryLimit,
         retryDelay: job.retryDelaySeconds,
         retryBackoff: true,
+        retryDelayMax: options.retryDelayMaxSeconds ?? null,
         expireInSeconds: job.expireInSeconds,
         heartbeatSeconds: HEARTBEAT_SECONDS,
       };
       const current = existing.get(name);
-      if (!current) await createQueueRetrying(boss, name, { name, ...policy });
+      if (!current) {
+        // pg-boss takes no null here (only on update): the key is left out for no cap.
+        const { retryDelayMax, ...rest } = policy;
+        await createQueueRetrying(boss, name, {
+          name,
+          ...rest,
+          ...(retryDelayMax === null ? {} : { retryDelayMax }),
+        });
+      }
       // A database from an earlier version (or an earlier catalog) gets this version's policy for the
       // jobs it queues from now on.
       else if (Object.entries(policy).some(([key, value]) => current[key as keyof typeof policy] !== value)) {

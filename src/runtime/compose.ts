@@ -79,7 +79,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     }
     const useQueue = options.queue ?? options.role !== 'cli';
     const queue = useQueue
-      ? await Queue.start(db, { work: options.role === 'all' || options.role === 'worker', log })
+      ? await Queue.start(db, {
+          work: options.role === 'all' || options.role === 'worker',
+          log,
+          retryDelayMaxSeconds: config.jobRetryDelayMaxSeconds,
+        })
       : null;
     const ctx: AppContext = {
       config,

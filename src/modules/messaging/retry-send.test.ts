@@ -5,6 +5,7 @@ import { simControl, simState, simulatorAppForTests } from '../../../test/suppor
 import { queueIdle } from '../../../test/support/queue-idle.js';
 import { until } from '../../../test/support/until.js';
 import { DatabaseUnreachableError } from '../../db/outage.js';
+import { jobCatalog } from '../../jobs/catalog.js';
 import { deliver, statusPayload } from '../../simulator/webhooks.js';
 import { CloudApiClient, type CloudApiError } from './cloud-api/client.js';
 import { MAX_UNCONFIRMED_RESENDS, retrySend } from './retry-send.js';
@@ -20,8 +21,8 @@ afterEach(async () => {
 
 const welcome = (to: string) => ({ to, template: { name: 'welcome', language: 'en', body: ['A', 'B'] } });
 
-async function message(workspaceId: string, id: string) {
-  const { rows } = await t.ctx.db.query<{
+async function message(workspaceId: string, id: string, app = t) {
+  const { rows } = await app.ctx.db.query<{
     status: string;
     wamid: string | null;
     error_reason: string | null;
@@ -132,43 +133,93 @@ describe('a send whose answer is lost', () => {
   });
 });
 
-describe('the confirmation window of a send whose answer is lost', () => {
+describe('timed by the queue', () => {
   // The window (4 s) outlasts the 2 s after which a lost answer's job first runs: only the window's
-  // own guard in retrySend holds that job back, so these tests fail without it.
+  // own guard in retrySend holds that job back. Retries wait at most 1 s, so a job's last try comes
+  // within seconds.
   const WINDOW_MS = 4_000;
-  const w = simulatorAppForTests({ queue: true, env: { SEND_CONFIRM_WINDOW_MS: String(WINDOW_MS) } });
+  const w = simulatorAppForTests({
+    queue: true,
+    env: { SEND_CONFIRM_WINDOW_MS: String(WINDOW_MS), JOB_RETRY_DELAY_MAX_SECONDS: '1' },
+  });
   afterEach(async () => {
-    await simControl(w.base, '/control', { lostAnswerRate: 0, status_delays_ms: [20, 40, 60] });
+    await simControl(w.base, '/control', {
+      lostAnswerRate: 0,
+      failNext: 0,
+      failNextCode: 130429,
+      status_delays_ms: [20, 40, 60],
+    });
   });
 
-  it('is sent again only once the window after the lost attempt has passed', async () => {
-    const ws = await w.connectedWorkspace();
-    await simControl(w.base, '/control', { lostAnswerRate: 1, status_delays_ms: [-1, -1, -1] });
-    const res = await w.api('POST', '/messages', ws.key, welcome('+14155550321'));
-    expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
+  describe('the confirmation window of a send whose answer is lost', () => {
+    it('is sent again only once the window after the lost attempt has passed', async () => {
+      const ws = await w.connectedWorkspace();
+      await simControl(w.base, '/control', { lostAnswerRate: 1, status_delays_ms: [-1, -1, -1] });
+      const res = await w.api('POST', '/messages', ws.key, welcome('+14155550321'));
+      expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
 
-    const attempts = () => simState(w).attempts.filter((a) => a.to === '14155550321');
-    await until(() => attempts().length >= 2, 20_000);
-    const [first, second] = attempts();
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(WINDOW_MS);
-  }, 30_000);
+      const attempts = () => simState(w).attempts.filter((a) => a.to === '14155550321');
+      await until(() => attempts().length >= 2, 20_000);
+      const [first, second] = attempts();
+      expect(second!.at - first!.at).toBeGreaterThanOrEqual(WINDOW_MS);
+    }, 30_000);
 
-  it('confirmed late within the window, is not sent again', async () => {
-    const ws = await w.connectedWorkspace();
-    // The `sent` status comes 3 s after the send: after the job's first turn, inside the window.
-    await simControl(w.base, '/control', { lostAnswerRate: 1, status_delays_ms: [3_000, -1, -1] });
-    const res = await w.api('POST', '/messages', ws.key, welcome('+14155550322'));
-    expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
-    const id = res.json().id;
+    it('confirmed late within the window, is not sent again', async () => {
+      const ws = await w.connectedWorkspace();
+      // The `sent` status comes 3 s after the send: after the job's first turn, inside the window.
+      await simControl(w.base, '/control', { lostAnswerRate: 1, status_delays_ms: [3_000, -1, -1] });
+      const res = await w.api('POST', '/messages', ws.key, welcome('+14155550322'));
+      expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
+      const id = res.json().id;
 
-    const status = async () =>
-      (await w.ctx.db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1', [id])).rows[0]!
-        .status;
-    await until(async () => (await status()) === 'sent', 10_000);
-    // The job held back by the window has come back after it, and found the message confirmed.
-    await until(() => sendJobsSettled(id, w), 15_000);
-    expect(simState(w).messages.filter((m) => m.to === '14155550322')).toHaveLength(1);
-  }, 30_000);
+      const status = async () =>
+        (await w.ctx.db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1', [id])).rows[0]!
+          .status;
+      await until(async () => (await status()) === 'sent', 10_000);
+      // The job held back by the window has come back after it, and found the message confirmed.
+      await until(() => sendJobsSettled(id, w), 15_000);
+      expect(simState(w).messages.filter((m) => m.to === '14155550322')).toHaveLength(1);
+    }, 30_000);
+  });
+
+  describe('a send the network keeps failing', () => {
+    it("is tried up to the queue's last retry, then failed with its message.status event", async () => {
+      const ws = await w.connectedWorkspace();
+      await w.ctx.db.query(
+        `INSERT INTO webhook_endpoints (workspace_id, id, url, secret_enc, events)
+         VALUES ($1, 'we_status', 'https://hook.invalid/parley', 'unused', '{message.status}')`,
+        [ws.id],
+      );
+      // HTTP 500 with Graph code 1 to every attempt: transient each time, never a refusal.
+      await simControl(w.base, '/control', { failNext: 1_000, failNextCode: 1 });
+      const res = await w.api('POST', '/messages', ws.key, welcome('+14155550331'));
+      expect(res.json()).toMatchObject({ status: 'queued', wamid: null });
+      const id = res.json().id;
+
+      await until(async () => (await message(ws.id, id, w)).status !== 'queued', 60_000);
+      expect(await message(ws.id, id, w)).toMatchObject({
+        status: 'failed',
+        error_reason: 'the network kept failing; retries exhausted',
+      });
+      // The request's attempt, then the job's first try and each of its retries.
+      const attempts = simState(w).attempts.filter((a) => a.to === '14155550331');
+      expect(attempts.map((a) => a.code)).toEqual(Array(2 + jobCatalog['messages.send'].retryLimit).fill(1));
+      const { rows } = await w.ctx.db.query<{ payload: { data: Record<string, unknown> } }>(
+        `SELECT payload FROM webhook_deliveries WHERE workspace_id = $1 AND event_type = 'message.status'`,
+        [ws.id],
+      );
+      expect(rows.map((r) => r.payload.data)).toEqual([
+        {
+          id,
+          wamid: null,
+          status: 'failed',
+          callback_data: null,
+          error: { code: 1, reason: 'the network kept failing; retries exhausted' },
+        },
+      ]);
+      await until(() => sendJobsSettled(id, w), 10_000);
+    }, 90_000);
+  });
 });
 
 describe('a send the network took while the database could not record it', () => {
