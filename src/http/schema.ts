@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { CONTROL_CHARACTERS } from '../lib/one-line.js';
 
 // PostgreSQL cannot store U+0000 in text or jsonb, nor a lone UTF-16 surrogate in jsonb (JSON.stringify
 // writes it as \udc00, which jsonb refuses): refuse both at the door instead of failing deep inside.
@@ -12,6 +13,15 @@ const NO_NUL_OR_LONE_SURROGATE = '^[^\\u0000\\uD800-\\uDFFF]*$';
  */
 export function LenientText(options: { minLength?: number; maxLength: number }) {
   return Type.String({ pattern: NO_NUL, ...options });
+}
+
+// Names and labels people give things show in e-mails, CSV files and one-line places (a subject, a
+// list): besides the above, no control characters and no line or paragraph separator.
+export const NAME_PATTERN = `^[^${CONTROL_CHARACTERS}\\uD800-\\uDFFF]*$`;
+
+/** A name or label stored for people to read: one line of printable text. */
+export function NameText(options: { minLength?: number; maxLength: number; description?: string }) {
+  return Type.String({ pattern: NAME_PATTERN, ...options });
 }
 
 export function Text(options: {

@@ -1,3 +1,6 @@
+import { ONE_LINE_WORDS } from '../lib/one-line.js';
+import { NAME_PATTERN } from './schema.js';
+
 /** A field at fault and the sentence shown beside it (errors.ts's ErrorDetail; not imported, errors.ts imports this). */
 interface FieldSentence {
   field: string;
@@ -78,7 +81,9 @@ function sentence(e: AjvError): string {
     case 'format':
       return FORMAT_WORDS[String(p.format)] ?? 'This is not in the expected form.';
     case 'pattern':
-      return 'This contains characters that are not allowed here.';
+      return p.pattern === NAME_PATTERN
+        ? ONE_LINE_WORDS
+        : 'This contains characters that are not allowed here.';
     case 'enum':
       return `Choose one of ${(p.allowedValues as unknown[]).map(quoted).join(', ')}.`;
     case 'const':

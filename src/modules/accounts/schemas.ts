@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import { Text, Timestamp } from '../../http/schema.js';
+import { NameText, Text, Timestamp } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 export const Email = Text({ minLength: 3, maxLength: FIELD_LIMITS.email, format: 'email' });
 export const Password = Text({ minLength: 10, maxLength: FIELD_LIMITS.password });
-const PersonName = Text({ maxLength: FIELD_LIMITS.personName });
-export const WorkspaceName = Text({ minLength: 1, maxLength: FIELD_LIMITS.workspaceName });
+const PersonName = NameText({ maxLength: FIELD_LIMITS.personName });
+export const WorkspaceName = NameText({ minLength: 1, maxLength: FIELD_LIMITS.workspaceName });
 export const CountryCode = Type.Union([Type.String({ pattern: '^\\+?[0-9]{1,4}$' }), Type.Null()]);
 export const RoleName = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]);
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
-import { Text } from '../../http/schema.js';
+import { NameText } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
@@ -12,7 +12,7 @@ import { revokeApiKey } from './revoke-api-key.js';
 import { ApiKeyListResult, NewApiKeyResult } from './schemas.js';
 
 const KeyBody = Type.Object(
-  { name: Type.Optional(Text({ maxLength: FIELD_LIMITS.apiKeyName })) },
+  { name: Type.Optional(NameText({ maxLength: FIELD_LIMITS.apiKeyName })) },
   { additionalProperties: false },
 );
 /** Settings › Developer: API keys (shown once, revocable). */

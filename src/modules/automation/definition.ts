@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { type Static, Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
-import { Text } from '../../http/schema.js';
+import { NameText, Text } from '../../http/schema.js';
 import { plainValidationDetails } from '../../http/validation-messages.js';
 import { SendMessageBody } from '../messaging/schemas.js';
 
@@ -83,7 +83,7 @@ const STEPS = {
   send_template: step('send_template', {
     template: Type.Object(
       {
-        name: Text({ minLength: 1, maxLength: 512 }),
+        name: NameText({ minLength: 1, maxLength: 512 }),
         language: Text({ minLength: 2, maxLength: 15 }),
         body: Type.Optional(
           Type.Union([
@@ -143,8 +143,8 @@ const STEPS = {
     ),
     until: Type.Optional(Type.String({ format: 'date-time' })),
   }),
-  add_tag: step('add_tag', { tag: Text({ minLength: 1, maxLength: 64 }) }),
-  remove_tag: step('remove_tag', { tag: Text({ minLength: 1, maxLength: 64 }) }),
+  add_tag: step('add_tag', { tag: NameText({ minLength: 1, maxLength: 64 }) }),
+  remove_tag: step('remove_tag', { tag: NameText({ minLength: 1, maxLength: 64 }) }),
   set_trait: step('set_trait', {
     key: Text({ minLength: 1, maxLength: 64 }),
     value: Templated(1024),
@@ -206,7 +206,7 @@ export type Trigger = Static<typeof Trigger>;
 
 export const Definition = Type.Object(
   {
-    name: Text({ minLength: 1, maxLength: 200 }),
+    name: NameText({ minLength: 1, maxLength: 200 }),
     trigger: Trigger,
     steps: Type.Array(Step, { minItems: 1, maxItems: 100 }),
   },

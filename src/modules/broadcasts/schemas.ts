@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { Text } from '../../http/schema.js';
+import { NameText, Text } from '../../http/schema.js';
 import { BROADCAST_LIMITS, FIELD_LIMITS } from '../../lib/field-limits.js';
 import { Contact } from '../contacts/schemas.js';
 
-const Tag = Text({ minLength: 1, maxLength: FIELD_LIMITS.tag });
+const Tag = NameText({ minLength: 1, maxLength: FIELD_LIMITS.tag });
 const Tags = Type.Array(Tag, { maxItems: 50 });
 const Period = Type.Object(
   {
@@ -110,13 +110,13 @@ export const Values = Type.Object(
 export type Values = Static<typeof Values>;
 
 const TemplateName = Type.Object(
-  { name: Text({ minLength: 1, maxLength: 512 }), language: Text({ minLength: 2, maxLength: 15 }) },
+  { name: NameText({ minLength: 1, maxLength: 512 }), language: Text({ minLength: 2, maxLength: 15 }) },
   { additionalProperties: false },
 );
 
 export const CreateBroadcastBody = Type.Object(
   {
-    name: Text({ minLength: 1, maxLength: FIELD_LIMITS.broadcastName }),
+    name: NameText({ minLength: 1, maxLength: FIELD_LIMITS.broadcastName }),
     template: TemplateName,
     audience: Audience,
     values: Values,

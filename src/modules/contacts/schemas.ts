@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, MaybeTimestamp, PageFields, Text, Timestamp } from '../../http/schema.js';
+import { AnyKey, MaybeTimestamp, NameText, PageFields, Text, Timestamp } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const TraitValue = Type.Union([
@@ -16,9 +16,9 @@ const Phone = Text({
     'With country code (+ or 00 optional), or national when the workspace has a default country code',
 });
 
-const ContactName = Text({ minLength: 1, maxLength: FIELD_LIMITS.contactName });
+const ContactName = NameText({ minLength: 1, maxLength: FIELD_LIMITS.contactName });
 const ContactEmail = Text({ maxLength: FIELD_LIMITS.email, format: 'email' });
-const Tags = Type.Array(Text({ minLength: 1, maxLength: FIELD_LIMITS.tag }), { maxItems: 100 });
+const Tags = Type.Array(NameText({ minLength: 1, maxLength: FIELD_LIMITS.tag }), { maxItems: 100 });
 const TraitName = Text({ minLength: 1, maxLength: FIELD_LIMITS.traitKey });
 const Traits = Type.Record(AnyKey, TraitValue, {
   maxProperties: 100,

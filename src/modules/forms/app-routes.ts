@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
-import { Text } from '../../http/schema.js';
+import { NameText, Text } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { IdParams } from '../accounts/schemas.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';
@@ -16,19 +16,19 @@ import { updateForm } from './update-form.js';
 
 const FieldBody = Type.Object(
   {
-    name: Text({ minLength: 1, maxLength: FIELD_LIMITS.formFieldName }),
-    label: Text({ minLength: 1, maxLength: FIELD_LIMITS.formFieldLabel }),
+    name: NameText({ minLength: 1, maxLength: FIELD_LIMITS.formFieldName }),
+    label: NameText({ minLength: 1, maxLength: FIELD_LIMITS.formFieldLabel }),
     type: Type.Unsafe<FormField['type']>({ type: 'string', enum: [...FIELD_TYPES] }),
     required: Type.Boolean(),
     options: Type.Optional(
-      Type.Array(Text({ minLength: 1, maxLength: FIELD_LIMITS.formOption }), { maxItems: 100 }),
+      Type.Array(NameText({ minLength: 1, maxLength: FIELD_LIMITS.formOption }), { maxItems: 100 }),
     ),
   },
   { additionalProperties: false },
 );
 const FormBody = Type.Object(
   {
-    name: Type.Optional(Text({ minLength: 1, maxLength: FIELD_LIMITS.formName })),
+    name: Type.Optional(NameText({ minLength: 1, maxLength: FIELD_LIMITS.formName })),
     fields: Type.Optional(Type.Array(FieldBody, { minItems: 1, maxItems: 50 })),
     active: Type.Optional(Type.Boolean()),
     thank_you_message: Type.Optional(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
+import { isOneLine, ONE_LINE_WORDS } from '../../lib/one-line.js';
 import { checkFields, DEFAULT_FIELDS, type FormField } from './form-fields.js';
 
 export interface NewForm {
@@ -25,6 +26,7 @@ export async function createForm(
 ): Promise<{ id: string; token: string }> {
   const name = (input.name ?? 'Contact form').trim();
   if (!name || name.length > 200) throw ApiError.invalid('name', 'Enter a name of 1 to 200 characters.');
+  if (!isOneLine(name)) throw ApiError.invalid('name', ONE_LINE_WORDS);
   const fields = checkFields(input.fields ?? DEFAULT_FIELDS);
   const thankYou = input.thankYouMessage?.trim() || null;
   if (thankYou && thankYou.length > 1000)

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MaybeText, MaybeTimestamp, PageFields, Text, Timestamp } from '../../http/schema.js';
+import { MaybeText, MaybeTimestamp, NameText, PageFields, Text, Timestamp } from '../../http/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 export const STATES = ['open', 'pending', 'resolved'] as const;
@@ -37,7 +37,7 @@ export const NoteBody = Type.Object(
 
 export const QuickReplyBody = Type.Object(
   {
-    title: Text({ minLength: 1, maxLength: FIELD_LIMITS.quickReplyTitle }),
+    title: NameText({ minLength: 1, maxLength: FIELD_LIMITS.quickReplyTitle }),
     text: Text({ minLength: 1, maxLength: FIELD_LIMITS.quickReplyText }),
   },
   { additionalProperties: false },

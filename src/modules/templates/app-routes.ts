@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
-import { Text } from '../../http/schema.js';
+import { NameText, Text } from '../../http/schema.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';
@@ -15,7 +15,7 @@ import { syncTemplates } from './sync-templates.js';
 
 const NewTemplateBody = Type.Object(
   {
-    name: Text({ minLength: 1, maxLength: 512 }),
+    name: NameText({ minLength: 1, maxLength: 512 }),
     language: Text({ minLength: 2, maxLength: 15 }),
     category: Text({ minLength: 1, maxLength: 32 }),
     body: Type.Optional(Text({ minLength: 1, maxLength: 1024 })),
@@ -39,7 +39,7 @@ const NewTemplateBody = Type.Object(
     supported_apps: Type.Optional(
       Type.Array(
         Type.Object(
-          { package_name: Text({ maxLength: 224 }), signature_hash: Text({ maxLength: 11 }) },
+          { package_name: NameText({ maxLength: 224 }), signature_hash: Text({ maxLength: 11 }) },
           { additionalProperties: false },
         ),
         { maxItems: 5 },

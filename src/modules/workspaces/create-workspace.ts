@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
+import { isOneLine, ONE_LINE_WORDS } from '../../lib/one-line.js';
 import { isCallingCode } from '../../lib/phone.js';
 import { DEFAULT_PLAN, planExists } from './plans.js';
 
@@ -13,6 +14,8 @@ export interface NewWorkspace {
 export async function createWorkspace(db: Queryable, input: NewWorkspace): Promise<{ id: string }> {
   const name = input.name.trim();
   if (!name || name.length > 200) throw ApiError.invalid('name', 'Enter a name of 1 to 200 characters.');
+  // The CLI's `workspace create` comes here without the routes' schema.
+  if (!isOneLine(name)) throw ApiError.invalid('name', ONE_LINE_WORDS);
   const cc = input.defaultCountryCode?.replace(/^\+/, '') || null;
   if (cc !== null && !isCallingCode(cc)) {
     throw ApiError.invalid(

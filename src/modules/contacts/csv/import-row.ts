@@ -1,3 +1,4 @@
+import { oneLine } from '../../../lib/one-line.js';
 import { normalizePhone } from '../../../lib/phone.js';
 import type { Mapping } from './column-mapping.js';
 
@@ -42,22 +43,17 @@ export function contactOfRow(row: StagedRow, defaultCountryCode: string | null):
   if (!row.p) return 'it has no phone number';
   const phone = normalizePhone(row.p, defaultCountryCode);
   if (!phone.ok) return phone.message.replace(/^phone /, 'the phone number ');
-  if (row.n && row.n.length > 200) return 'the name is longer than 200 characters';
+  // A spreadsheet cell may hold line breaks: a name or tag is kept on one line.
+  const name = row.n ? oneLine(row.n) : null;
+  if (name && name.length > 200) return 'the name is longer than 200 characters';
   if (row.e && (row.e.length > 254 || !EMAIL.test(row.e)))
     return `"${row.e.slice(0, 80)}" is not an e-mail address`;
-  const tags = [
-    ...new Set(
-      (row.t ?? '')
-        .split(/[,;|]/)
-        .map((t) => t.trim())
-        .filter(Boolean),
-    ),
-  ];
+  const tags = [...new Set((row.t ?? '').split(/[,;|]/).map(oneLine).filter(Boolean))];
   if (tags.length > 100) return 'it has more than 100 tags';
   const long = tags.find((t) => t.length > 64);
   if (long) return `the tag "${long.slice(0, 64)}…" is longer than 64 characters`;
   const traits = row.r ?? {};
   const big = Object.entries(traits).find(([, v]) => v.length > 1024);
   if (big) return `the value of trait "${big[0]}" is longer than 1024 characters`;
-  return { phone: phone.digits, name: row.n ?? null, email: row.e ?? null, tags, traits };
+  return { phone: phone.digits, name: name || null, email: row.e ?? null, tags, traits };
 }
