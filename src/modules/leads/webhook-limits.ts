@@ -4,9 +4,6 @@ import { clientAddressKey } from '../../lib/client-address.js';
 import type { WebhookLimiters } from '../rate-limit/create-limiter.js';
 import type { LimitDecision, RateLimiter } from '../rate-limit/limiter.js';
 
-// Sequence ids are 23 characters: a longer segment names none, and is counted under its start.
-const SEQUENCE_KEY_LENGTH = 64;
-
 /** The decision, or undefined when the counter store is down (the limiter logs that once): let it through. */
 async function ask(limiter: RateLimiter, mode: 'hit' | 'peek', key: string) {
   try {
@@ -45,10 +42,10 @@ export function webhookLimits(limiters: WebhookLimiters) {
         reply.header('RateLimit', `"address";r=${byAddress.remaining};t=${byAddress.resetSeconds}`);
     },
 
-    /** A request whose secret or signature checked spends the sequence's budget. */
+    /** A request whose secret or signature checked spends the sequence's budget (its id is a real one). */
     async admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const { sequenceId } = request.params as { sequenceId: string };
-      const bySequence = await ask(sequence, 'hit', sequenceId.slice(0, SEQUENCE_KEY_LENGTH));
+      const bySequence = await ask(sequence, 'hit', sequenceId);
       if (bySequence && !bySequence.allowed) {
         refuse(reply, bySequence, `Too many requests for this workflow (at most ${sequence.limit} a minute)`);
       }

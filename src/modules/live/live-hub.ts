@@ -7,8 +7,8 @@ import { BEGIN_LOOKBACK, LiveEventFeed, type LiveEventRow } from './live-event-f
 import { LIVE_KINDS, type LiveKind } from './live-kinds.js';
 
 /**
- * The channel migrations/0025 announces ended sessions on; every other change is a row of live_events
- * (0027, contacts and leads since 0029).
+ * The channel migrations/0025 announces ended sessions on, and 0032 members removed or given another
+ * role; every other change is a row of live_events (0027, contacts and leads since 0029).
  */
 export const LIVE_CHANNEL = 'parley_live';
 
@@ -92,7 +92,7 @@ export const SSE_REFRESH = 'event: refresh\ndata: {}\n\n';
  * The browser's live updates on this instance: the rows of live_events, read every `pollMs` while a
  * workspace is watched (every instance reads them all, so a change committed anywhere reaches every
  * browser), fanned out to the open streams of the event's workspace only; and one LISTEN on
- * LIVE_CHANNEL for ended sessions. Recent events are kept per workspace so a browser reconnecting with
+ * LIVE_CHANNEL for ended sessions and changed members. Recent events are kept per workspace so a browser reconnecting with
  * Last-Event-ID misses nothing; when that cannot be told (another instance, a restart, events
  * dropped), it is told to refresh.
  */
@@ -282,15 +282,30 @@ export class LiveHub {
     }
   }
 
-  /** A notice on LIVE_CHANNEL: only ended sessions come this way. */
+  /**
+   * Ends the user's open streams of the workspace: they were removed or their role changed (on any
+   * instance), whichever workspace their sessions are in now.
+   */
+  #endMember(workspaceId: string, userId: string): void {
+    for (const s of this.#streams) {
+      if (s.workspaceId !== workspaceId || s.userId !== userId) continue;
+      this.#streams.delete(s);
+      s.end();
+    }
+  }
+
+  /** A notice on LIVE_CHANNEL: only ended sessions and changed members come this way. */
   #notice(payload: string): void {
-    let parsed: { k?: unknown; s?: unknown } | null;
+    let parsed: { k?: unknown; s?: unknown; w?: unknown; u?: unknown } | null;
     try {
       parsed = JSON.parse(payload);
     } catch {
       return;
     }
     if (parsed?.k === 'session_ended' && typeof parsed.s === 'string') this.#endSession(parsed.s);
+    if (parsed?.k === 'member_changed' && typeof parsed.w === 'string' && typeof parsed.u === 'string') {
+      this.#endMember(parsed.w, parsed.u);
+    }
   }
 
   /** An event from a row of live_events. */

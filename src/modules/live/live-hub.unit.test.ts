@@ -105,6 +105,7 @@ describe('LiveHub', () => {
       '{"w": 1, "k": "message"}',
       '{"w": "ws_a", "k": "drop"}',
       '{"k": "session_ended"}',
+      '{"k": "member_changed", "w": "ws_a"}',
       // Contacts and leads are rows of live_events since migrations/0029, no longer notices.
       '{"w": "ws_a", "k": "contact", "c": "ct_2"}',
     ])
@@ -229,6 +230,19 @@ describe('LiveHub', () => {
     expect(h.openStreams).toBe(8);
     teammate.close();
     stream(h, 'ws_a', 's-5', 'u-3');
+    await h.stop();
+  });
+
+  it('ends a changed member’s streams of that workspace only, whatever their session', async () => {
+    const { h, handlers } = await hub();
+    const theirs = stream(h, 'ws_a', 's-1', 'u-1');
+    const elsewhere = stream(h, 'ws_b', 's-1', 'u-1');
+    const teammate = stream(h, 'ws_a', 's-2', 'u-2');
+    handlers.notice('{"w": "ws_a", "k": "member_changed", "u": "u-1"}');
+    expect(theirs.ended()).toBe(true);
+    expect(elsewhere.ended()).toBe(false);
+    expect(teammate.ended()).toBe(false);
+    expect(h.openStreams).toBe(2);
     await h.stop();
   });
 
