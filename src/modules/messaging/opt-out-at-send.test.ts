@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
+import { createAutomation } from '../automation/save-automation.js';
 import { getBroadcast } from '../broadcasts/get-broadcast.js';
 import { OPTED_OUT_CODE, OPTED_OUT_REASON } from './opt-out-check.js';
 import { retrySend } from './retry-send.js';
@@ -90,6 +91,42 @@ describe('a stored MARKETING template whose contact opts out before it goes', ()
     expect(res.json().error).toMatchObject({ code: 'contact_opted_out', message: OPTED_OUT_REASON });
     expect(await message(ws, stored)).toMatchObject({ status: 'failed', error_code: OPTED_OUT_CODE });
     expect(sentTo(second)).toEqual([]);
+  });
+
+  it("is not sent by the resend of a flow's message", async () => {
+    const ws = await t.connectedWorkspace();
+    const phone = '14155550708';
+    await createAutomation(
+      t.ctx,
+      ws.id,
+      {
+        name: 'Promo',
+        trigger: { type: 'event', event: 'promo' },
+        steps: [
+          {
+            id: 'offer',
+            type: 'send_template',
+            template: { name: 'welcome', language: 'en', body: ['a', 'b'] },
+          },
+        ],
+      },
+      { publish: true },
+    );
+    await simControl(t.base, '/control', { failNext: 1, failNextCode: 130429 });
+    await t.api('POST', '/events', ws.key, { phone: `+${phone}`, event: 'promo' });
+    const id = await until(async () => {
+      const { rows } = await t.ctx.db.query<{ id: string }>(
+        'SELECT id FROM messages WHERE workspace_id = $1 AND phone = $2',
+        [ws.id, phone],
+      );
+      return rows[0]?.id;
+    }, 20_000);
+    await until(() => simState(t).attempts.some((a) => a.to === phone), 20_000);
+    await optOut(ws, phone);
+
+    await until(async () => (await message(ws, id)).status !== 'queued', 20_000);
+    expect(await message(ws, id)).toMatchObject({ status: 'failed', error_code: OPTED_OUT_CODE });
+    expect(sentTo(phone)).toEqual([]);
   });
 
   it('is not sent by the sweep of an abandoned send', async () => {
