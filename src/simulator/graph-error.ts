@@ -39,6 +39,14 @@ const KNOWN: Record<number, { title: string; details: string }> = {
     title: 'Template name does not exist in the translation',
     details: 'Template name does not exist in the translation',
   },
+  132015: {
+    title: 'Template is Paused',
+    details: 'Template is paused due to low quality so it cannot be sent in a template message.',
+  },
+  132016: {
+    title: 'Template is Disabled',
+    details: 'Template has been paused too many times due to low quality and is now permanently disabled.',
+  },
 };
 
 /** The HTTP status Meta answers an error code with (a code of 500-599 stands for itself). */

@@ -98,6 +98,9 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         const t = templates.find(
           (x) => x.name === body.template?.name && x.language === body.template?.language?.code,
         );
+        // Meta's answers for a template paused for low quality, and one disabled after repeated pauses.
+        if (t?.status === 'PAUSED') return refuse(400, 132015);
+        if (t?.status === 'DISABLED') return refuse(400, 132016);
         if (t?.status !== 'APPROVED') {
           return refuse(
             404,
