@@ -22,6 +22,10 @@ const KNOWN: Record<number, { title: string; details: string }> = {
     title: 'This message was not delivered to maintain healthy ecosystem engagement.',
     details: 'In order to maintain a healthy ecosystem engagement, the message failed to be delivered.',
   },
+  131053: {
+    title: 'Media upload error',
+    details: 'Unable to upload the media used in the message.',
+  },
   131056: {
     title: '(Business Account, Consumer Account) pair rate limit hit',
     details:
