@@ -17,10 +17,19 @@ export interface Envelope {
 
 export interface RestErrorBody {
   result: false;
-  error: { code: ErrorCode; message: string; request_id: string; details?: ErrorDetail[] };
+  error: {
+    code: ErrorCode;
+    message: string;
+    request_id: string;
+    details?: ErrorDetail[];
+    message_id?: string;
+  };
 }
 
-/** `{"result": false, "error": {code, message, request_id, details?}}`; details on 422 only. */
+/**
+ * `{"result": false, "error": {code, message, request_id, details?, message_id?}}`; details on 422 only,
+ * message_id when the network refused a send (the failed message stored).
+ */
 export const restEnvelope: Envelope = {
   send: (request, reply, err) =>
     reply.send({
@@ -30,6 +39,7 @@ export const restEnvelope: Envelope = {
         message: err.message,
         request_id: request.id,
         ...(err.code === 'validation_error' && err.details ? { details: err.details } : {}),
+        ...(err.messageId ? { message_id: err.messageId } : {}),
       },
     } satisfies RestErrorBody),
 };

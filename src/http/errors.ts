@@ -48,13 +48,17 @@ export interface ErrorDetail {
  * CLI. `message` is for the user; what only we should see goes in `cause`, which is logged, never sent.
  */
 export class ApiError extends Error {
+  /** A send the network refused: the failed message Parley stored, which the client can look up. */
+  readonly messageId?: string;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; messageId?: string },
   ) {
     super(message, options);
+    if (options?.messageId) this.messageId = options.messageId;
   }
 
   get status(): number {

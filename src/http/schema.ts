@@ -48,9 +48,17 @@ export const ErrorResponse = Type.Object(
       message: Type.String(),
       request_id: Type.String(),
       details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+      message_id: Type.Optional(
+        Type.String({
+          description: 'A send the network refused: the failed message stored (GET /messages/{id})',
+        }),
+      ),
     }),
   },
-  { $id: 'ErrorResponse', description: 'Every REST error; details only on 422' },
+  {
+    $id: 'ErrorResponse',
+    description: 'Every REST error; details only on 422, message_id only on a refused send',
+  },
 );
 
 /** The error statuses a route can answer with, for its OpenAPI entry. */

@@ -22,6 +22,10 @@ const KNOWN: Record<number, { title: string; details: string }> = {
     title: 'This message was not delivered to maintain healthy ecosystem engagement.',
     details: 'In order to maintain a healthy ecosystem engagement, the message failed to be delivered.',
   },
+  131053: {
+    title: 'Media upload error',
+    details: 'Unable to upload the media used in the message.',
+  },
   131056: {
     title: '(Business Account, Consumer Account) pair rate limit hit',
     details:
@@ -38,6 +42,14 @@ const KNOWN: Record<number, { title: string; details: string }> = {
   132001: {
     title: 'Template name does not exist in the translation',
     details: 'Template name does not exist in the translation',
+  },
+  132015: {
+    title: 'Template is Paused',
+    details: 'Template is paused due to low quality so it cannot be sent in a template message.',
+  },
+  132016: {
+    title: 'Template is Disabled',
+    details: 'Template has been paused too many times due to low quality and is now permanently disabled.',
   },
 };
 

@@ -33,6 +33,8 @@ let sim: FastifyInstance;
 let simUrl: string;
 let receiver: Server;
 let receivedStatus: number[];
+// A second number's webhook URL on the same receiver.
+let receiverHook: string;
 const messages: OnMessageArgs[] = [];
 const statuses: OnStatusArgs[] = [];
 const rawBodies: string[] = [];
@@ -85,6 +87,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  receiverHook = `${receiverUrl}/api/webhooks/whatsapp/pn_second`;
   sim = Fastify();
   await sim.register(simulator, {
     prefix: '/_sim',
@@ -370,8 +373,12 @@ describe('media, through the library', () => {
       new Blob([Buffer.concat([png, Buffer.alloc(5_000_000)])], { type: 'image/png' }),
       'b.png',
     );
-    const refused = (await wa.uploadMedia(PHONE_ID, big, false)) as { error?: { code: number } };
-    expect(refused.error?.code).toBe(131053);
+    const refused = (await wa.uploadMedia(PHONE_ID, big, false)) as ServerErrorResponse;
+    expect(refused.error).toMatchObject({
+      code: 131053,
+      message: '(#131053) Media upload error',
+      error_data: { details: expect.stringContaining('Media file size too big') },
+    });
   });
 
   it('delivers an inbound image whose media id the library can read and download', async () => {
@@ -416,4 +423,84 @@ it('Parley’s own client reads a template list of many pages whole', async () =
   });
   const listed = await client.listTemplates('waba-bulk');
   expect(listed.map((t) => t.name)).toEqual(many.map((t) => t.name));
+});
+
+describe('templates paused or disabled by Meta, through the library', () => {
+  it("a paused template answers 132015 and a disabled one 132016, in the words of Meta's error codes page", async () => {
+    const held = state.templates.get(WABA)!;
+    for (const status of ['PAUSED', 'DISABLED'] as const)
+      held.push({
+        id: `9${status.length}`,
+        name: `low_${status.toLowerCase()}`,
+        language: 'en',
+        category: 'MARKETING',
+        body: 'Hi',
+        status,
+      });
+    const send = async (name: string) =>
+      (
+        (await wa.sendMessage(
+          PHONE_ID,
+          CUSTOMER,
+          new Template(name, new Language('en')),
+        )) as ServerErrorResponse
+      ).error;
+    expect(await send('low_paused')).toMatchObject({
+      code: 132015,
+      message: '(#132015) Template is Paused',
+      error_data: {
+        details: 'Template is paused due to low quality so it cannot be sent in a template message.',
+      },
+    });
+    expect(await send('low_disabled')).toMatchObject({
+      code: 132016,
+      message: '(#132016) Template is Disabled',
+      error_data: {
+        details:
+          'Template has been paused too many times due to low quality and is now permanently disabled.',
+      },
+    });
+  });
+});
+
+describe('POST /_sim/numbers for a number it already has (Parley connecting it)', () => {
+  it("keeps the account's templates, given by hand or reviewed, and adds only those it lacks", async () => {
+    const number = {
+      phoneNumberId: '106540352242999',
+      businessAccountId: '102290129340999',
+      displayPhone: '+1 555-078-3999',
+      accessToken: 'EAA-second-token',
+      appSecret: SECRET,
+    };
+    const byHand = {
+      name: 'by_hand',
+      language: 'en',
+      category: 'UTILITY',
+      body: 'Kept {{1}}',
+      status: 'APPROVED',
+    };
+    const register = (templates: unknown[]) =>
+      control('/numbers', { ...number, webhookUrl: receiverHook, templates });
+    expect(await register([byHand])).toEqual({ ok: true });
+    // Parley registers the number with the templates it holds: none of this account's, one of its own.
+    const parleys = {
+      name: 'from_parley',
+      language: 'en',
+      category: 'UTILITY',
+      body: 'Mine',
+      status: 'APPROVED',
+    };
+    expect(await register([{ ...byHand, body: 'Stale copy' }, parleys])).toEqual({ ok: true });
+    const parley = new CloudApiClient({
+      baseUrl: `${simUrl}/_sim`,
+      version: 'v21.0',
+      accessToken: number.accessToken,
+      timeoutMs: 5000,
+    });
+    const listed = await parley.listTemplates(number.businessAccountId);
+    expect(listed.map((x) => [x.name, x.components])).toEqual([
+      ['by_hand', [{ type: 'BODY', text: 'Kept {{1}}' }]],
+      ['from_parley', [{ type: 'BODY', text: 'Mine' }]],
+    ]);
+  });
 });

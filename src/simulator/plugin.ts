@@ -104,6 +104,9 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
         const t = templates.find(
           (x) => x.name === body.template?.name && x.language === body.template?.language?.code,
         );
+        // Meta's answers for a template paused for low quality, and one disabled after repeated pauses.
+        if (t?.status === 'PAUSED') return refuse(400, 132015);
+        if (t?.status === 'DISABLED') return refuse(400, 132016);
         if (t?.status !== 'APPROVED') {
           return refuse(
             404,
@@ -296,10 +299,16 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
           ? { messagingLimitTier: number.messagingLimitTier }
           : {}),
       });
-      state.templates.set(
-        number.businessAccountId,
-        templates.map((t) => ({ ...t, id: templateId() })),
+      // The account's templates stay as the network holds them (given by hand, created, reviewed): a
+      // template given here is added only when the account has none of that name and language.
+      const held = state.templates.get(number.businessAccountId) ?? [];
+      const added = templates.filter(
+        (t) => !held.some((h) => h.name === t.name && h.language === t.language),
       );
+      state.templates.set(number.businessAccountId, [
+        ...held,
+        ...added.map((t) => ({ ...t, id: templateId() })),
+      ]);
       return { ok: true };
     },
   );

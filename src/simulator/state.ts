@@ -21,7 +21,8 @@ export interface SimTemplate {
   language: string;
   category: string;
   body: string;
-  status: 'APPROVED' | 'PENDING' | 'REJECTED';
+  /** PAUSED and DISABLED: Meta's quality pauses; a send answers 132015 or 132016. */
+  status: 'APPROVED' | 'PENDING' | 'REJECTED' | 'PAUSED' | 'DISABLED';
   /** Every component, as the template list shows them; a BODY of `body` alone when absent. */
   components?: GraphTemplateComponent[];
   parameterFormat?: 'POSITIONAL' | 'NAMED';

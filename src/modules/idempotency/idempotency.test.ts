@@ -185,5 +185,8 @@ describe('the answer commits with the effect', () => {
     expect(again.statusCode).toBe(409);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json().error.code).toBe('outside_window');
+    // Answered from the stored message: the failed message's id goes with it again.
+    expect(again.json().error.message_id).toBe(refused.json().error.message_id);
+    expect(again.json().error.message_id).toMatch(/^msg_/);
   });
 });

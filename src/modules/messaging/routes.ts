@@ -30,7 +30,9 @@ export function registerMessageRoutes(app: RestApp): void {
           '`template.body` as an object keyed by parameter name for NAMED templates, and `template.buttons` ' +
           '(`{index, payload | text | coupon_code}`). A value missing, extra or of the wrong kind answers 422 ' +
           'naming it in `details[].field` (`template.header`, `template.body.first_name`, `template.buttons[1]`); ' +
-          'a 132000/132012 from the network (the template changed on its side) answers 422 naming `template`. ' +
+          'a 132000/132012 from the network (the template changed on its side) answers 422 naming `template`; ' +
+          '132001, 132015 (paused) and 132016 (disabled) answer 404; each refusal by the network carries `error.message_id`, the failed message. ' +
+          '`template.body` values may also be Meta-shaped `currency`, `date_time` or `text` parameters (extension). ' +
           'Extension, inside the 24-hour window only (409 outside it): `type` image, video, audio, document, sticker, ' +
           "interactive, location or reaction with the field of that name in Meta's shape.",
         tags: ['messages'],

@@ -36,6 +36,21 @@ const ButtonValue = Type.Object(
   { additionalProperties: false },
 );
 
+// A body value: text, or (extension) a parameter in Meta's shape, checked field by field in
+// meta-parameter.ts so that each fault is named at its own field.
+const BodyValue = Type.Union([
+  Text({ maxLength: 1024 }),
+  Type.Object(
+    {},
+    {
+      additionalProperties: true,
+      maxProperties: 4,
+      description:
+        'Extension: `{"type": "currency", "currency": {"fallback_value", "code", "amount_1000"}}`, `{"type": "date_time", "date_time": {"fallback_value"}}` or `{"type": "text", "text"}`',
+    },
+  ),
+]);
+
 /** A template to send: its name and language, and the body's values in order (the spec's shape). */
 export const TemplateRef = Type.Object(
   {
@@ -44,8 +59,8 @@ export const TemplateRef = Type.Object(
     body: Type.Optional(
       Type.Union(
         [
-          Type.Array(Text({ maxLength: 1024 }), { maxItems: 100 }),
-          Type.Record(Type.String({ pattern: '^[a-z_][a-z0-9_]*$' }), Text({ maxLength: 1024 }), {
+          Type.Array(BodyValue, { maxItems: 100 }),
+          Type.Record(Type.String({ pattern: '^[a-z_][a-z0-9_]*$' }), BodyValue, {
             maxProperties: 100,
           }),
         ],

@@ -8,7 +8,6 @@ import { withContactLimit } from '../contacts/contact-limit.js';
 import type { OutcomeWriter } from '../idempotency/outcome.js';
 import { templateNeeds } from '../templates/components.js';
 import { findApprovedTemplate } from '../templates/find-approved.js';
-import { syncTemplates } from '../templates/sync-templates.js';
 import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
 import { type ConnectedNumber, clientFor, sendingNumber } from './connected-numbers.js';
@@ -32,6 +31,7 @@ import {
 } from './send-schedule.js';
 import { failMessage, type MessageStatus } from './status.js';
 import { templateComponents } from './template-parameters.js';
+import { followTemplateRefusal, templateRefusal } from './template-refusal.js';
 
 export interface SendResult {
   id: string;
@@ -206,7 +206,7 @@ async function attemptWithin(
       startAfter: new Date(Date.now() + leaseSeconds(ctx.config.sendDeadlineMs) * 1000),
     });
   }
-  const refused = outcome && refusal(outcome.status, outcome.code, outcome.reason);
+  const refused = outcome && refusal(outcome.status, outcome.code, outcome.reason, message.type, id);
   if (refused) throw refused;
   return { id, wamid: outcome?.wamid ?? null, status: outcome?.status ?? 'queued' };
 }
@@ -299,7 +299,7 @@ export async function deliverMessage(
       return { status: 'queued', wamid: null, code: err.code, unconfirmed: err.unconfirmed };
     }
     await failMessage(ctx, number.workspaceId, id, { code: err.code, reason: err.message }, true);
-    if (STALE_TEMPLATE_CODES.has(err.code)) resyncTemplates(ctx, number);
+    if (message.type === 'template') await followTemplateRefusal(ctx, number, message, err.code, err.message);
     return { status: 'failed', wamid: null, code: err.code, reason: err.message };
   }
 }
@@ -307,43 +307,28 @@ export async function deliverMessage(
 // How long a send the network took keeps trying to record it through a database outage or overload.
 const RECORD_ACCEPTED_FOR_MS = 60_000;
 
-// The network holds a template whose parameters differ from the copy Parley checked the send against.
-const STALE_TEMPLATE_CODES = new Set([132000, 132012]);
-
-// A burst of refused sends asks for one sync a minute per number, whichever instance they reach.
-const RESYNC_EVERY_SECONDS = 60;
-
-/** Parley's copy of the number's templates is out of date: the templates.sync job is asked for this number. */
-function resyncTemplates(ctx: AppContext, number: ConnectedNumber) {
-  const asked = ctx.queue
-    ? ctx.queue.send(
-        'templates.sync',
-        { numberId: number.id },
-        { singletonKey: number.id, singletonSeconds: RESYNC_EVERY_SECONDS },
-      )
-    : syncTemplates(ctx, number);
-  asked.catch((err: unknown) =>
-    ctx.log.warn({ err, numberId: number.id }, 'template sync after a parameter mismatch failed'),
-  );
-}
-
-/** The network's refusals that the spec answers with its own statuses (the message is kept as failed). */
+/**
+ * The network's refusals that the spec answers with its own statuses; the message is kept as failed
+ * and its id goes with the answer (`error.message_id`).
+ */
 function refusal(
   status: MessageStatus,
   code: number | null | undefined,
   reason: string | null | undefined,
+  type: string,
+  messageId: string,
 ): ApiError | null {
   if (status !== 'failed') return null;
-  if (STALE_TEMPLATE_CODES.has(code ?? 0)) {
-    const message = `The network says the parameters do not match the template (Parley's copy was out of date and is being synced again): ${reason || `code ${code}`}`;
-    return new ApiError('validation_error', `template: ${message}`, [{ field: 'template', message }]);
+  if (code === 131047) {
+    const message =
+      type === 'template'
+        ? `The network refused this template message as a re-engagement message (131047: more than 24 hours since the customer last replied), although a template may open a conversation: ${reason || 'no details given'}`
+        : `The network refused ${type === 'text' ? 'free text' : `a ${type} message`}: the 24-hour window is closed; send a template instead`;
+    return new ApiError('outside_window', message, undefined, { messageId });
   }
-  if (code === OPTED_OUT_CODE) return new ApiError('contact_opted_out', reason || OPTED_OUT_REASON);
-  if (code === 131047)
-    return new ApiError('outside_window', 'The network refused free text: the 24-hour window is closed');
-  if (code === 132001)
-    return new ApiError('template_not_found', 'The network does not know this template in this language');
-  return null;
+  if (code === OPTED_OUT_CODE)
+    return new ApiError('contact_opted_out', reason || OPTED_OUT_REASON, undefined, { messageId });
+  return templateRefusal(code ?? 0, reason ?? '', messageId);
 }
 
 /**
@@ -353,7 +338,7 @@ function refusal(
 export async function answerOfMessage(ctx: AppContext, workspaceId: string, id: string): Promise<SendResult> {
   const found = await storedMessage(ctx, workspaceId, 'id', id);
   if (!found) throw new ApiError('not_found', `No message ${id}`);
-  const refused = refusal(found.status, found.error_code, found.error_reason);
+  const refused = refusal(found.status, found.error_code, found.error_reason, found.type, found.id);
   if (refused) throw refused;
   return { id: found.id, wamid: found.wamid, status: found.status };
 }
@@ -365,9 +350,9 @@ export async function answerOfMessage(ctx: AppContext, workspaceId: string, id: 
  */
 async function storedMessage(ctx: AppContext, workspaceId: string, by: 'id' | 'source_key', value: string) {
   const { rows } = await ctx.db.query<
-    SendResult & { error_code: number | null; error_reason: string | null }
+    SendResult & { error_code: number | null; error_reason: string | null; type: string }
   >(
-    `SELECT id, wamid, status, error_code, error_reason FROM messages WHERE workspace_id = $1 AND ${by} = $2`,
+    `SELECT id, wamid, status, error_code, error_reason, type FROM messages WHERE workspace_id = $1 AND ${by} = $2`,
     [workspaceId, value],
   );
   const found = rows[0];

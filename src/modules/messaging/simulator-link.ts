@@ -42,7 +42,7 @@ export async function registerWithSimulator(ctx: AppContext, number: ConnectedNu
     parameterFormat: string;
   }>(
     `SELECT name, language, category, body, status, components, parameter_format AS "parameterFormat" FROM templates
-     WHERE workspace_id = $1 AND status IN ('APPROVED', 'PENDING', 'REJECTED')`,
+     WHERE workspace_id = $1 AND status IN ('APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED')`,
     [number.workspaceId],
   );
   try {

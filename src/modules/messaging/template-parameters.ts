@@ -1,6 +1,7 @@
 import { ApiError, type ErrorDetail } from '../../http/errors.js';
 import type { TemplateNeeds } from '../templates/components.js';
 import type { GraphMedia, GraphSendComponent, GraphSendParameter } from './cloud-api/types.js';
+import { type BodyParameter, type MetaParameter, metaParameter } from './meta-parameter.js';
 
 export interface HeaderValue {
   link?: string;
@@ -19,12 +20,20 @@ export interface ButtonValue {
   coupon_code?: string;
 }
 
+/** A body value: text, or (extension) a parameter in Meta's shape such as currency or date_time. */
+export type BodyValue = string | MetaParameter;
+
 /** The values a send gives a template: the spec's `body`, and the extensions for the other components. */
 export interface TemplateValues {
   header?: string | HeaderValue;
   body?: string[] | Record<string, string>;
   buttons?: ButtonValue[];
 }
+
+/** What POST /messages may give: body values also as parameters in Meta's shape. */
+export type GivenTemplateValues = Omit<TemplateValues, 'body'> & {
+  body?: BodyValue[] | Record<string, BodyValue>;
+};
 
 const MEDIA = { IMAGE: 'image', VIDEO: 'video', DOCUMENT: 'document' } as const;
 
@@ -36,7 +45,7 @@ const MEDIA = { IMAGE: 'image', VIDEO: 'video', DOCUMENT: 'document' } as const;
  */
 export function templateComponents(
   needs: TemplateNeeds,
-  values: TemplateValues,
+  values: GivenTemplateValues,
 ): { components: GraphSendComponent[]; bodyValues: string[] } {
   const problems: ErrorDetail[] = [];
   const problem = (field: string, message: string) => problems.push({ field, message });
@@ -45,14 +54,15 @@ export function templateComponents(
   const header = headerParameter(needs, values.header, problem);
   if (header) components.push({ type: 'header', parameters: [header] });
 
-  const bodyValues = bodyParameters(needs, values.body, problem);
-  if (bodyValues.length) {
+  const body = bodyParameters(needs, values.body, problem);
+  // What the message shows in Parley: a currency's or date's fallback text.
+  const bodyValues = body.map((b) => b.text);
+  if (body.length) {
     components.push({
       type: 'body',
-      parameters: bodyValues.map((text, i) => ({
-        type: 'text',
+      parameters: body.map(({ parameter }, i) => ({
+        ...parameter,
         ...(needs.bodyNames ? { parameter_name: needs.bodyNames[i]! } : {}),
-        text,
       })),
     });
   }
@@ -110,7 +120,7 @@ type Problem = (field: string, message: string) => void;
 
 function headerParameter(
   needs: TemplateNeeds,
-  value: TemplateValues['header'],
+  value: GivenTemplateValues['header'],
   problem: Problem,
 ): GraphSendParameter | null {
   const field = 'template.header';
@@ -181,13 +191,19 @@ function headerParameter(
   return { type, document: media };
 }
 
-function bodyParameters(needs: TemplateNeeds, value: TemplateValues['body'], problem: Problem): string[] {
+type Body = { parameter: BodyParameter; text: string };
+
+function bodyParameters(needs: TemplateNeeds, value: GivenTemplateValues['body'], problem: Problem): Body[] {
   const names = needs.bodyNames;
+  const one = (field: string, v: BodyValue): Body | null =>
+    typeof v === 'string'
+      ? { parameter: { type: 'text', text: v }, text: v }
+      : metaParameter(field, v, problem);
   if (value === undefined || Array.isArray(value)) {
     const values = value ?? [];
     if (values.length !== needs.variableCount)
       problem('template.body', `needs ${needs.variableCount} values, got ${values.length}`);
-    return values;
+    return values.flatMap((v, i) => one(`template.body[${i}]`, v) ?? []);
   }
   if (!names) {
     problem('template.body', 'the template has positional variables: give an array of values in order');
@@ -196,11 +212,14 @@ function bodyParameters(needs: TemplateNeeds, value: TemplateValues['body'], pro
   for (const key of Object.keys(value)) {
     if (!names.includes(key)) problem(`template.body.${key}`, 'the template has no such variable');
   }
-  const values: string[] = [];
+  const values: Body[] = [];
   for (const name of names) {
     const v = value[name];
     if (v === undefined) problem(`template.body.${name}`, 'is required');
-    else values.push(v);
+    else {
+      const checked = one(`template.body.${name}`, v);
+      if (checked) values.push(checked);
+    }
   }
   return values;
 }

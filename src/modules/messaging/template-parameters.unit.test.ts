@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../../http/errors.js';
 import { type StoredTemplate, templateNeeds } from '../templates/components.js';
 import { sendRequestBody } from './cloud-api/send-body.js';
-import { type TemplateValues, templateComponents } from './template-parameters.js';
+import { type GivenTemplateValues, type TemplateValues, templateComponents } from './template-parameters.js';
 
 // A custom marketing template in the shape Meta's template list answers it: image header, body with
 // named parameters, footer, and url (with a suffix), phone number and quick-reply buttons.
@@ -41,8 +41,8 @@ const promo: StoredTemplate = {
   ],
 };
 
-const send = (t: StoredTemplate, values: TemplateValues) => templateComponents(templateNeeds(t), values);
-const fieldsOf = (t: StoredTemplate, values: TemplateValues) => {
+const send = (t: StoredTemplate, values: GivenTemplateValues) => templateComponents(templateNeeds(t), values);
+const fieldsOf = (t: StoredTemplate, values: GivenTemplateValues) => {
   try {
     send(t, values);
   } catch (err) {
@@ -341,5 +341,107 @@ describe('a send that does not fit the template', () => {
     expect(send(withVariable, { header: 'A-1' }).components).toEqual([
       { type: 'header', parameters: [{ type: 'text', text: 'A-1' }] },
     ]);
+  });
+});
+
+describe("body parameters in Meta's shape: currency and date_time", () => {
+  // https://developers.facebook.com/documentation/business-messaging/whatsapp/templates/components
+  const bill: StoredTemplate = {
+    category: 'UTILITY',
+    body: 'Your bill of {{1}} is due on {{2}}',
+    parameter_format: null,
+    components: null,
+  };
+  const named: StoredTemplate = {
+    category: 'UTILITY',
+    body: '',
+    parameter_format: 'NAMED',
+    components: [{ type: 'BODY', text: 'Pay {{amount}} by {{due}}' }],
+  };
+  const price = {
+    type: 'currency',
+    currency: { fallback_value: '$100.99', code: 'USD', amount_1000: 100990 },
+  };
+  const due = { type: 'date_time', date_time: { fallback_value: 'February 25, 1977' } };
+  const priced = (currency: object) => ({ body: [{ type: 'currency', currency }, due] });
+
+  it('are passed to the network as Meta documents them, their fallback text kept as the values', () => {
+    expect(send(bill, { body: [price, due] })).toEqual({
+      components: [{ type: 'body', parameters: [price, due] }],
+      bodyValues: ['$100.99', 'February 25, 1977'],
+    });
+    expect(send(named, { body: { amount: price, due } }).components).toEqual([
+      {
+        type: 'body',
+        parameters: [
+          { ...price, parameter_name: 'amount' },
+          { ...due, parameter_name: 'due' },
+        ],
+      },
+    ]);
+    expect(send(bill, { body: [{ type: 'text', text: 'ten dollars' }, 'Friday'] }).bodyValues).toEqual([
+      'ten dollars',
+      'Friday',
+    ]);
+  });
+
+  it('are refused 422 at the field at fault, each check by the input only it refuses', () => {
+    const { fallback_value, code, amount_1000 } = price.currency;
+    expect(fieldsOf(bill, priced({ fallback_value, code, amount_1000: 100990.5 }))).toEqual([
+      'template.body[0].currency.amount_1000',
+    ]);
+    expect(fieldsOf(bill, priced({ fallback_value, code, amount_1000: '100990' }))).toEqual([
+      'template.body[0].currency.amount_1000',
+    ]);
+    expect(fieldsOf(bill, priced({ fallback_value, code: 'US', amount_1000 }))).toEqual([
+      'template.body[0].currency.code',
+    ]);
+    expect(fieldsOf(bill, priced({ fallback_value, code: 'usd', amount_1000 }))).toEqual([
+      'template.body[0].currency.code',
+    ]);
+    // Three capitals, but no currency ISO 4217 knows.
+    expect(fieldsOf(bill, priced({ fallback_value, code: 'QQQ', amount_1000 }))).toEqual([
+      'template.body[0].currency.code',
+    ]);
+    expect(fieldsOf(bill, priced({ code, amount_1000 }))).toEqual([
+      'template.body[0].currency.fallback_value',
+    ]);
+    expect(fieldsOf(bill, priced({ fallback_value: 'x\ud800', code, amount_1000 }))).toEqual([
+      'template.body[0].currency.fallback_value',
+    ]);
+    expect(fieldsOf(bill, priced({ fallback_value: '', code, amount_1000 }))).toEqual([
+      'template.body[0].currency.fallback_value',
+    ]);
+    expect(fieldsOf(bill, priced({ fallback_value: 'x\u0000', code, amount_1000 }))).toEqual([
+      'template.body[0].currency.fallback_value',
+    ]);
+    expect(fieldsOf(bill, priced({ fallback_value: 'x'.repeat(1025), code, amount_1000 }))).toEqual([
+      'template.body[0].currency.fallback_value',
+    ]);
+    // An emoji is a surrogate pair, not a lone one; 1024 characters are within Meta's limit.
+    expect(fieldsOf(bill, priced({ fallback_value: '💵'.repeat(512), code, amount_1000 }))).toEqual([]);
+    expect(fieldsOf(bill, priced({ fallback_value, code, amount_1000, symbol: '$' }))).toEqual([
+      'template.body[0].currency.symbol',
+    ]);
+    expect(fieldsOf(bill, { body: [{ type: 'currency', currency: 'USD 100' }, due] })).toEqual([
+      'template.body[0].currency',
+    ]);
+    expect(fieldsOf(bill, { body: [price, { type: 'date_time', date_time: {} }] })).toEqual([
+      'template.body[1].date_time.fallback_value',
+    ]);
+    expect(
+      fieldsOf(bill, {
+        body: [price, { type: 'date_time', date_time: { fallback_value: 'x', day_of_month: 25 } }],
+      }),
+    ).toEqual(['template.body[1].date_time.day_of_month']);
+    expect(fieldsOf(bill, { body: [price, { type: 'money', money: {} }] })).toEqual([
+      'template.body[1].type',
+    ]);
+    expect(fieldsOf(bill, { body: [price, { ...due, currency: price.currency }] })).toEqual([
+      'template.body[1].currency',
+    ]);
+    expect(
+      fieldsOf(named, { body: { amount: { ...price, currency: { ...price.currency, code: 'EU' } }, due } }),
+    ).toEqual(['template.body.amount.currency.code']);
   });
 });

@@ -27,7 +27,8 @@ export async function applyTemplateStatus(
   if (!status || !update.message_template_name || !update.message_template_language) return;
   const { rows } = await ctx.db.query(
     `UPDATE templates SET status = $4, external_id = COALESCE(external_id, $5),
-       rejected_reason = CASE WHEN $4 = 'REJECTED' THEN $6 END, updated_at = now()
+       rejected_reason = CASE WHEN $4 = 'REJECTED' THEN $6 END,
+       status_reason = CASE WHEN status = $4 THEN status_reason END, updated_at = now()
      WHERE workspace_id = $1 AND name = $2 AND language = $3 RETURNING id`,
     [
       number.workspaceId,

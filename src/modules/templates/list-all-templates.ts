@@ -7,7 +7,14 @@ import { sendNeeds } from './send-needs.js';
 type Row = StoredTemplate &
   Pick<
     Static<typeof AppTemplate>,
-    'id' | 'name' | 'language' | 'status' | 'quality_score' | 'rejected_reason' | 'updated_at'
+    | 'id'
+    | 'name'
+    | 'language'
+    | 'status'
+    | 'quality_score'
+    | 'rejected_reason'
+    | 'status_reason'
+    | 'updated_at'
   >;
 
 /**
@@ -17,7 +24,7 @@ type Row = StoredTemplate &
 export async function listAllTemplates(db: Queryable, workspaceId: string, archived = false) {
   const { rows } = await db.query<Row>(
     `SELECT id, name, language, category, body, status, parameter_format, components,
-       quality_score, rejected_reason, archived_at, updated_at FROM templates
+       quality_score, rejected_reason, status_reason, archived_at, updated_at FROM templates
      WHERE workspace_id = $1 AND (archived_at IS NOT NULL) = $2 ORDER BY name, language`,
     [workspaceId, archived],
   );

@@ -20,7 +20,10 @@ export interface TemplateInput {
   rejectedReason?: string | null;
 }
 
-/** Inserts or refreshes a template by (name, language); the variable count always follows the body. */
+/**
+ * Inserts or refreshes a template by (name, language); the variable count always follows the body.
+ * Why it is not sendable (status_reason) is kept while its status stays the same.
+ */
 export async function saveTemplate(
   db: Queryable,
   workspaceId: string,
@@ -42,7 +45,9 @@ export async function saveTemplate(
        body = EXCLUDED.body, status = EXCLUDED.status, variable_count = EXCLUDED.variable_count,
        external_id = COALESCE(EXCLUDED.external_id, templates.external_id), components = EXCLUDED.components,
        parameter_format = EXCLUDED.parameter_format, quality_score = EXCLUDED.quality_score,
-       rejected_reason = EXCLUDED.rejected_reason, updated_at = now()
+       rejected_reason = EXCLUDED.rejected_reason,
+       status_reason = CASE WHEN EXCLUDED.status = templates.status THEN templates.status_reason END,
+       updated_at = now()
      RETURNING id`,
     [
       workspaceId,

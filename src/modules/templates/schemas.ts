@@ -99,8 +99,11 @@ export const TemplateComponent = Type.Object(
 export const AppTemplate = Type.Object({
   ...ListedTemplate.properties,
   // Meta's words, kept as sent: a status added later must not break the list.
-  status: Type.String({ description: 'APPROVED, PENDING, REJECTED, PAUSED, DISABLED...' }),
+  status: Type.String({ description: 'APPROVED, PENDING, REJECTED, PAUSED, DISABLED, DELETED...' }),
   rejected_reason: Type.Union([Type.String(), Type.Null()]),
+  status_reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why a PAUSED, DISABLED or DELETED template cannot be sent, when a refused send told Parley',
+  }),
   quality_score: Type.Union([Type.String(), Type.Null()]),
   updated_at: Timestamp,
   archived_at: Type.Optional(MaybeTimestamp),

@@ -6,7 +6,10 @@ import { saveTemplate } from './save-template.js';
 
 const KNOWN = new Set(['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED']);
 
-/** Copies the business account's templates from the network into the templates table. */
+/**
+ * Copies the business account's templates from the network into the templates table; one the
+ * network gave an id and no longer lists becomes DELETED.
+ */
 export async function syncTemplates(ctx: AppContext, number: ConnectedNumber): Promise<number> {
   const templates = await clientFor(ctx, number)
     .listTemplates(number.businessAccountId)
@@ -37,6 +40,19 @@ export async function syncTemplates(ctx: AppContext, number: ConnectedNumber): P
       rejectedReason: t.rejected_reason && t.rejected_reason !== 'NONE' ? t.rejected_reason : null,
     });
   }
+  // A template the network had (it gave it an id) and lists no more was deleted there: not sendable.
+  await ctx.db.query(
+    `UPDATE templates SET status = 'DELETED', status_reason = $4, updated_at = now()
+     WHERE workspace_id = $1 AND external_id IS NOT NULL AND status <> 'DELETED'
+       AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS listed (name, language)
+                       WHERE listed.name = templates.name AND listed.language = templates.language)`,
+    [
+      number.workspaceId,
+      templates.map((t) => t.name),
+      templates.map((t) => t.language),
+      'WhatsApp no longer lists this template (deleted in WhatsApp Manager or through the API)',
+    ],
+  );
   await ctx.db.query('UPDATE connected_numbers SET templates_synced_at = now() WHERE id = $1', [number.id]);
   return templates.length;
 }

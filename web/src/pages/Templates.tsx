@@ -161,7 +161,15 @@ function TemplateCard({
         </p>
       )}
       {(t.status === 'PAUSED' || t.status === 'DISABLED') && (
-        <p className="small muted">WhatsApp {status} it after customers' feedback; it cannot be sent now.</p>
+        <p className="small muted" data-testid="status-reason">
+          WhatsApp {status} it after customers' feedback; it cannot be sent now.
+          {t.status_reason ? ` ${t.status_reason}` : ''}
+        </p>
+      )}
+      {t.status === 'DELETED' && (
+        <p className="small muted" data-testid="status-reason">
+          {t.status_reason ?? 'WhatsApp no longer has this template'}; it cannot be sent.
+        </p>
       )}
       <Bubble model={valuesPreview(t, {})} label={`${t.name} preview`} />
       {session.can_manage &&

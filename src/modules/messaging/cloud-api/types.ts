@@ -58,6 +58,12 @@ export type GraphMedia = { link: string; filename?: string } | { id: string; fil
 /** A parameter of a template message's component (POST /{phone-number-id}/messages). */
 export type GraphSendParameter =
   | { type: 'text'; text: string; parameter_name?: string }
+  | {
+      type: 'currency';
+      currency: { fallback_value: string; code: string; amount_1000: number };
+      parameter_name?: string;
+    }
+  | { type: 'date_time'; date_time: { fallback_value: string }; parameter_name?: string }
   | { type: 'image'; image: GraphMedia }
   | { type: 'video'; video: GraphMedia }
   | { type: 'document'; document: GraphMedia }

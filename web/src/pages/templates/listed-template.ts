@@ -18,6 +18,7 @@ export function listed(request: CreateTemplateBody & { name: string; language: s
     language: request.language,
     status: 'APPROVED',
     rejected_reason: null,
+    status_reason: null,
     updated_at: '',
     ...stored,
     ...sendNeeds(stored),
