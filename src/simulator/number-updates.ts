@@ -31,11 +31,9 @@ export function numberUpdateRoutes(app: FastifyInstance, state: SimState): void 
     if (!number) return reply.code(404).send({ error: 'no such number' });
     const { event, current_limit: limit, quality_rating: rating } = request.body ?? {};
     if (limit !== undefined && (typeof limit !== 'string' || !TIER.test(limit)))
-      return reply
-        .code(400)
-        .send({
-          error: 'current_limit is one of TIER_250, TIER_1K, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED',
-        });
+      return reply.code(400).send({
+        error: 'current_limit is one of TIER_250, TIER_1K, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED',
+      });
     if (rating !== undefined && (typeof rating !== 'string' || !RATINGS.has(rating)))
       return reply.code(400).send({ error: 'quality_rating is one of GREEN, YELLOW, RED, UNKNOWN' });
     if (event !== undefined && (typeof event !== 'string' || !/^[A-Z_]{1,40}$/.test(event)))

@@ -93,6 +93,24 @@ describe("Meta's webhooks about the number", () => {
       current_limit: 'TIER_100K',
     });
     expect((await stored(ws)).messagingLimitTier).toBe('TIER_10K');
+    // Another business account's change, naming the same display number.
+    await receiveWebhook(
+      t.ctx,
+      ws.number,
+      [
+        {
+          id: `${ws.number.businessAccountId}0`,
+          changes: [
+            {
+              field: 'phone_number_quality_update',
+              value: { display_phone_number: display, event: 'UPGRADE', current_limit: 'TIER_100K' },
+            },
+          ],
+        },
+      ],
+      { id: 'test', log: t.app.log },
+    );
+    expect((await stored(ws)).messagingLimitTier).toBe('TIER_10K');
   });
 
   it('an approved display name is kept', async () => {
