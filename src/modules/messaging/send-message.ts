@@ -299,8 +299,10 @@ export async function deliverMessage(
   } catch (err) {
     if (!(err instanceof CloudApiError)) throw err;
     if (!err.transient && numberProblem(err.code)) {
+      // Held before the pause commits: a resume right after it finds the message among those it sends.
+      const held = await hold(ctx, number, id, err.code, err.message);
       await pauseNumber(ctx, number, { code: err.code, reason: err.message });
-      return hold(ctx, number, id, err.code, err.message);
+      return held;
     }
     if (err.transient) {
       await ctx.db.query(
