@@ -2,10 +2,10 @@
  * Meta's error codes that concern the number, not the message: every send from the number meets the
  * same refusal until its owner acts, so the number is paused after the first (pause-number.ts)
  * instead of failing each message in turn. From Meta's error codes page (Cloud API and Graph API):
- * what the owner is told to do, shown in Settings › Connected number.
+ * what the owner is told to do, shown in Settings › Connected number. Meta's 0 (AuthException) is left
+ * out: Parley gives code 0 to an answer that carries no readable code (error-code.ts).
  */
 const NUMBER_PROBLEMS: Record<number, string> = {
-  0: 'Meta could not authenticate the access token: save a new access token.',
   3: "The app lacks the capability to send: check the app's permissions in Meta's App Dashboard, then check again.",
   10: 'The access token lacks permission to send: grant whatsapp_business_messaging, then save the token again.',
   190: 'The access token has expired or was revoked: save a new access token (a System User token does not expire).',
