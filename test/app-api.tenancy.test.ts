@@ -191,6 +191,10 @@ const WALLS: Record<string, Wall> = {
     await a.number();
     return { status: 409, code: 'no_connected_number', snapshot: read(a, '/number') };
   },
+  'POST /number/check': async (a) => {
+    await a.number();
+    return { status: 409, code: 'no_connected_number', snapshot: read(a, '/number') };
+  },
   'POST /number/simulator': async (a) => {
     await a.number();
     return { status: 201, snapshot: read(a, '/number') };

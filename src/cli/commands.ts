@@ -19,6 +19,7 @@ import {
   connectNumber,
   numberOfWorkspace,
 } from '../modules/messaging/connected-numbers.js';
+import { refreshNumberHealth } from '../modules/messaging/number-health.js';
 import { localSimulatorUrl, registerWithSimulator } from '../modules/messaging/simulator-link.js';
 import { createTemplate, type NewTemplate } from '../modules/templates/create-template.js';
 import { syncTemplates } from '../modules/templates/sync-templates.js';
@@ -82,10 +83,14 @@ const commands = {
     const { id } = await connectNumber(ctx, workspaceId, connection);
     const number = (await numberOfWorkspace(ctx, ctx.db, workspaceId))!;
     if (number.graphBaseUrl === localSimulatorUrl(ctx)) await registerWithSimulator(ctx, number);
+    const health = await refreshNumberHealth(ctx, number);
     const synced = await syncTemplates(ctx, number).catch((err: Error) => err);
     return {
       id,
       messages_per_second: number.messagesPerSecond,
+      verified_name: health?.verifiedName ?? null,
+      quality_rating: health?.qualityRating ?? null,
+      messaging_limit_tier: health?.messagingLimitTier ?? null,
       webhook_url: `${ctx.config.appUrl}/api/webhooks/whatsapp/${id}`,
       templates_synced: typeof synced === 'number' ? synced : null,
       ...(typeof synced === 'number' ? {} : { sync_error: synced.message }),

@@ -20,6 +20,7 @@ const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   no_connected_number: 409,
+  number_paused: 409,
   outside_window: 409,
   contact_opted_out: 409,
   broadcast_state: 409,

@@ -4,6 +4,7 @@ import type { WebhookMessage } from '../modules/messaging/cloud-api/types.js';
 import { simulatorGuard } from './auth.js';
 import { graphError, httpStatusOf, statusError } from './graph-error.js';
 import { keepMedia, mediaInfo, mediaRoutes, namedMedia, noSuchMedia } from './media.js';
+import { numberUpdateRoutes } from './number-updates.js';
 import { billingOf, conversationId, pricingOf } from './pricing.js';
 import { checkRichSend } from './rich-send-check.js';
 import {
@@ -328,6 +329,8 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
       return { phone_number_id: number.phoneNumberId, messaging_limit_tier: tier };
     },
   );
+
+  numberUpdateRoutes(app, state);
 
   app.post<{
     Body: {

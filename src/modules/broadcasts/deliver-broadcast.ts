@@ -124,6 +124,10 @@ async function deliver(ctx: AppContext, job: Job, owner: string, b: Leased): Pro
     ctx.log.warn({ broadcastId: b.id }, 'broadcast paused: the workspace has no connected number');
     return null;
   }
+  if (number.paused) {
+    await setStatus(ctx, job, owner, 'paused', { pausedReason: 'number_paused' });
+    return null;
+  }
   const template = await approvedTemplate(ctx.db, job.workspaceId, {
     name: b.template_name,
     language: b.template_language,

@@ -21,7 +21,11 @@ export interface Claimed {
 }
 
 /** Errors after which the broadcast cannot go on until someone acts: it is paused. */
-const STOPPING = new Set<string>(['no_connected_number', 'plan_limit_reached'] satisfies PausedReason[]);
+const STOPPING = new Set<string>([
+  'no_connected_number',
+  'plan_limit_reached',
+  'number_paused',
+] satisfies PausedReason[]);
 
 /**
  * Up to `limit` recipients not yet released, marked releasing, with the contact each value is read

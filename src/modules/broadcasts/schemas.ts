@@ -164,6 +164,7 @@ export type BroadcastStatus = Static<typeof Status>;
 const PausedReasonSchema = Type.Union([
   Type.Literal('no_connected_number'),
   Type.Literal('plan_limit_reached'),
+  Type.Literal('number_paused'),
 ]);
 export type PausedReason = Static<typeof PausedReasonSchema>;
 const Time = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
@@ -174,7 +175,7 @@ export const Broadcast = Type.Object({
   status: Status,
   paused_reason: Type.Union([PausedReasonSchema, Type.Null()], {
     description:
-      "Why the broadcast paused itself: no_connected_number (the workspace's number was disconnected) or plan_limit_reached (the plan's message limit); null when not paused or paused by someone. Resume once it is put right.",
+      "Why the broadcast paused itself: no_connected_number (the workspace's number was disconnected), plan_limit_reached (the plan's message limit) or number_paused (Meta refuses to send from the number: its token, account or payment; it resumes by itself once that is put right); null when not paused or paused by someone. Resume once it is put right.",
   }),
   template: Type.Object({ name: Type.String(), language: Type.String(), category: Type.String() }),
   // As given when it was created (checked then): sent as stored, typed as the body's schemas.

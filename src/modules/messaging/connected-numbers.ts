@@ -5,6 +5,7 @@ import { sha256Hex } from '../../lib/hash.js';
 import { newId } from '../../lib/ids.js';
 import { CloudApiClient } from './cloud-api/client.js';
 import type { ConnectedNumber, StoredNumber } from './number-types.js';
+import { resumeNumber } from './pause-number.js';
 
 export type { ConnectedNumber } from './number-types.js';
 
@@ -20,7 +21,11 @@ export interface ConnectNumberInput {
   messagesPerSecond?: number;
 }
 
-/** Connects (or reconnects) the workspace's number; secrets are sealed before they are stored. */
+/**
+ * Connects (or reconnects) the workspace's number; secrets are sealed before they are stored. New
+ * credentials are the owner's fix for a paused number: it resumes (and pauses again at its next
+ * send should Meta still refuse it).
+ */
 export async function connectNumber(
   ctx: AppContext,
   workspaceId: string,
@@ -53,6 +58,7 @@ export async function connectNumber(
       input.messagesPerSecond ?? null,
     ],
   );
+  await resumeNumber(ctx, workspaceId);
   return { id: rows[0]!.id };
 }
 
@@ -72,11 +78,14 @@ interface Row {
   verified_name: string | null;
   quality_rating: string | null;
   messaging_limit_tier: string | null;
+  paused_at: Date | null;
+  paused_code: number | null;
+  paused_reason: string | null;
 }
 
 const COLUMNS = `id, workspace_id, phone_number_id, business_account_id, display_phone, graph_base_url,
   messages_per_second, access_token_enc, app_secret_enc, verify_token_hash, templates_synced_at, created_at,
-  verified_name, quality_rating, messaging_limit_tier`;
+  verified_name, quality_rating, messaging_limit_tier, paused_at, paused_code, paused_reason`;
 
 function open(ctx: AppContext, row: Row): StoredNumber {
   return {
@@ -95,6 +104,9 @@ function open(ctx: AppContext, row: Row): StoredNumber {
     verifiedName: row.verified_name,
     qualityRating: row.quality_rating,
     messagingLimitTier: row.messaging_limit_tier,
+    paused: row.paused_at
+      ? { at: row.paused_at, code: row.paused_code ?? 0, reason: row.paused_reason ?? '' }
+      : null,
   };
 }
 

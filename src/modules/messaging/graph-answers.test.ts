@@ -217,6 +217,12 @@ const CASES: Record<string, Case> = {
     final: { status: 'accepted', wamid: expect.stringMatching(/^wamid\./) },
     calls: 3,
   },
+  "400 the business account's rate limit (80007), then taken": {
+    answers: [json(400, metaError(80007, 'Rate limit issues')), happy(to)],
+    api: { status: 201, body: { status: 'queued', wamid: null } },
+    final: { status: 'accepted', wamid: expect.stringMatching(/^wamid\./) },
+    calls: 2,
+  },
   '200 with an empty body': {
     answers: [{ status: 200, body: '' }],
     api: { status: 201, body: { status: 'accepted', wamid: null } },

@@ -3,8 +3,10 @@ import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { canManage, requireManager } from '../accounts/roles.js';
 import { saveTemplate } from '../templates/save-template.js';
+import { checkNumber } from './check-number.js';
 import { appWebhookUrl, connectCloudNumber, webhookVerifyToken } from './connect-cloud-number.js';
 import { connectNumber, disconnectNumber, numberOfWorkspace } from './connected-numbers.js';
+import { numberProblem } from './number-problems.js';
 import { NumberResult } from './schemas.js';
 import {
   localSimulatorUrl,
@@ -55,7 +57,13 @@ export function registerAppNumberRoutes(app: RestApp): void {
           number.graphBaseUrl === localSimulatorUrl(ctx)
             ? ('simulator' as const)
             : ('whatsapp_cloud_api' as const),
-        status: 'connected' as const,
+        status: number.paused ? ('paused' as const) : ('connected' as const),
+        paused: number.paused && {
+          at: number.paused.at.toISOString(),
+          code: number.paused.code,
+          reason: number.paused.reason,
+          what_to_do: numberProblem(number.paused.code),
+        },
         webhook_url: `${ctx.config.appUrl}/api/webhooks/whatsapp/${number.id}`,
         verified_name: number.verifiedName,
         quality_rating: number.qualityRating,
@@ -78,6 +86,13 @@ export function registerAppNumberRoutes(app: RestApp): void {
       appSecret: b.app_secret,
     });
     return reply.code(201).send({ result: true, ...connected });
+  });
+
+  /** "Check again": Meta reads the number with its stored token, and a paused number resumes. */
+  app.post('/number/check', async (request) => {
+    const s = request.session();
+    requireManager(s.role);
+    return { result: true, ...(await checkNumber(ctx, s.workspaceId)) };
   });
 
   /** Removes the number and its credentials; sends answer no_connected_number from then on. */

@@ -9,6 +9,14 @@ export interface ConnectedNumber {
   messagesPerSecond: number;
   accessToken: string;
   appSecret: string;
+  /** Meta refuses to send from the number (number-problems.ts): its sends are held until it is put right. */
+  paused: NumberPause | null;
+}
+
+export interface NumberPause {
+  at: Date;
+  code: number;
+  reason: string;
 }
 
 /** The whole row, as the settings page and the webhook's verification read it. */

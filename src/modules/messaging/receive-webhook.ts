@@ -9,6 +9,7 @@ import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
 import { applyInboundConsent } from './inbound-consent.js';
 import { buttonPayload } from './inbound-content.js';
+import { applyNumberUpdate, NUMBER_FIELDS, readNumberUpdate } from './number-updates.js';
 import { recordNetworkStatus } from './record-network-status.js';
 import { sendMessage } from './send-message.js';
 import { applyUserPreference, readUserPreference } from './user-preferences.js';
@@ -78,6 +79,13 @@ export async function receiveWebhook(
       }
       if (change.field === 'message_template_status_update' && entry.id === number.businessAccountId) {
         await apply(where, readTemplateStatus(value), (v) => applyTemplateStatus(ctx, number, v));
+        continue;
+      }
+      if (typeof change.field === 'string' && NUMBER_FIELDS.has(change.field)) {
+        if (entry.id !== number.businessAccountId) continue;
+        await apply(where, readNumberUpdate(change.field, value, number), (u) =>
+          applyNumberUpdate(ctx, number, u),
+        );
         continue;
       }
       const metadata = isObject(value.metadata) ? value.metadata : undefined;

@@ -87,7 +87,8 @@ export async function retrySend(
   const outcome = await releaseSend(number, slot.waitMs, () =>
     deliverMessage(ctx, number, data.messageId, message),
   );
-  if (outcome.status !== 'queued') return;
+  // Held while the number is paused: resuming it gives the message a job again (pause-number.ts).
+  if (outcome.status !== 'queued' || outcome.held) return;
   if (outcome.unconfirmed) return followLease(ctx, data);
   if (lastTry) await markFailed(ctx, data, outcome.code ?? 0, 'the network kept failing; retries exhausted');
   else throw new TransientSendError(`transient network error ${outcome.code ?? ''}`);

@@ -23,7 +23,7 @@ export function registerMessageRoutes(app: RestApp): void {
       schema: {
         summary: 'Send a template, free-text, media, interactive, location or reaction message',
         description:
-          'Checks in this order: connected number (409), approved template (404), body values (422), ' +
+          'Checks in this order: connected number (409; 409 `number_paused` while Meta refuses to send from it), approved template (404), body values (422), ' +
           '24-hour window for text (409), a MARKETING template to a contact who opted out (409 `contact_opted_out`), plan (402). 201 carries the wamid, or status `queued` when the network is slow. ' +
           'Extensions for templates with more than a body (see GET /templates for what each needs): ' +
           '`template.header` (a TEXT value, {link} or {id} media, a {latitude, longitude} location), ' +

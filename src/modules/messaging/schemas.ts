@@ -320,7 +320,22 @@ export const NumberResult = Type.Object({
       phone_number_id: Type.String(),
       business_account_id: Type.String(),
       provider: Type.Union([Type.Literal('simulator'), Type.Literal('whatsapp_cloud_api')]),
-      status: Type.Literal('connected'),
+      status: Type.Union([Type.Literal('connected'), Type.Literal('paused')]),
+      paused: Type.Union(
+        [
+          Type.Object({
+            at: Timestamp,
+            code: Type.Integer({ description: "Meta's error code" }),
+            reason: Type.String({ description: "Meta's words" }),
+            what_to_do: Type.Union([Type.String(), Type.Null()]),
+          }),
+          Type.Null(),
+        ],
+        {
+          description:
+            'Meta refuses to send from the number (its token, account or payment): its sends are held and its broadcasts paused until it is put right (a new access token saved, or POST /number/check)',
+        },
+      ),
       webhook_url: Type.String(),
       verified_name: Type.Union([Type.String(), Type.Null()]),
       quality_rating: Type.Union([Type.String(), Type.Null()]),

@@ -11,6 +11,7 @@ import { findApprovedTemplate } from '../templates/find-approved.js';
 import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
 import { type ConnectedNumber, clientFor, sendingNumber } from './connected-numbers.js';
+import { numberProblem } from './number-problems.js';
 import {
   failIfOptedOut,
   OPTED_OUT_CODE,
@@ -18,6 +19,7 @@ import {
   refuseMarketingToOptedOut,
 } from './opt-out-check.js';
 import { releaseSend, type SendSlot } from './pacing.js';
+import { pauseNumber } from './pause-number.js';
 import { recordAccepted } from './record-accepted.js';
 import { richContent } from './rich-message.js';
 import type { SendMessageBody } from './schemas.js';
@@ -68,6 +70,7 @@ export async function sendMessage(
       'The workspace has no connected WhatsApp number; connect one in Settings',
     );
   }
+  if (number.paused) throw pausedNumberError(number.paused);
   const phone = normalizePhone(input.to, principal.defaultCountryCode);
   if (!phone.ok) throw ApiError.validation('to', phone.message);
   const type = input.type ?? 'template';
@@ -211,6 +214,15 @@ async function attemptWithin(
   return { id, wamid: outcome?.wamid ?? null, status: outcome?.status ?? 'queued' };
 }
 
+/** A send refused before it is stored: Meta refuses every send from the number until its owner acts. */
+export function pausedNumberError(paused: { code: number; reason: string }): ApiError {
+  const why = paused.reason || `error ${paused.code}`;
+  return new ApiError(
+    'number_paused',
+    `The connected number is paused: Meta refuses to send from it (${why}). ${numberProblem(paused.code) ?? 'See Settings › Connected number.'}`,
+  );
+}
+
 /** The longest a send waits for its slot: the request's deadline less the network's allowance. */
 export const sendDeadlineWaitMs = (ctx: AppContext) =>
   Math.max(0, ctx.config.sendDeadlineMs - NETWORK_ALLOWANCE_MS);
@@ -250,6 +262,8 @@ export type Outcome = {
   code?: number;
   reason?: string;
   unconfirmed?: boolean;
+  /** Kept queued while the number is paused: its send job comes when the number resumes. */
+  held?: boolean;
 };
 
 /**
@@ -257,6 +271,8 @@ export type Outcome = {
  * a 2xx answer did not name it: the status webhook confirms it by its callback data), failed once
  * for a refusal, or left queued (its lease released) for a transient error, for the caller to retry.
  * An attempt that got no answer stays unconfirmed: a retry waits for the network's status webhook.
+ * A number paused meanwhile (another send met a refusal that concerns the number) is not called: the
+ * message is held queued, as it is when its own refusal concerns the number (pause-number.ts).
  * None is made for a MARKETING template to a contact who opted out since it was stored: it is failed.
  */
 export async function deliverMessage(
@@ -265,6 +281,7 @@ export async function deliverMessage(
   id: string,
   message: OutboundMessage,
 ): Promise<Outcome> {
+  if ((await sendingNumber(ctx, number.workspaceId))?.paused) return hold(ctx, number, id);
   if (await failIfOptedOut(ctx, number.workspaceId, id, message))
     return { status: 'failed', wamid: null, code: OPTED_OUT_CODE, reason: OPTED_OUT_REASON };
   try {
@@ -289,6 +306,12 @@ export async function deliverMessage(
     return { status: 'accepted', wamid };
   } catch (err) {
     if (!(err instanceof CloudApiError)) throw err;
+    if (!err.transient && numberProblem(err.code)) {
+      // Held before the pause commits: a resume right after it finds the message among those it sends.
+      const held = await hold(ctx, number, id, err.code, err.message);
+      await pauseNumber(ctx, number, { code: err.code, reason: err.message });
+      return held;
+    }
     if (err.transient) {
       await ctx.db.query(
         `UPDATE messages SET sending_until = NULL,
@@ -302,6 +325,16 @@ export async function deliverMessage(
     if (message.type === 'template') await followTemplateRefusal(ctx, number, message, err.code, err.message);
     return { status: 'failed', wamid: null, code: err.code, reason: err.message };
   }
+}
+
+/** The message stays queued with its lease given up: resumeNumber gives it its send job. */
+async function hold(ctx: AppContext, number: ConnectedNumber, id: string, code?: number, reason?: string) {
+  await ctx.db.query(
+    `UPDATE messages SET sending_until = NULL, unconfirmed_since = NULL
+     WHERE workspace_id = $1 AND id = $2 AND status_rank = 0`,
+    [number.workspaceId, id],
+  );
+  return { status: 'queued' as const, wamid: null, code, reason, held: true };
 }
 
 // How long a send the network took keeps trying to record it through a database outage or overload.

@@ -12,6 +12,8 @@ export const WEBHOOK_EVENTS = [
   'contact.opted_out',
   'contact.opted_in',
   'broadcast.completed',
+  'number.paused',
+  'number.resumed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -22,9 +22,10 @@ export interface CloudApiConfig {
   timeoutMs: number;
 }
 
-// Meta's codes for errors worth retrying: throughput (130429), pair rate limit (131056), temporary
-// service errors (1, 2, 131000, 131016); anything 5xx or a timeout is transient too.
-const TRANSIENT_CODES = new Set([1, 2, 4, 130429, 131000, 131016, 131056, 133004]);
+// Meta's codes for errors worth retrying: rate limits (4 the app's calls, 80007 the business account's,
+// 130429 the number's throughput, 131056 the pair's), temporary service errors (1, 2, 131000, 131016,
+// 133004); anything 5xx or a timeout is transient too.
+const TRANSIENT_CODES = new Set([1, 2, 4, 80007, 130429, 131000, 131016, 131056, 133004]);
 
 /** The network took the message (a 2xx) without naming it: no wamid to keep yet. */
 const TAKEN_UNNAMED = { wamid: null, waId: null };

@@ -15,6 +15,8 @@ export const PAUSED_REASON: Record<PausedReason, string> = {
     'Paused by itself: the WhatsApp number was disconnected. Connect a number in Settings, then resume.',
   plan_limit_reached:
     "Paused by itself: the plan's message limit is reached. Raise the plan or wait for the next period, then resume.",
+  number_paused:
+    'Paused by itself: Meta refuses to send from the WhatsApp number. Settings › Connected number says why and what to do; the broadcast goes on by itself once the number is put right.',
 };
 
 export type { Broadcast };

@@ -88,6 +88,40 @@ export function NumberSettings() {
           {error && <ErrorNote message={error} />}
         </Modal>
       )}
+      {n.paused && (
+        <div className="stack" data-testid="number-paused">
+          <p>
+            <strong>Sending is paused.</strong> Since {formatDate(n.paused.at)}, Meta refuses to send from
+            this number: {n.paused.reason || 'no reason given'} (error {n.paused.code}).
+          </p>
+          {n.paused.what_to_do && <p>{n.paused.what_to_do}</p>}
+          <p className="small muted">
+            Messages wait in the queue and broadcasts are paused; they go on by themselves once the number is
+            put right: save a new access token below, or check again once you have fixed it at Meta.
+          </p>
+          {session.can_manage && (
+            <div className="row">
+              <button
+                type="button"
+                className="btn primary"
+                disabled={busy}
+                onClick={() =>
+                  run(async () => {
+                    await api('POST', '/number/check');
+                    info.reload();
+                  })
+                }
+              >
+                {busy ? 'Checking…' : 'Check again'}
+              </button>
+            </div>
+          )}
+          {error && !confirming && <ErrorNote message={error} />}
+          {session.can_manage && n.provider !== 'simulator' && (
+            <ConnectNumberForm onConnected={() => info.reload()} />
+          )}
+        </div>
+      )}
       <dl className="facts">
         <dt>Phone number id</dt>
         <dd>
