@@ -329,6 +329,9 @@ describe('parley CLI on the embedded database', () => {
       messages_per_second: 80,
       webhook_url: `${server.url}/api/webhooks/whatsapp/${connected.id}`,
       templates_synced: 0,
+      verified_name: 'Parley Simulator',
+      quality_rating: 'GREEN',
+      messaging_limit_tier: 'TIER_1K',
     });
     const check = await fetch(
       `${connected.webhook_url}?hub.mode=subscribe&hub.verify_token=verify&hub.challenge=42`,
