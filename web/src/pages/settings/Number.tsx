@@ -50,6 +50,8 @@ export function NumberSettings() {
   }
   // Connected by its Meta credentials (checked with the Graph API), even when that API is the simulator's.
   const viaMeta = n.provider !== 'simulator' || n.quality_rating !== null;
+  // A new token can only be saved for a number connected by its token (the built-in one has none to change).
+  const tokenForm = session.can_manage && viaMeta;
   return (
     <Card
       title={n.display_phone}
@@ -97,7 +99,12 @@ export function NumberSettings() {
           {n.paused.what_to_do && <p>{n.paused.what_to_do}</p>}
           <p className="small muted">
             Messages wait in the queue and broadcasts are paused; they go on by themselves once the number is
-            put right: save a new access token below, or check again once you have fixed it at Meta.
+            put right
+            {!session.can_manage
+              ? '. An owner or admin of the workspace can save a new access token or check the number again.'
+              : tokenForm
+                ? ': save a new access token below, or check again once you have fixed it at Meta.'
+                : ': check again once you have fixed it at Meta.'}
           </p>
           {session.can_manage && (
             <div className="row">
@@ -117,9 +124,7 @@ export function NumberSettings() {
             </div>
           )}
           {error && !confirming && <ErrorNote message={error} />}
-          {session.can_manage && n.provider !== 'simulator' && (
-            <ConnectNumberForm onConnected={() => info.reload()} />
-          )}
+          {tokenForm && <ConnectNumberForm onConnected={() => info.reload()} />}
         </div>
       )}
       <dl className="facts">

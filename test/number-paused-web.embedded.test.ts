@@ -1,0 +1,175 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
+
+// Meta refusing to send from a number (190: its token revoked) pauses it; Settings › Connected number
+// says why and what to do, and "Check again" resumes it once Meta reads the number again. A template
+// Meta paused says so on the Templates page. Meta here is the server's own simulator, spoken to as a
+// real Cloud API number is (GRAPH_API_URL), so its token can be revoked and given back.
+const PHONE_ID = '106540352242922';
+const WABA = '102290129340398';
+const TOKEN = 'EAAG-web-test-token';
+
+describe.skipIf(!hasChromium)(
+  'a paused number and a paused template in the web app',
+  { timeout: 120_000 },
+  () => {
+    const app = appInBrowserForTests();
+    let page: Page;
+    let rest: (method: string, path: string, body?: unknown) => Promise<Response>;
+    let call: Awaited<ReturnType<typeof app.setUpByApi>>;
+
+    /** The number as Meta holds it; another token than the one Parley stores revokes Parley's. */
+    const metaHolds = (accessToken: string, templateStatus = 'APPROVED') =>
+      app.sim('POST', '/numbers', {
+        phoneNumberId: PHONE_ID,
+        businessAccountId: WABA,
+        displayPhone: '+1 555-010-4477',
+        accessToken,
+        appSecret: 'web-test-app-secret',
+        webhookUrl: `${app.base}/api/webhooks/whatsapp`,
+        templates: [
+          {
+            name: 'spring_sale',
+            language: 'en',
+            category: 'MARKETING',
+            body: 'Spring sale!',
+            status: templateStatus,
+          },
+          {
+            name: 'order_ready',
+            language: 'en',
+            category: 'UTILITY',
+            body: 'Your order is ready.',
+            status: 'APPROVED',
+          },
+        ],
+      });
+    const settings = async (p: Page) => {
+      await p.locator('nav').getByRole('link', { name: 'Settings', exact: true }).click();
+      await p.getByRole('tab', { name: 'Connected number' }).click();
+    };
+
+    beforeAll(async () => {
+      ({ page } = app);
+      call = await app.setUpByApi();
+      await call('DELETE', '/number');
+      await metaHolds(TOKEN);
+      await call('POST', '/number', {
+        phone_number_id: PHONE_ID,
+        business_account_id: WABA,
+        access_token: TOKEN,
+        app_secret: 'web-test-app-secret',
+      });
+      const { key } = await call('POST', '/api-keys', { name: 'Tests' });
+      rest = (method, path, body) =>
+        fetch(`${app.base}/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+    }, 90_000);
+
+    it("lists a template Meta paused with Meta's reason", async () => {
+      // Meta pauses the template without Parley hearing of it: Parley's copy is still approved, the send
+      // is refused with 132015, and Parley marks its copy paused with Meta's words.
+      const gone = await fetch(`${app.base}/_sim/v21.0/${WABA}/message_templates?name=spring_sale`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(gone.status).toBe(200);
+      await metaHolds(TOKEN, 'PAUSED');
+      const sent = await rest('POST', '/messages', {
+        to: '+14155550101',
+        template: { name: 'spring_sale', language: 'en' },
+      });
+      expect(sent.status).toBe(404);
+
+      await page.goto(app.base);
+      await page.locator('nav').getByRole('link', { name: 'Templates', exact: true }).click();
+      const card = page.getByRole('article', { name: 'spring_sale (en)' });
+      await expect
+        .poll(() => card.getByTestId('status-reason').textContent())
+        .toMatch(/Template is paused due to low quality/);
+      const reason = (await card.getByTestId('status-reason').textContent()) ?? '';
+      expect(reason).toMatch(/WhatsApp paused it/);
+      await screenshot(page, 'template-paused');
+    });
+
+    it('shows a paused number with Meta\'s reason and what to do; "Check again" while Meta still refuses says so', async () => {
+      await metaHolds('EAAG-someone-elses-token');
+      const sent = await rest('POST', '/messages', {
+        to: '+14155550102',
+        template: { name: 'order_ready', language: 'en' },
+      });
+      expect(await sent.json()).toMatchObject({ status: 'queued' });
+
+      await settings(page);
+      const paused = page.getByTestId('number-paused');
+      await paused.waitFor();
+      const shown = (await paused.textContent()) ?? '';
+      expect(shown).toMatch(
+        /Sending is paused\..*Meta refuses to send from this number: Invalid OAuth access token/,
+      );
+      expect(shown).toMatch(/The access token has expired or was revoked: save a new access token/);
+      expect(shown).toMatch(/save a new access token below, or check again/);
+      // The number was connected by its token: a new one can be saved right here.
+      await paused.getByLabel('Access token').waitFor();
+      await page.getByText('paused', { exact: true }).waitFor();
+      await screenshot(page, 'number-paused');
+
+      await page.getByRole('button', { name: 'Check again' }).click();
+      const refused = paused.getByRole('alert');
+      await refused.waitFor();
+      const said = (await refused.textContent()) ?? '';
+      expect(said).toMatch(
+        /^Meta still refuses the number \(Invalid OAuth access token.*\)\. The access token has expired/,
+      );
+      await screenshot(page, 'number-check-refused');
+      expect(await paused.isVisible()).toBe(true);
+    });
+
+    it('shows a member the pause and what to do, with nothing to press', async () => {
+      const invite = await call('POST', '/invitations', { email: 'sam@example.com', role: 'member' });
+      const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const member = await context.newPage();
+        const accepted = await member.request.post(`${app.base}/api/app/invitations/accept`, {
+          headers: { 'x-parley-csrf': '1' },
+          data: {
+            token: String(invite.url).split('/invite/')[1],
+            name: 'Sam Lee',
+            password: 'a long enough password',
+          },
+        });
+        expect(accepted.status()).toBe(201);
+        await member.goto(app.base);
+        await settings(member);
+        const paused = member.getByTestId('number-paused');
+        await paused.waitFor();
+        const shown = (await paused.textContent()) ?? '';
+        expect(shown).toMatch(/Meta refuses to send from this number: Invalid OAuth access token/);
+        expect(shown).toMatch(/The access token has expired or was revoked/);
+        // Told who can act, not sent to a form that is not there.
+        expect(shown).toMatch(
+          /An owner or admin of the workspace can save a new access token or check the number again/,
+        );
+        expect(shown).not.toMatch(/below/);
+        expect(await member.getByRole('button', { name: 'Check again' }).count()).toBe(0);
+        expect(await member.getByLabel('Access token').count()).toBe(0);
+        expect(await member.getByRole('button', { name: 'Disconnect number' }).count()).toBe(0);
+        await screenshot(member, 'number-paused-member');
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('"Check again" once Meta reads the number shows it connected again', async () => {
+      await metaHolds(TOKEN);
+      await page.getByRole('button', { name: 'Check again' }).click();
+      await page.getByTestId('number-paused').waitFor({ state: 'detached' });
+      await page.getByText('connected', { exact: true }).waitFor();
+      expect(await page.getByRole('alert').count()).toBe(0);
+    });
+  },
+);
