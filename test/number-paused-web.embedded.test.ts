@@ -171,5 +171,27 @@ describe.skipIf(!hasChromium)(
       await page.getByText('connected', { exact: true }).waitFor();
       expect(await page.getByRole('alert').count()).toBe(0);
     });
+
+    it('takes a new access token in the pause, the ids filled in, and resumes sending', async () => {
+      await metaHolds('EAAG-revoked-again');
+      const sent = await rest('POST', '/messages', {
+        to: '+14155550103',
+        template: { name: 'order_ready', language: 'en' },
+      });
+      expect(await sent.json()).toMatchObject({ status: 'queued' });
+      await page.reload();
+      await page.getByRole('tab', { name: 'Connected number' }).click();
+      const paused = page.getByTestId('number-paused');
+      await paused.getByRole('heading', { name: 'Save a new access token' }).waitFor();
+      expect(await paused.getByLabel('Phone number id').inputValue()).toBe(PHONE_ID);
+      expect(await paused.getByLabel('WhatsApp Business Account id').inputValue()).toBe(WABA);
+
+      await metaHolds('EAAG-a-new-token');
+      await paused.getByLabel('Access token').fill('EAAG-a-new-token');
+      await paused.getByLabel('App secret').fill('web-test-app-secret');
+      await paused.getByRole('button', { name: 'Save and resume sending' }).click();
+      await page.getByTestId('number-paused').waitFor({ state: 'detached' });
+      await page.getByText('connected', { exact: true }).waitFor();
+    });
   },
 );

@@ -5,9 +5,21 @@ import { CopyButton, ErrorNote, InputField, submitHandler, useAction } from '../
 
 const EMPTY = { phone_number_id: '', business_account_id: '', access_token: '', app_secret: '' };
 
-/** Connects a WhatsApp Cloud API number: Parley checks the token with Meta before keeping anything. */
-export function ConnectNumberForm({ onConnected }: { onConnected: () => void }) {
-  const [form, setForm] = useState(EMPTY);
+/**
+ * Connects a WhatsApp Cloud API number: Parley checks the token with Meta before keeping anything.
+ * Given `number` (the connected one, paused), it asks for a new token for that number, its ids filled in.
+ */
+export function ConnectNumberForm({
+  onConnected,
+  number,
+}: {
+  onConnected: () => void;
+  number?: { phone_number_id: string; business_account_id: string };
+}) {
+  const start = number
+    ? { ...EMPTY, phone_number_id: number.phone_number_id, business_account_id: number.business_account_id }
+    : EMPTY;
+  const [form, setForm] = useState(start);
   const { busy, error, fieldErrors, run } = useAction();
   const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
     setForm({ ...form, [key]: e.target.value.trim() });
@@ -18,12 +30,12 @@ export function ConnectNumberForm({ onConnected }: { onConnected: () => void }) 
       onSubmit={submitHandler(() =>
         run(async () => {
           await api('POST', '/number', form);
-          setForm(EMPTY);
+          setForm(start);
           onConnected();
         }),
       )}
     >
-      <h3>Connect a WhatsApp Cloud API number</h3>
+      <h3>{number ? 'Save a new access token' : 'Connect a WhatsApp Cloud API number'}</h3>
       <p className="small muted">
         From your Meta app (developers.facebook.com › your app › WhatsApp › API Setup). Use a system user's
         permanent access token with the whatsapp_business_messaging and whatsapp_business_management
@@ -67,7 +79,7 @@ export function ConnectNumberForm({ onConnected }: { onConnected: () => void }) 
       {error && !fieldError && <ErrorNote message={error} />}
       <div>
         <button type="submit" className="btn primary" disabled={busy}>
-          {busy ? 'Checking with Meta…' : 'Connect number'}
+          {busy ? 'Checking with Meta…' : number ? 'Save and resume sending' : 'Connect number'}
         </button>
       </div>
     </form>

@@ -124,7 +124,7 @@ export function NumberSettings() {
             </div>
           )}
           {error && !confirming && <ErrorNote message={error} />}
-          {tokenForm && <ConnectNumberForm onConnected={() => info.reload()} />}
+          {tokenForm && <ConnectNumberForm number={n} onConnected={() => info.reload()} />}
         </div>
       )}
       <dl className="facts">
