@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { axeProblems } from './support/axe.js';
 import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 
 // Meta refusing to send from a number (190: its token revoked) pauses it; Settings › Connected number
@@ -94,6 +95,7 @@ describe.skipIf(!hasChromium)(
       const reason = (await card.getByTestId('status-reason').textContent()) ?? '';
       expect(reason).toMatch(/WhatsApp paused it/);
       await screenshot(page, 'template-paused');
+      expect(await axeProblems(page, 'a paused template')).toEqual([]);
     });
 
     it('shows a paused number with Meta\'s reason and what to do; "Check again" while Meta still refuses says so', async () => {
@@ -126,6 +128,7 @@ describe.skipIf(!hasChromium)(
         /^Meta still refuses the number \(Invalid OAuth access token.*\)\. The access token has expired/,
       );
       await screenshot(page, 'number-check-refused');
+      expect(await axeProblems(page, 'a paused number, checked again')).toEqual([]);
       expect(await paused.isVisible()).toBe(true);
     });
 
@@ -159,6 +162,7 @@ describe.skipIf(!hasChromium)(
         expect(await member.getByLabel('Access token').count()).toBe(0);
         expect(await member.getByRole('button', { name: 'Disconnect number' }).count()).toBe(0);
         await screenshot(member, 'number-paused-member');
+        expect(await axeProblems(member, 'a paused number, to a member')).toEqual([]);
       } finally {
         await context.close();
       }
