@@ -21,7 +21,7 @@ describe.skipIf(!hasChromium)(
     let call: Awaited<ReturnType<typeof app.setUpByApi>>;
 
     /** The number as Meta holds it; another token than the one Parley stores revokes Parley's. */
-    const metaHolds = (accessToken: string, templateStatus = 'APPROVED') =>
+    const metaHolds = (accessToken: string, statuses: Record<string, string> = {}) =>
       app.sim('POST', '/numbers', {
         phoneNumberId: PHONE_ID,
         businessAccountId: WABA,
@@ -35,7 +35,14 @@ describe.skipIf(!hasChromium)(
             language: 'en',
             category: 'MARKETING',
             body: 'Spring sale!',
-            status: templateStatus,
+            status: statuses.spring_sale ?? 'APPROVED',
+          },
+          {
+            name: 'old_promo',
+            language: 'en',
+            category: 'MARKETING',
+            body: 'Last season, half price!',
+            status: statuses.old_promo ?? 'APPROVED',
           },
           {
             name: 'order_ready',
@@ -71,31 +78,42 @@ describe.skipIf(!hasChromium)(
         });
     }, 90_000);
 
-    it("lists a template Meta paused with Meta's reason", async () => {
-      // Meta pauses the template without Parley hearing of it: Parley's copy is still approved, the send
-      // is refused with 132015, and Parley marks its copy paused with Meta's words.
-      const gone = await fetch(`${app.base}/_sim/v21.0/${WABA}/message_templates?name=spring_sale`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${TOKEN}` },
-      });
-      expect(gone.status).toBe(200);
-      await metaHolds(TOKEN, 'PAUSED');
-      const sent = await rest('POST', '/messages', {
-        to: '+14155550101',
-        template: { name: 'spring_sale', language: 'en' },
-      });
-      expect(sent.status).toBe(404);
+    it("lists templates Meta paused and disabled with Meta's reasons", async () => {
+      // Meta pauses one template and disables another without Parley hearing of it: Parley's copies are
+      // still approved, the sends are refused with 132015 and 132016, and Parley marks its copies so.
+      for (const name of ['spring_sale', 'old_promo']) {
+        const gone = await fetch(`${app.base}/_sim/v21.0/${WABA}/message_templates?name=${name}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        expect(gone.status).toBe(200);
+      }
+      await metaHolds(TOKEN, { spring_sale: 'PAUSED', old_promo: 'DISABLED' });
+      for (const name of ['spring_sale', 'old_promo']) {
+        const sent = await rest('POST', '/messages', {
+          to: '+14155550101',
+          template: { name, language: 'en' },
+        });
+        expect(sent.status).toBe(404);
+      }
 
       await page.goto(app.base);
       await page.locator('nav').getByRole('link', { name: 'Templates', exact: true }).click();
-      const card = page.getByRole('article', { name: 'spring_sale (en)' });
+      const reason = (name: string) =>
+        page.getByRole('article', { name: `${name} (en)` }).getByTestId('status-reason');
       await expect
-        .poll(() => card.getByTestId('status-reason').textContent())
+        .poll(() => reason('spring_sale').textContent())
         .toMatch(/Template is paused due to low quality/);
-      const reason = (await card.getByTestId('status-reason').textContent()) ?? '';
-      expect(reason).toMatch(/WhatsApp paused it/);
+      expect(await reason('spring_sale').textContent()).toMatch(
+        /^WhatsApp paused it after customers' feedback; it cannot be sent until WhatsApp reinstates it\./,
+      );
+      // Disabled is for good: not "cannot be sent now".
+      await expect.poll(() => reason('old_promo').textContent()).toMatch(/permanently disabled/);
+      expect(await reason('old_promo').textContent()).toMatch(
+        /^WhatsApp disabled it after customers' feedback paused it too often; it can no longer be sent\./,
+      );
       await screenshot(page, 'template-paused');
-      expect(await axeProblems(page, 'a paused template')).toEqual([]);
+      expect(await axeProblems(page, 'a paused and a disabled template')).toEqual([]);
     });
 
     it('shows a paused number with Meta\'s reason and what to do; "Check again" while Meta still refuses says so', async () => {

@@ -162,7 +162,9 @@ function TemplateCard({
       )}
       {(t.status === 'PAUSED' || t.status === 'DISABLED') && (
         <p className="small muted" data-testid="status-reason">
-          WhatsApp {status} it after customers' feedback; it cannot be sent now.
+          {t.status === 'PAUSED'
+            ? "WhatsApp paused it after customers' feedback; it cannot be sent until WhatsApp reinstates it."
+            : "WhatsApp disabled it after customers' feedback paused it too often; it can no longer be sent."}
           {t.status_reason ? ` ${t.status_reason}` : ''}
         </p>
       )}
