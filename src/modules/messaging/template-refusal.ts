@@ -40,11 +40,14 @@ export async function followTemplateRefusal(
       ctx.log.warn({ err, numberId: number.id }, 'marking a template paused or disabled failed'),
     );
   }
-  if (status || STALE.has(code) || code === MISSING) resyncTemplates(ctx, number);
+  if (status || STALE.has(code) || code === MISSING) await resyncTemplates(ctx, number);
 }
 
-/** The number's templates synced again by the templates.sync job (or at once, without a queue). */
-function resyncTemplates(ctx: AppContext, number: ConnectedNumber) {
+/**
+ * The number's templates synced again by the templates.sync job (or at once, without a queue). The
+ * job is stored before the refusal is answered, so whoever reads the answer finds it asked for.
+ */
+async function resyncTemplates(ctx: AppContext, number: ConnectedNumber): Promise<void> {
   const asked = ctx.queue
     ? ctx.queue.send(
         'templates.sync',
@@ -52,7 +55,7 @@ function resyncTemplates(ctx: AppContext, number: ConnectedNumber) {
         { singletonKey: number.id, singletonSeconds: RESYNC_EVERY_SECONDS },
       )
     : syncTemplates(ctx, number);
-  asked.catch((err: unknown) =>
+  await asked.catch((err: unknown) =>
     ctx.log.warn({ err, numberId: number.id }, 'template sync after a refused template send failed'),
   );
 }
