@@ -74,10 +74,11 @@ export class Outage {
   #retry: NodeJS.Timeout | undefined;
   #closed = false;
   #answeredAt = 0;
-  #lost = Outage.#never();
-  // When each query in flight started, oldest first (a Map keeps insertion order), and one timer
-  // over them all while any runs: a timer per query cost more than many of the queries.
-  #inFlight = new Map<number, number>();
+  // When each query in flight started, oldest first (a Map keeps insertion order), and how to fail
+  // it if the database is lost; one timer over them all while any runs: a timer per query cost more
+  // than many of the queries. Not a race against one shared promise that settles only on an outage:
+  // each race left a reaction on it holding the query's result until then, every result ever read.
+  #inFlight = new Map<number, { since: number; lose: (reason: unknown) => void }>();
   #next = 0;
   #watch: NodeJS.Timeout | undefined;
 
@@ -92,9 +93,11 @@ export class Outage {
     if (this.#down) return Promise.reject(new DatabaseUnreachableError());
     const running = work();
     const id = this.#next++;
-    this.#inFlight.set(id, Date.now());
     this.#watch ??= setInterval(() => this.#watchSlow(), WATCH_EVERY_MS).unref();
-    return Promise.race([running, this.#lost])
+    return new Promise<T>((resolve, reject) => {
+      this.#inFlight.set(id, { since: Date.now(), lose: reject });
+      running.then(resolve, reject);
+    })
       .catch((err: unknown) => {
         if (err === LOST) throw new DatabaseUnreachableError();
         if (!isDatabaseUnreachable(err)) throw err;
@@ -111,7 +114,7 @@ export class Outage {
     if (oldest.done) {
       clearInterval(this.#watch);
       this.#watch = undefined;
-    } else if (Date.now() - oldest.value >= SUSPECT_AFTER_MS) this.#check();
+    } else if (Date.now() - oldest.value.since >= SUSPECT_AFTER_MS) this.#check();
   }
 
   /**
@@ -140,7 +143,6 @@ export class Outage {
     this.#answeredAt = Date.now();
     if (!this.#down) return;
     this.#down = false;
-    this.#lost = Outage.#never();
     this.log.info({}, 'The database answers again');
   }
 
@@ -153,21 +155,10 @@ export class Outage {
         { reason: typeof code === 'string' ? code : String((err as Error)?.message ?? err) },
         'The database is unreachable: requests are answered 503 until it answers',
       );
-      this.#lost.reject(LOST);
+      for (const { lose } of this.#inFlight.values()) lose(LOST);
       this.onLost();
     }
     if (!this.#closed) this.#retry = setTimeout(() => this.#check(), RETRY_EVERY_MS).unref();
-  }
-
-  /** A promise that settles only when the database is declared lost. */
-  static #never(): Promise<never> & { reject(err: unknown): void } {
-    let reject!: (err: unknown) => void;
-    const p = new Promise<never>((_, r) => {
-      reject = r;
-    });
-    // Nobody may be waiting on it when it rejects.
-    p.catch(() => {});
-    return Object.assign(p, { reject });
   }
 }
 
