@@ -3,6 +3,7 @@ import { EXPENSIVE_READ, withinTime } from '../../db/time-bound.js';
 import { ApiError } from '../../http/errors.js';
 import { CONTACT_COLUMNS } from '../contacts/list-contacts.js';
 import type { Contact } from '../contacts/schemas.js';
+import { withinShare } from '../rate-limit/read-share.js';
 import type { Audience } from './schemas.js';
 
 /**
@@ -93,23 +94,25 @@ export async function audienceWithSample(
 ) {
   await checkAudience(db, workspaceId, audience, 'audience');
   const { where, params } = audienceFilter(audience, marketing);
-  return withinTime(
-    db,
-    EXPENSIVE_READ.ms,
-    async (tx) => {
-      const sample = await tx.query<Contact>(
-        `SELECT ${CONTACT_COLUMNS}
+  return withinShare(workspaceId, () =>
+    withinTime(
+      db,
+      EXPENSIVE_READ.ms,
+      async (tx) => {
+        const sample = await tx.query<Contact>(
+          `SELECT ${CONTACT_COLUMNS}
          FROM contacts c WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT 5`,
-        [workspaceId, ...params],
-      );
-      return { count: await countAudience(tx, workspaceId, audience, marketing), sample: sample.rows };
-    },
-    (cause) =>
-      new ApiError(
-        'unavailable',
-        `Counting this audience took longer than ${EXPENSIVE_READ.ms / 1000} seconds; narrow it or try again later`,
-        undefined,
-        { cause },
-      ),
+          [workspaceId, ...params],
+        );
+        return { count: await countAudience(tx, workspaceId, audience, marketing), sample: sample.rows };
+      },
+      (cause) =>
+        new ApiError(
+          'unavailable',
+          `Counting this audience took longer than ${EXPENSIVE_READ.ms / 1000} seconds; narrow it or try again later`,
+          undefined,
+          { cause },
+        ),
+    ),
   );
 }

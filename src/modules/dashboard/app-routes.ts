@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { EXPENSIVE_READ, withinTime } from '../../db/time-bound.js';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
+import { withinShare } from '../rate-limit/read-share.js';
 import { leadCounts } from './lead-counts.js';
 import { messageCounts } from './message-counts.js';
 import { runOutcomes } from './run-outcomes.js';
@@ -28,28 +29,30 @@ export function registerAppDashboardRoutes(app: RestApp): void {
     async (request) => {
       const { workspaceId } = request.session();
       const { days } = request.query;
-      return withinTime(
-        ctx.db,
-        EXPENSIVE_READ.ms,
-        async (tx) => {
-          const messages = await messageCounts(tx, workspaceId, days);
-          const dayList = messages.map((m) => m.day);
-          return {
-            result: true as const,
-            // The period has at least one day (today).
-            period: { days, from: dayList[0]!, to: dayList.at(-1)!, time_zone: 'UTC' },
-            messages,
-            leads: await leadCounts(tx, workspaceId, days, dayList),
-            runs: await runOutcomes(tx, workspaceId, days),
-          };
-        },
-        (cause) =>
-          new ApiError(
-            'unavailable',
-            `The dashboard took longer than ${EXPENSIVE_READ.ms / 1000} seconds to count; try a shorter period`,
-            undefined,
-            { cause },
-          ),
+      return withinShare(workspaceId, () =>
+        withinTime(
+          ctx.db,
+          EXPENSIVE_READ.ms,
+          async (tx) => {
+            const messages = await messageCounts(tx, workspaceId, days);
+            const dayList = messages.map((m) => m.day);
+            return {
+              result: true as const,
+              // The period has at least one day (today).
+              period: { days, from: dayList[0]!, to: dayList.at(-1)!, time_zone: 'UTC' },
+              messages,
+              leads: await leadCounts(tx, workspaceId, days, dayList),
+              runs: await runOutcomes(tx, workspaceId, days),
+            };
+          },
+          (cause) =>
+            new ApiError(
+              'unavailable',
+              `The dashboard took longer than ${EXPENSIVE_READ.ms / 1000} seconds to count; try a shorter period`,
+              undefined,
+              { cause },
+            ),
+        ),
       );
     },
   );
