@@ -10,7 +10,15 @@ function heldRead() {
   const done = new Promise<void>((resolve) => {
     finish = resolve;
   });
-  const read = { started: false, finish, run: async () => ((read.started = true), await done, 'counted') };
+  const read = {
+    started: false,
+    finish,
+    run: async () => {
+      read.started = true;
+      await done;
+      return 'counted';
+    },
+  };
   return read;
 }
 
