@@ -18,3 +18,19 @@ export async function countStatements<T>(
     db.query = query;
   }
 }
+
+/** Runs `work` with the number of rows each statement sent through `db.query` returns, recorded as it goes. */
+export async function recordPages<T>(db: Db, work: (pages: number[]) => Promise<T>): Promise<T> {
+  const query = db.query.bind(db);
+  const pages: number[] = [];
+  db.query = (async (sql: string, params?: unknown[]) => {
+    const result = await query(sql, params);
+    pages.push(result.rows.length);
+    return result;
+  }) as typeof db.query;
+  try {
+    return await work(pages);
+  } finally {
+    db.query = query;
+  }
+}

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
+import { recordPages } from '../../../test/support/statements.js';
 import { leadRecords } from './export-leads.js';
 
 const t = testAppForTests();
@@ -12,14 +13,7 @@ it('reads the leads a page of 1,000 at a time, each page only when the file has 
     [ws.id],
   );
   const db = t.ctx.db;
-  const query = db.query.bind(db);
-  const pages: number[] = [];
-  db.query = (async (sql: string, params?: unknown[]) => {
-    const result = await query(sql, params);
-    pages.push(result.rows.length);
-    return result;
-  }) as typeof db.query;
-  try {
+  await recordPages(db, async (pages) => {
     const records = leadRecords(db, ws.id)[Symbol.asyncIterator]();
     expect((await records.next()).value[0]).toBe('ld_000001');
     for (let i = 1; i < 1000; i++) await records.next();
@@ -27,7 +21,5 @@ it('reads the leads a page of 1,000 at a time, each page only when the file has 
     expect((await records.next()).value[0]).toBe('ld_001001');
     while (!(await records.next()).done);
     expect(pages).toEqual([1000, 500]);
-  } finally {
-    db.query = query;
-  }
+  });
 });

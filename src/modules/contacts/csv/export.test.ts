@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { testAppForTests } from '../../../../test/support/app.js';
+import { recordPages } from '../../../../test/support/statements.js';
 import { contactRecords } from './export-contacts.js';
 
 const t = testAppForTests();
@@ -12,14 +13,7 @@ it('reads the contacts a page of 1,000 at a time, each page only when the file h
     [ws.id],
   );
   const db = t.ctx.db;
-  const query = db.query.bind(db);
-  const pages: number[] = [];
-  db.query = (async (sql: string, params?: unknown[]) => {
-    const result = await query(sql, params);
-    pages.push(result.rows.length);
-    return result;
-  }) as typeof db.query;
-  try {
+  await recordPages(db, async (pages) => {
     const records = contactRecords(db, ws.id, [])[Symbol.asyncIterator]();
     expect((await records.next()).value[0]).toBe('ct_000001');
     expect(pages).toEqual([1000]);
@@ -31,7 +25,5 @@ it('reads the contacts a page of 1,000 at a time, each page only when the file h
     while (!(await records.next()).done) rest++;
     expect(rest).toBe(1499);
     expect(pages).toEqual([1000, 1000, 500]);
-  } finally {
-    db.query = query;
-  }
+  });
 });
