@@ -26,7 +26,11 @@ export async function runOperatorCommand<N extends CommandName>(
       if (reply) return reply.result;
     }
     try {
-      const runtime = await openRuntime(config, { role: 'cli', log: createLogger('warn') });
+      const runtime = await openRuntime(config, {
+        role: 'cli',
+        log: createLogger('warn'),
+        migrate: name !== 'migrate',
+      });
       try {
         return await runCommand(runtime.ctx, name, input);
       } finally {

@@ -26,6 +26,11 @@ export interface RuntimeOptions {
   limiter?: RateLimiter;
   /** Start the job queue (default: every role but cli). */
   queue?: boolean;
+  /**
+   * Apply pending migrations on opening the embedded database (default). `parley migrate` applies them
+   * itself, so that it can say which it applied.
+   */
+  migrate?: boolean;
 }
 
 export interface Runtime {
@@ -48,8 +53,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       options.db ??
       (await openDatabase(config, { log: options.log, statementTimeouts: options.role !== 'cli' }));
     if (!options.db) closers.push(() => db.close());
-    if (db.kind === 'pglite') await migrate(db);
-    else if (options.role !== 'cli') {
+    if (db.kind === 'pglite') {
+      if (options.migrate !== false) await migrate(db);
+    } else if (options.role !== 'cli') {
       const pending = await pendingMigrations(db);
       if (pending.length > 0) {
         throw new PendingMigrationsError(
