@@ -3,6 +3,7 @@ import './supported-node.js';
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/env.js';
+import { MigrationFailedError } from '../db/migrate.js';
 import { ApiError } from '../http/errors.js';
 import type { GraphTemplateComponent } from '../modules/messaging/cloud-api/types.js';
 import { PendingMigrationsError } from '../runtime/compose.js';
@@ -386,7 +387,12 @@ program
 
 program.parseAsync().catch((err: unknown) => {
   // An ApiError's message is written for the user, whichever way the command ran; anything else is a fault of ours.
-  if (err instanceof ApiError || err instanceof ConfigError || err instanceof PendingMigrationsError) {
+  if (
+    err instanceof ApiError ||
+    err instanceof ConfigError ||
+    err instanceof PendingMigrationsError ||
+    err instanceof MigrationFailedError
+  ) {
     process.stderr.write(`parley: ${err.message}\n`);
   } else {
     process.stderr.write(`parley: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -6,7 +6,9 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.ur
 // Any constant works; it keeps two instances starting together from migrating at once.
 const LOCK_ID = 7_202_611;
 
-/** Applies the plain SQL files in migrations/ in name order, each once, each in a transaction. */
+export class MigrationFailedError extends Error {}
+
+/** Applies the plain SQL files in migrations/ in name order, each once, all pending ones in one transaction. */
 export async function migrate(db: Db): Promise<string[]> {
   await db.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -19,7 +21,13 @@ export async function migrate(db: Db): Promise<string[]> {
     const done = new Set(rows.map((r) => r.name));
     for (const file of files) {
       if (done.has(file)) continue;
-      await tx.exec(readFileSync(MIGRATIONS_DIR + file, 'utf8'));
+      try {
+        await tx.exec(readFileSync(MIGRATIONS_DIR + file, 'utf8'));
+      } catch (err) {
+        throw new MigrationFailedError(
+          `migration ${file} failed, so none of the pending migrations was applied: ${(err as Error).message}`,
+        );
+      }
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
       applied.push(file);
     }
