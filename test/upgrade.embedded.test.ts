@@ -89,9 +89,9 @@ describe(`upgrading the data directory of ${release}`, () => {
 
   beforeAll(async () => {
     await extract({ file: join(FIXTURE_DIR, 'data-dir.tar.gz'), cwd: data.dir });
-    // The fixture stands for a server stopped just before its upgrade. pg-boss deletes a queued job 14
-    // days after its start time, so the queued jobs (the waiting run's next step) get the fixture's age
-    // back; nothing else in it is touched.
+    // The fixture stands for a server stopped just before its upgrade. pg-boss's maintenance deletes a
+    // queued job 14 days after its start time, so the queued jobs (the waiting run's next step) get the
+    // fixture's age back, lest they race the deletion; nothing else in it is touched.
     const db = await openPglite(join(data.dir, 'pg'));
     await db.query(
       `UPDATE pgboss.job SET keep_until = keep_until + (now() - $1::timestamptz) WHERE state < 'active'`,
