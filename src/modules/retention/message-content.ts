@@ -13,14 +13,18 @@ export async function removeMessageContent(
   cutoff: Date,
   size: number,
 ): Promise<{ passed: number; blanked: number }> {
+  // Read first, so that the batch's range is a range of the (workspace_id, created_at) index.
+  const progress = await db.query<{ at: Date | null; id: string | null }>(
+    'SELECT messages_created_at AS at, messages_id AS id FROM retention_progress WHERE workspace_id = $1',
+    [workspaceId],
+  );
+  const from = progress.rows[0] ?? { at: null, id: null };
   const { rows } = await db.query<{ passed: number; blanked: number }>(
-    `WITH progress AS (
-       SELECT messages_created_at AS at, messages_id AS id FROM retention_progress WHERE workspace_id = $1),
-     batch AS (
-       SELECT m.id, m.created_at FROM messages m LEFT JOIN progress p ON true
-       WHERE m.workspace_id = $1 AND m.created_at < $2
-         AND (p.at IS NULL OR m.created_at >= p.at AND (m.created_at, m.id) > (p.at, p.id))
-       ORDER BY m.created_at, m.id LIMIT $3),
+    `WITH batch AS (
+       SELECT id, created_at FROM messages
+       WHERE workspace_id = $1 AND created_at < $2
+         AND ($4::timestamptz IS NULL OR created_at >= $4 AND (created_at, id) > ($4, $5::text))
+       ORDER BY created_at, id LIMIT $3),
      blanked AS (
        UPDATE messages m SET text = NULL, template_values = NULL, template_components = NULL, content = NULL,
          context = NULL, referral = NULL, content_removed_at = now()
@@ -34,7 +38,7 @@ export async function removeMessageContent(
        ON CONFLICT (workspace_id) DO UPDATE
          SET messages_created_at = EXCLUDED.messages_created_at, messages_id = EXCLUDED.messages_id)
      SELECT (SELECT count(*) FROM batch)::int AS passed, (SELECT count(*) FROM blanked)::int AS blanked`,
-    [workspaceId, cutoff, size],
+    [workspaceId, cutoff, size, from.at, from.id],
   );
   return rows[0]!;
 }

@@ -12,8 +12,8 @@ import { everyRetention, type RetentionKind } from './settings.js';
  * followed by a pause (docs/DECISIONS.md, "Retention", has the measured times). On PostgreSQL a batch
  * locks only old rows that nothing else writes, so it can be larger.
  */
-export const RETENTION_BATCH = { pglite: 100, postgres: 1000 } as const;
-const PAUSE_MS = { pglite: 20, postgres: 5 } as const;
+export const RETENTION_BATCH = { pglite: 25, postgres: 1000 } as const;
+const PAUSE_MS = { pglite: 10, postgres: 5 } as const;
 
 export type RetentionCounts = Record<RetentionKind, number>;
 
