@@ -23,7 +23,7 @@ export async function rowsAged(t: TestApp, workspaceId: string, tag: string, age
      ON CONFLICT DO NOTHING`,
     [workspaceId, contactId, `9198${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`],
   );
-  const message = (kind: string, direction: string, type: string, status: string, rank: number) =>
+  const message = (kind: string, direction: string, type: string, status: string, rank: number, at = age) =>
     db.query(
       `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, template_name, template_language,
          template_values, template_components, text, content, context, referral, status, status_rank, created_at, updated_at)
@@ -46,12 +46,13 @@ export async function rowsAged(t: TestApp, workspaceId: string, tag: string, age
         direction === 'inbound' ? JSON.stringify({ source_id: 'ad1' }) : null,
         status,
         rank,
-        age,
+        at,
       ],
     );
   await message('msg_in', 'inbound', 'text', 'received', 0);
   await message('msg_tpl', 'outbound', 'template', 'read', 4);
-  await message('msg_queued', 'outbound', 'text', 'queued', 0);
+  // A minute older than the others, so the conversation's last message is one of them.
+  await message('msg_queued', 'outbound', 'text', 'queued', 0, new Date(age.getTime() - 60_000));
   await message('msg_img', 'inbound', 'image', 'received', 0);
 
   const storageKey = `${workspaceId}/${id('me')}`;

@@ -167,7 +167,12 @@ describe('the daily retention job', () => {
     expect(contact.timeline.find((i: { id: string }) => i.id === old.id('msg_in'))).toMatchObject({
       detail: 'Content removed (data retention)',
     });
-    expect((await a.client.call('GET', '/inbox?filter=all')).statusCode).toBe(200);
+    const inbox = await a.client.call('GET', '/inbox?filter=all&limit=100');
+    expect(inbox.statusCode).toBe(200);
+    const rowOf = (contactId: string) =>
+      inbox.json().conversations.find((c: { contact_id: string }) => c.contact_id === contactId);
+    expect(rowOf(old.contactId)).toMatchObject({ last_content_removed: true, last_text: null });
+    expect(rowOf(rowsA.get('d7m')!.contactId)).toMatchObject({ last_content_removed: false });
     for (const tag of ['d7p', 'd3p']) {
       const res = await a.client.call('GET', `/messages/${rowsA.get(tag)!.id('msg_img')}/media`);
       expectRestError(res, 404, 'media_not_stored');
