@@ -168,6 +168,15 @@ const WALLS: Record<string, Wall> = {
     status: 200,
     snapshot: read(a, '/workspace'),
   }),
+  'GET /workspace/retention': async (a) => {
+    await a.app('PATCH', '/workspace/retention', { media_days: 4321 });
+    return { shows: (body) => JSON.stringify(body).includes('4321') };
+  },
+  'PATCH /workspace/retention': async (a) => ({
+    body: { media_days: 7, delivery_logs_days: null },
+    status: 200,
+    snapshot: read(a, '/workspace/retention'),
+  }),
   'GET /number': async (a) => {
     const number = await a.number();
     return { markers: [number.id, number.phoneNumberId] };

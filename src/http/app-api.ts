@@ -16,6 +16,7 @@ import { registerLiveRoutes } from '../modules/live/app-routes.js';
 import { registerAppMediaRoutes } from '../modules/media/app-routes.js';
 import { registerAppMessageRoutes } from '../modules/messaging/app-routes.js';
 import { registerAppNumberRoutes } from '../modules/messaging/number-app-routes.js';
+import { registerAppRetentionRoutes } from '../modules/retention/app-routes.js';
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
 import { registerAppWebhookRoutes } from '../modules/webhooks/app-routes.js';
 import { registerSettingsRoutes } from '../modules/workspaces/app-routes.js';
@@ -75,6 +76,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerPasswordResetRoutes(app);
   registerTeamRoutes(app);
   registerSettingsRoutes(app);
+  registerAppRetentionRoutes(app);
   registerAppNumberRoutes(app);
   registerAppApiKeyRoutes(app);
   registerAppWebhookRoutes(app);

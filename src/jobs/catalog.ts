@@ -21,6 +21,7 @@ import { allNumbers, numberById } from '../modules/messaging/connected-numbers.j
 import { sendReadMark } from '../modules/messaging/mark-read.js';
 import { retrySend } from '../modules/messaging/retry-send.js';
 import { sweepAbandonedSends } from '../modules/messaging/sweep-sends.js';
+import { runRetention } from '../modules/retention/run-retention.js';
 import { syncTemplates } from '../modules/templates/sync-templates.js';
 import { deliverWebhook } from '../modules/webhooks/deliver.js';
 import type { JobData, JobName } from './job-data.js';
@@ -192,5 +193,15 @@ export const jobCatalog = {
       if (found > 0) ctx.log.warn({ found }, 'broadcasts without a live delivery were given a job again');
     },
     drain: reviveLapsedDeliveries,
+  }),
+  'maintenance.retention': defineJob<Record<string, never>>({
+    retryLimit: 2,
+    retryDelaySeconds: 300,
+    // Batches commit one by one: a run that outlives this, or is killed, goes on from where it was.
+    expireInSeconds: 3600,
+    cron: '17 3 * * *',
+    handler: async (ctx) => {
+      await runRetention(ctx);
+    },
   }),
 } satisfies { [N in JobName]: JobDefinition<JobData<N>> };

@@ -24,6 +24,8 @@ export interface JobDataByName {
   'broadcasts.deliver': { workspaceId: string; broadcastId: string };
   /** Broadcasts that should be delivering and have no live delivery get a job again. */
   'broadcasts.sweep': Record<string, never>;
+  /** Once a day: what is past each workspace's data retention is removed (modules/retention). */
+  'maintenance.retention': Record<string, never>;
 }
 
 export type JobName = keyof JobDataByName;

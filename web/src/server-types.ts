@@ -38,6 +38,7 @@ import type { InboxResult, QuickReplyListResult, UnreadResult } from '../../src/
 import type { LeadListResult, LeadNoteResult, LeadResult } from '../../src/modules/leads/schemas';
 import type { ConversationResult } from '../../src/modules/messaging/conversation-schemas';
 import type { NumberResult } from '../../src/modules/messaging/schemas';
+import type { RetentionResult } from '../../src/modules/retention/schemas';
 import type {
   AppTemplate,
   AppTemplateList,
@@ -60,6 +61,8 @@ export type TemplateSync = Static<typeof TemplateSyncResult>;
 export type WorkspaceAnswer = Static<typeof WorkspaceResult>;
 export type Workspace = WorkspaceAnswer['workspace'];
 export type Usage = Static<typeof UsageResult>;
+export type RetentionAnswer = Static<typeof RetentionResult>;
+export type Retention = RetentionAnswer['retention'];
 export type Team = Static<typeof TeamResult>;
 export type NewInvitation = Static<typeof NewInvitationResult>;
 export type InvitationPreview = Static<typeof InvitationPreviewResult>;

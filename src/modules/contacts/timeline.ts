@@ -20,7 +20,8 @@ export async function timelineOf(
        CASE WHEN direction = 'inbound' THEN 'Received a message'
             WHEN type = 'template' THEN 'Sent template ' || template_name ELSE 'Sent a message' END AS title,
        -- A customer's message is stored "read" (by the network's ranking); a badge would say a teammate read it.
-       text AS detail, CASE WHEN direction = 'outbound' THEN status END AS status
+       CASE WHEN content_removed_at IS NOT NULL THEN 'Content removed (data retention)' ELSE text END AS detail,
+       CASE WHEN direction = 'outbound' THEN status END AS status
      FROM messages WHERE workspace_id = $1 AND contact_id = $2
      UNION ALL
      SELECT 'event', id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),

@@ -32,6 +32,7 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
        to_char(cv.team_read_at AT TIME ZONE 'UTC', ${ISO}) AS team_read_at,
        last.id AS last_id, last.direction AS last_direction, last.type AS last_type, last.text AS last_text,
        last.template_name AS last_template_name, last.status AS last_status,
+       COALESCE(last.content_removed_at IS NOT NULL, false) AS last_content_removed,
        CASE WHEN cv.last_inbound_at > COALESCE(cv.team_read_at, '-infinity') THEN
          (SELECT count(*)::int FROM (SELECT 1 FROM messages um
             WHERE um.workspace_id = cv.workspace_id AND um.contact_id = cv.contact_id AND um.direction = 'inbound'
@@ -40,7 +41,8 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
      FROM conversations cv
      JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id
      LEFT JOIN users u ON u.id = cv.assignee_id
-     LEFT JOIN LATERAL (SELECT m.id, m.direction, m.type, m.text, m.template_name, m.status FROM messages m
+     LEFT JOIN LATERAL (SELECT m.id, m.direction, m.type, m.text, m.template_name, m.status, m.content_removed_at
+       FROM messages m
        WHERE m.workspace_id = cv.workspace_id AND m.contact_id = cv.contact_id
        ORDER BY m.created_at DESC, m.updated_at DESC LIMIT 1) AS last ON true
      WHERE cv.workspace_id = $1 AND cv.last_message_at IS NOT NULL

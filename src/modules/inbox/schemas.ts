@@ -63,6 +63,7 @@ const InboxRow = Type.Object({
   last_text: MaybeText,
   last_template_name: MaybeText,
   last_status: MaybeText,
+  last_content_removed: Type.Boolean({ description: "Data retention removed the last message's content" }),
   unread: Type.Integer({ description: 'Customer messages since the team last read it, at most 100' }),
 });
 export type InboxRow = Static<typeof InboxRow>;

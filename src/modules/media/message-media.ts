@@ -10,6 +10,9 @@ export interface StoredMedia {
   body: Readable;
 }
 
+const REMOVED =
+  'The media was removed: it was older than the workspace keeps media (Settings › Workspace › Data retention)';
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -34,11 +37,17 @@ export async function messageMedia(
   workspaceId: string,
   messageId: string,
 ): Promise<StoredMedia> {
-  const { rows } = await ctx.db.query<{ type: string; content: unknown; template_components: unknown }>(
-    'SELECT type, content, template_components FROM messages WHERE workspace_id = $1 AND id = $2',
+  const { rows } = await ctx.db.query<{
+    type: string;
+    content: unknown;
+    template_components: unknown;
+    content_removed_at: Date | null;
+  }>(
+    'SELECT type, content, template_components, content_removed_at FROM messages WHERE workspace_id = $1 AND id = $2',
     [workspaceId, messageId],
   );
   if (!rows[0]) throw new ApiError('not_found', `No message ${messageId}`);
+  if (rows[0].content_removed_at) throw new ApiError('media_not_stored', REMOVED);
   const carried = mediaOf(rows[0]);
   if (!carried) throw new ApiError('not_found', `Message ${messageId} carries no media`);
   if (typeof carried.id !== 'string')
@@ -67,6 +76,7 @@ export async function messageMedia(
     );
   if (media.state === 'pending')
     throw new ApiError('media_not_stored', 'The media is still being downloaded; try again shortly');
+  if (media.state === 'removed') throw new ApiError('media_not_stored', REMOVED);
   if (media.state === 'refused' || !media.storage_key)
     throw new ApiError(
       'media_not_stored',

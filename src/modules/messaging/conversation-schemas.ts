@@ -34,6 +34,9 @@ export const ConversationMessage = Type.Object({
   context: maybeJson("Inbound: Meta's context (forwarded, frequently_forwarded, referred_product)"),
   referral: maybeJson('Inbound: the click-to-WhatsApp ad the customer came from'),
   team_read_at: MaybeTimestamp,
+  content_removed_at: Type.Union([Timestamp, Type.Null()], {
+    description: "When data retention removed the message's content (Settings › Workspace › Data retention)",
+  }),
   template_components: maybeJsonList(
     'The values it was sent with, as Graph send components (header, body, button parameters)',
   ),

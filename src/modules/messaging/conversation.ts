@@ -32,7 +32,7 @@ export async function conversationContact(
 export async function conversationMessages(db: Queryable, workspaceId: string, contactId: string) {
   const { rows } = await db.query<ConversationMessage>(
     `SELECT * FROM (SELECT ${MESSAGE_COLUMNS}, m.wamid, m.content, m.context_wamid, m.reply_to, m.context, m.referral, m.team_read_at,
-         m.template_components, t.body AS template_body, t.components AS template_definition,
+         m.content_removed_at, m.template_components, t.body AS template_body, t.components AS template_definition,
          CASE WHEN m.direction = 'outbound' THEN
            CASE WHEN m.sent_by IS NOT NULL THEN 'teammate' WHEN m.source_key IS NOT NULL THEN 'flow' ELSE 'api' END
          END AS sent_via, m.sent_by, ${displayName('su')} AS sender_name,

@@ -25,9 +25,11 @@ const EMPTY: Record<string, string> = {
 };
 
 const preview = (r: InboxRow) =>
-  r.last_type === 'template'
-    ? `Template ${r.last_template_name}`
-    : (r.last_text ?? (r.last_type ? `(${r.last_type})` : ''));
+  r.last_content_removed
+    ? 'Content removed'
+    : r.last_type === 'template'
+      ? `Template ${r.last_template_name}`
+      : (r.last_text ?? (r.last_type ? `(${r.last_type})` : ''));
 
 /**
  * The team inbox: conversations (one per contact, newest first) beside the one open. New messages,

@@ -10,6 +10,7 @@ const MEDIA = new Set(['image', 'video', 'audio', 'document', 'sticker']);
 /** What one message says, drawn by its type from the content the server keeps. */
 export function MessageBody({ m }: { m: ConversationMessage }) {
   const c = m.content ?? {};
+  if (m.content_removed_at) return <ContentRemoved m={m} />;
   if (m.type === 'template') return <TemplateContent m={m} />;
   if (m.type === 'text') return <div className="pre">{m.text ?? str(c.body)}</div>;
   if (MEDIA.has(m.type)) return <MediaContent messageId={m.id} kind={m.type} media={c} />;
@@ -58,6 +59,17 @@ function Unsupported({ errors }: { errors: Json[] }) {
       The customer sent something WhatsApp does not pass on to business apps (such as a poll, or a message
       type that is new); they can see it in their chat, but Parley cannot.
       {reason && <div className="small">WhatsApp says: {reason}</div>}
+    </div>
+  );
+}
+
+/** A message whose content data retention removed: the row stays, what it said is gone. */
+function ContentRemoved({ m }: { m: ConversationMessage }) {
+  const what = m.type === 'template' && m.template_name ? `Template ${m.template_name}` : 'Message';
+  return (
+    <div className="muted">
+      {what}: content removed, as it was older than this workspace keeps message content (Settings › General ›
+      Data retention).
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { api, useApi } from '../../api';
 import type { Workspace, WorkspaceAnswer } from '../../server-types';
 import { useSession } from '../../session';
 import { Card, ErrorNote, Field, InputField, Loading, SaveButton, submitHandler, useAction } from '../../ui';
+import { RetentionSettings } from './Retention';
 
 /** The zones the browser knows, for the time zone field's suggestions. */
 const ZONES: string[] =
@@ -130,6 +131,7 @@ export function GeneralSettings() {
         </form>
       </Card>
       {ws.data && <OptOutSettings workspace={ws.data.workspace} readOnly={readOnly} />}
+      <RetentionSettings readOnly={readOnly} />
       <NewWorkspace />
     </div>
   );
