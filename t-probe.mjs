@@ -1,0 +1,21 @@
+import { PGlite } from '@electric-sql/pglite';
+import { cpSync, rmSync } from 'node:fs';
+rmSync('/tmp/bk/pg', {recursive:true, force:true}); rmSync('/tmp/bk/copy', {recursive:true, force:true});
+cpSync('/work/wt-backup/dist/pglite-seed', '/tmp/bk/pg', {recursive:true});
+const pg = await PGlite.create({ dataDir: '/tmp/bk/pg' });
+console.log((await pg.query('show server_version_num')).rows);
+await pg.exec('create table t(x int); insert into t select generate_series(1,100000)');
+let t0 = performance.now();
+const other = (async () => { const t = performance.now(); await pg.query('select 1'); return performance.now() - t; })();
+await pg.transaction(async (tx) => {
+  const c0 = performance.now();
+  await tx.exec('CHECKPOINT');
+  const c1 = performance.now();
+  cpSync('/tmp/bk/pg', '/tmp/bk/copy', {recursive:true});
+  console.log('checkpoint ms', c1-c0, 'copy ms', performance.now()-c1);
+});
+console.log('held ms', performance.now()-t0, 'other waited', await other);
+await pg.exec('insert into t values (-1)');
+await pg.close();
+const pg2 = await PGlite.create({ dataDir: '/tmp/bk/copy' });
+console.log((await pg2.query('select count(*) from t')).rows);
