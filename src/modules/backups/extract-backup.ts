@@ -80,6 +80,7 @@ async function checkContents(file: string, dir: string, manifest: BackupManifest
   if (
     pgVersion?.trim() !== String(manifest.postgres_major) ||
     !secretKey?.isFile() ||
+    secretKey.size === 0 ||
     media.files !== manifest.media.files ||
     media.bytes !== manifest.media.bytes
   ) {
