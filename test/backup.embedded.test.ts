@@ -13,6 +13,7 @@ import {
   startServer,
   tempDataDir,
 } from './support/cli.js';
+import { jpeg, multipart } from './support/media-files.js';
 import { until } from './support/until.js';
 
 const CLI = join(import.meta.dirname, '../dist/cli/main.js');
@@ -66,6 +67,18 @@ describe('parley backup and restore on the embedded database', () => {
     keys = [demo.api_key];
     for (let i = 0; i < 5; i++)
       keys.push(String((await runCliJson(['apikey', 'create', '--workspace', demo.workspace_id], env)).key));
+    // Media in the store, to be carried by the backup.
+    for (const size of [200_000, 300_000]) {
+      const body = multipart([
+        { name: 'file', file: jpeg(size), filename: 'receipt.jpg', type: 'image/jpeg' },
+      ]);
+      const res = await fetch(`${server.url}/api/v1/media`, {
+        method: 'POST',
+        headers: { 'x-api-key': demo.api_key, ...body.headers },
+        body: body.payload,
+      });
+      expect(res.status).toBe(200);
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -166,6 +179,14 @@ describe('parley backup and restore on the embedded database', () => {
     });
     expect(restore).toMatchObject({ data_dir: restored.dir, migrations_to_apply: 0 });
     expect(sha256(join(restored.dir, 'secret.key'))).toBe(sha256(join(data.dir, 'secret.key')));
+    const media = (dir: string) =>
+      readdirSync(join(dir, 'media'), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => `${e.name}:${sha256(join(e.parentPath, e.name))}`)
+        .sort();
+    expect(media(restored.dir)).toHaveLength(2);
+    expect(media(restored.dir)).toEqual(media(data.dir));
+    expect(restore).toMatchObject({ media_files: 2 });
 
     const second = await startServer([], { ...env, DATA_DIR: restored.dir, PORT: String(await freePort()) });
     try {
