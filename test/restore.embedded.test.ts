@@ -2,10 +2,11 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { create, extract } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knownMigrations } from '../src/db/migrate.js';
 import { openPglite, PGLITE_POSTGRES_MAJOR } from '../src/db/pglite.js';
 import { freePort, type RunningServer, runCli, runCliJson, startServer, tempDataDir } from './support/cli.js';
 
-describe('parley restore refuses what it cannot restore whole', () => {
+describe('parley restore: what it restores, and what it refuses with a sentence', () => {
   const source = tempDataDir();
   const work = tempDataDir();
   const targets: { remove(): void }[] = [];
@@ -41,6 +42,13 @@ describe('parley restore refuses what it cannot restore whole', () => {
     create({ file, gzip: true, cwd: dir, sync: true }, readdirSync(dir));
     return file;
   }
+
+  const extractManifest = (file: string) => {
+    const dir = join(work.dir, `manifest-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(dir);
+    extract({ file, cwd: dir, sync: true }, ['parley-backup.json']);
+    return readFileSync(join(dir, 'parley-backup.json'), 'utf8');
+  };
 
   const editManifest = (dir: string, edit: (m: Record<string, unknown>) => void) => {
     const path = join(dir, 'parley-backup.json');
@@ -175,6 +183,45 @@ describe('parley restore refuses what it cannot restore whole', () => {
     expect(b.code).toBe(1);
     expect(b.stderr).toMatch(/back up PostgreSQL with pg_dump \(docs\/operations\.md, "Backups"\)/);
   });
+
+  it('backs up an older data directory as it is, and serve migrates the restored copy forward', async () => {
+    // A data directory as the release before the newest migration left it.
+    const older = emptyTarget();
+    const all = knownMigrations();
+    const db = await openPglite(join(older, 'pg'));
+    await db.exec(
+      'CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const name of all.slice(0, -1)) {
+      await db.exec(readFileSync(join(import.meta.dirname, '../migrations', name), 'utf8'));
+      await db.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+    }
+    await db.close();
+    const file = join(work.dir, 'older.tar.gz');
+    const made = await runCli(['backup', '--out', file], { DATA_DIR: older, LOG_LEVEL: 'warn' });
+    expect(made.code, made.stderr).toBe(0);
+    // With no server running the CLI copied the database without migrating it.
+    expect(JSON.parse(extractManifest(file)).migrations).toEqual(all.slice(0, -1));
+
+    const target = emptyTarget();
+    const restored = await runCliJson(['restore', '--in', file], { DATA_DIR: target, LOG_LEVEL: 'warn' });
+    expect(restored).toMatchObject({ migrations_to_apply: 1 });
+    const served = await startServer([], {
+      DATA_DIR: target,
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+    });
+    await served.stop();
+    const after = await openPglite(join(target, 'pg'));
+    try {
+      const { rows } = await after.query<{ name: string }>(
+        'SELECT name FROM schema_migrations ORDER BY name',
+      );
+      expect(rows.map((r) => r.name)).toEqual(all);
+    } finally {
+      await after.close();
+    }
+  }, 180_000);
 
   it("knows this PGlite's PostgreSQL major version", async () => {
     const db = await openPglite(undefined);
