@@ -63,7 +63,11 @@ export async function createBackup(
     await writeFile(join(snapshot.staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, {
       mode: 0o600,
     });
-    await writeArchive(snapshot.staging, out);
+    await writeArchive(snapshot.staging, out).catch((err: NodeJS.ErrnoException) => {
+      // The disk or the folder, not Parley: say which file and why.
+      if (err.syscall) throw new BackupError(`cannot write ${out}: ${err.message}`);
+      throw err;
+    });
     return {
       file: out,
       bytes: (await stat(out)).size,

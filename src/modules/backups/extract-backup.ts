@@ -16,11 +16,9 @@ const TOP_LEVEL = new Set([MANIFEST_FILE, 'secret.key', 'simulator.token', 'pg',
  * removed and a BackupError says why.
  */
 export async function extractBackup(file: string, intoDir: string): Promise<BackupManifest> {
-  const size = await stat(file).then(
-    (s) => (s.isFile() ? s.size : -1),
-    () => -1,
-  );
-  if (size < 0) throw new BackupError(`cannot read ${file}: no such file`);
+  const found = await stat(file).catch(() => null);
+  if (!found?.isFile())
+    throw new BackupError(`cannot read ${file}: ${found ? 'not a file' : 'no such file'}`);
   await mkdir(intoDir, { mode: 0o700 });
   try {
     unpack(file, intoDir);
@@ -49,6 +47,9 @@ function unpack(file: string, intoDir: string): void {
         (entry.type === 'File' || entry.type === 'Directory'),
     });
   } catch (err) {
+    // A full disk or a folder we may not write to is no fault of the file's.
+    if ((err as NodeJS.ErrnoException).syscall && !(err as Error).message.startsWith('zlib'))
+      throw new BackupError(`cannot extract ${file} into ${intoDir}: ${(err as Error).message}`);
     throw new BackupError(
       `${file} is not a complete Parley backup (${(err as Error).message}); take the backup again or use another copy`,
     );

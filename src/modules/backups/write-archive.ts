@@ -24,11 +24,11 @@ export async function writeArchive(staging: string, out: string): Promise<void> 
       createWriteStream(partial, { flags: 'wx', mode: 0o600 }),
     );
     await syncFile(partial);
+    await rename(partial, out);
   } catch (err) {
     await rm(partial, { force: true });
     throw err;
   }
-  await rename(partial, out);
   await syncDir(dirname(out));
 }
 
