@@ -399,10 +399,15 @@ program
   )
   .option('--json', 'machine-readable output')
   .action(async (opts: { out: string; json?: boolean }) => {
-    const result = await createBackup(loadConfig(), opts.out);
+    const config = loadConfig();
+    const result = await createBackup(config, opts.out);
     process.stderr.write(
       `parley: ${result.file} holds the secret key that decrypts the stored access tokens and secrets: keep it as safe as the server itself\n`,
     );
+    if (config.mediaStore === 's3')
+      process.stderr.write(
+        'parley: media are in the S3 bucket (MEDIA_STORE=s3), not in this file: back it up on its own\n',
+      );
     print(result, !!opts.json);
   });
 
