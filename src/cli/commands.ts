@@ -12,6 +12,7 @@ import {
   publishAutomation,
   unpublishAutomation,
 } from '../modules/automation/save-automation.js';
+import { snapshotDatabase } from '../modules/backups/snapshot-database.js';
 import { createForm } from '../modules/forms/create-form.js';
 import { embedSnippets } from '../modules/forms/embed-snippets.js';
 import {
@@ -170,6 +171,13 @@ const commands = {
   },
 
   demo: (ctx: AppContext) => seedDemo(ctx),
+
+  // `parley backup` asks the server that owns the embedded database for a copy of its files.
+  'backup.snapshot': async (ctx: AppContext, input: { pid: number }) => {
+    if (!Number.isSafeInteger(input?.pid) || input.pid <= 0)
+      throw new ApiError('bad_request', 'pid: a process id');
+    return snapshotDatabase(ctx.db, ctx.config.dataDir, input.pid);
+  },
 };
 
 export type CommandName = keyof typeof commands;

@@ -5,6 +5,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { MigrationFailedError } from '../db/migrate.js';
 import { ApiError } from '../http/errors.js';
+import { createBackup } from '../modules/backups/create-backup.js';
+import { BackupError } from '../modules/backups/manifest.js';
+import { restoreBackup } from '../modules/backups/restore-backup.js';
 import type { GraphTemplateComponent } from '../modules/messaging/cloud-api/types.js';
 import { PendingMigrationsError } from '../runtime/compose.js';
 import { serve } from '../runtime/serve.js';
@@ -35,7 +38,10 @@ function jsonArray(value: string): GraphTemplateComponent[] {
 
 /** Runs a database command and prints its result: JSON with --json, else one "key: value" per line. */
 async function run<N extends CommandName>(name: N, input: CommandInput<N>, json: boolean): Promise<void> {
-  const result = (await runOperatorCommand(loadConfig(), name, input)) as Record<string, unknown>;
+  print((await runOperatorCommand(loadConfig(), name, input)) as Record<string, unknown>, json);
+}
+
+function print(result: object, json: boolean): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
@@ -385,13 +391,44 @@ program
   .option('--json', 'machine-readable output')
   .action(async (opts: { json?: boolean }) => run('demo', undefined as never, !!opts.json));
 
+program
+  .command('backup')
+  .description('write the embedded database, its media and its secret key to one file, while serving')
+  .requiredOption(
+    '--out <file>',
+    'the archive to write (.tar.gz); replaced only once the new one is complete',
+  )
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { out: string; json?: boolean }) => {
+    const config = loadConfig();
+    const result = await createBackup(config, opts.out);
+    process.stderr.write(
+      `parley: ${result.file} holds the secret key that decrypts the stored access tokens and secrets: keep it as safe as the server itself\n`,
+    );
+    if (config.mediaStore === 's3')
+      process.stderr.write(
+        'parley: media are in the S3 bucket (MEDIA_STORE=s3), not in this file: back it up on its own\n',
+      );
+    print(result, !!opts.json);
+  });
+
+program
+  .command('restore')
+  .description('restore a backup into an empty data directory (DATA_DIR); serve then migrates it forward')
+  .requiredOption('--in <file>', 'an archive written by parley backup')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { in: string; json?: boolean }) =>
+    print(await restoreBackup(loadConfig(), opts.in), !!opts.json),
+  );
+
 program.parseAsync().catch((err: unknown) => {
   // An ApiError's message is written for the user, whichever way the command ran; anything else is a fault of ours.
   if (
     err instanceof ApiError ||
     err instanceof ConfigError ||
     err instanceof PendingMigrationsError ||
-    err instanceof MigrationFailedError
+    err instanceof MigrationFailedError ||
+    err instanceof BackupError
   ) {
     process.stderr.write(`parley: ${err.message}\n`);
   } else {

@@ -13,7 +13,7 @@ export async function migrate(db: Db): Promise<string[]> {
   await db.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );
-  const files = migrationFiles();
+  const files = knownMigrations();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_ID]);
@@ -35,7 +35,8 @@ export async function migrate(db: Db): Promise<string[]> {
   return applied;
 }
 
-function migrationFiles(): string[] {
+/** The migrations this version of Parley ships, in the order they apply. */
+export function knownMigrations(): string[] {
   return readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith('.sql'))
     .sort();
@@ -50,5 +51,5 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
     for (const r of (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows)
       done.add(r.name);
   }
-  return migrationFiles().filter((f) => !done.has(f));
+  return knownMigrations().filter((f) => !done.has(f));
 }

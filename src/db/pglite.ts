@@ -12,6 +12,9 @@ const START_PARAMS = [
   ...['shared_buffers=16MB', 'max_connections=8', 'maintenance_work_mem=16MB'].flatMap((s) => ['-c', s]),
 ];
 
+/** The PostgreSQL major version of this PGlite: the data directories it can open (pg/PG_VERSION). */
+export const PGLITE_POSTGRES_MAJOR = 18;
+
 /**
  * PGlite is a single connection owned by this process. Its own mutexes serialise queries and hold
  * other queries back while a transaction runs, so no pool or socket is put in front of it.

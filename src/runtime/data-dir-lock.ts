@@ -28,7 +28,7 @@ export function lockDataDir(dataDir: string): () => void {
   throw new Error(`could not lock ${dataDir}`);
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
