@@ -27,7 +27,8 @@ export async function migrate(db: Db): Promise<string[]> {
   return applied;
 }
 
-function migrationFiles(): string[] {
+/** This version's migrations, in the order they apply. */
+export function migrationFiles(): string[] {
   return readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith('.sql'))
     .sort();
