@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveDataDirToPostgres } from '../src/modules/backups/move-data-dir.js';
+import { postgresStore } from '../src/modules/media/postgres-store.js';
 import {
   freePort,
   type RunningServer,
@@ -30,6 +31,7 @@ describe('parley move: the embedded default to PostgreSQL', () => {
   const picture = jpeg(300_000);
   let target: TestDatabase;
   let spare: TestDatabase;
+  let third: TestDatabase;
   let port: number;
   let simulator: RunningServer;
   let server: RunningServer | undefined;
@@ -52,6 +54,7 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     }).then((r) => r.json() as Promise<Record<string, unknown>>);
   const contactTags = async () => {
     const res = await api('/contacts?limit=10');
+    if (res.status !== 200) throw new Error(`GET /contacts answered ${res.status}: ${await res.text()}`);
     const body = (await res.json()) as { contacts: { phone: string; tags: string[] }[] };
     return body.contacts.find((c) => c.phone === phone)?.tags;
   };
@@ -69,8 +72,11 @@ describe('parley move: the embedded default to PostgreSQL', () => {
   beforeAll(async () => {
     target = await createTestDatabase();
     spare = await createTestDatabase();
+    third = await createTestDatabase();
     port = await freePort();
-    simulator = await startSimulator(await freePort(), {
+    let simPort = await freePort();
+    while (simPort === port) simPort = await freePort();
+    simulator = await startSimulator(simPort, {
       SIMULATOR_TOKEN: simToken,
       APP_URL: `http://127.0.0.1:${port}`,
     });
@@ -87,6 +93,7 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     await simulator?.stop('SIGKILL');
     await target?.drop();
     await spare?.drop();
+    await third?.drop();
     data.remove();
   });
 
@@ -267,11 +274,23 @@ describe('parley move: the embedded default to PostgreSQL', () => {
       DATABASE_URL: target.url!,
       PARLEY_SECRET_KEY: readFileSync(join(data.dir, 'secret.key'), 'utf8').trim(),
     });
-    await until(async () => (await contactTags())?.includes('trial-day-2'), 40_000);
-    const delivered = await until(async () => {
-      const m = (await (await api(`/messages/${sendId}`)).json()) as { status: string; wamid: string | null };
-      return m.status !== 'queued' && m;
-    }, 40_000);
+    // Polled every half second: the API key's rate limit is 300 requests a minute.
+    const slowly = async <T>(probe: () => Promise<T>) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return probe();
+    };
+    await until(() => slowly(async () => (await contactTags())?.includes('trial-day-2')), 40_000);
+    const delivered = await until(
+      () =>
+        slowly(async () => {
+          const m = (await (await api(`/messages/${sendId}`)).json()) as {
+            status: string;
+            wamid: string | null;
+          };
+          return m.status !== 'queued' && m;
+        }),
+      40_000,
+    );
     expect(delivered.wamid).toMatch(/^wamid\./);
     // Long enough for a second copy of the send job (one moved twice) to have gone out as well.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
@@ -296,5 +315,20 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     expect(report.tables.filter((t) => t.source !== t.target)).toEqual([
       { name: 'messages', source: 2, target: 1 },
     ]);
+  }, 60_000);
+
+  it('puts the media files into the database with media postgres, where the PostgreSQL store reads them', async () => {
+    const report = await moveDataDirToPostgres({
+      dataDir: data.dir,
+      databaseUrl: third.url!,
+      media: 'postgres',
+    });
+    expect(report.ok).toBe(true);
+    expect(report.media).toEqual({ store: 'postgres', files: 1, bytes: picture.length, target: 1 });
+    const key = mediaFiles()[0]!;
+    const stored = await postgresStore(third.db).get(`${basename(key.parentPath)}/${key.name}`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored!) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(picture)).toBe(true);
   }, 60_000);
 });
