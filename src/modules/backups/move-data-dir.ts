@@ -88,6 +88,9 @@ export async function moveDataDirToPostgres(options: MoveOptions): Promise<MoveR
     const source = await openPglite(pgDir);
     closers.push(() => source.close());
     await migrateWithQueue(source);
+    // Fresh statistics let each page be a range of the primary key's index, not a scan and sort of
+    // the table's rest (200,000 messages: 17 s without).
+    await source.exec('ANALYZE');
     const unknown = await newerMigrations(source);
     if (unknown.length > 0) {
       throw new MoveError(

@@ -17,7 +17,7 @@ export function unfinishedJobs(queues: string[]): Filter {
 export async function jobTable(db: Queryable): Promise<TableShape> {
   const job = (await listTables(db, 'pgboss')).find((t) => t.name === 'job');
   if (!job) throw new Error('the job queue has no pgboss.job table');
-  return { ...job, key: ['name', 'id'] };
+  return { ...job, key: ['name', 'id'], keyTypes: ['text', 'uuid'] };
 }
 
 export async function queueNames(db: Queryable): Promise<string[]> {

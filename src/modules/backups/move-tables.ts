@@ -7,6 +7,8 @@ export interface TableShape {
   key: string[];
   /** Every column but generated ones, which the target computes again. */
   columns: string[];
+  /** Each key column's SQL type, to compare with the last key seen (text) through the index. */
+  keyTypes: string[];
 }
 
 export function ident(name: string): string {
@@ -19,12 +21,16 @@ export function qualified(table: Pick<TableShape, 'schema' | 'name'>): string {
 
 /** The tables of `schema` (partitions are read through their parent), with their primary keys. */
 export async function listTables(db: Queryable, schema: string): Promise<TableShape[]> {
-  const { rows } = await db.query<{ name: string; key: string[]; columns: string[] }>(
+  const { rows } = await db.query<{ name: string; key: string[]; keyTypes: string[]; columns: string[] }>(
     `SELECT c.relname AS name,
        ARRAY(SELECT a.attname::text FROM pg_index i
              CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
              JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
              WHERE i.indrelid = c.oid AND i.indisprimary ORDER BY k.ord) AS key,
+       ARRAY(SELECT format_type(a.atttypid, a.atttypmod) FROM pg_index i
+             CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
+             JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+             WHERE i.indrelid = c.oid AND i.indisprimary ORDER BY k.ord) AS "keyTypes",
        ARRAY(SELECT a.attname::text FROM pg_attribute a
              WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
              ORDER BY a.attnum) AS columns
@@ -53,7 +59,8 @@ export interface Filter {
 interface Page {
   n: number;
   page: string | null;
-  last: string | null;
+  /** The page's greatest key, each column as text. */
+  last: string[] | null;
 }
 
 /** A page aims at this much JSON: bounded memory whether a row is 100 bytes or a 1 MiB media chunk. */
@@ -75,27 +82,23 @@ export async function copyRows(
   if (table.key.length === 0) throw new Error(`table ${qualified(table)} has no primary key to page by`);
   const keys = table.key.map(ident).join(', ');
   const keysDesc = table.key.map((k) => `${ident(k)} DESC`).join(', ');
+  const lastKey = table.key.map((k) => `${ident(k)}::text`).join(', ');
   const columns = table.columns.map(ident).join(', ');
   const params = filter?.params ?? [];
-  let after: string | null = null;
+  // The key's own types on the right: (a, b) > ($1::text, $2::uuid) is a range of the primary key's index.
+  const afterKey = `(${keys}) > (${table.keyTypes.map((type, i) => `$${params.length + i + 1}::${type}`).join(', ')})`;
+  let after: string[] | null = null;
   let limit = 1;
   let copied = 0;
   for (;;) {
-    const conditions: string[] = [
-      ...(filter ? [`(${filter.sql})`] : []),
-      ...(after === null
-        ? []
-        : [
-            `(${keys}) > (SELECT ${keys} FROM json_populate_record(null::${qualified(table)}, $${params.length + 1}::json))`,
-          ]),
-    ];
-    const args: unknown[] = after === null ? params : [...params, after];
+    const conditions = [...(filter ? [`(${filter.sql})`] : []), ...(after === null ? [] : [afterKey])];
+    const args: unknown[] = after === null ? params : [...params, ...after];
     const result: { rows: Page[] } = await source.query<Page>(
       `WITH page AS (
          SELECT * FROM ${qualified(table)} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
          ORDER BY ${keys} LIMIT ${limit})
        SELECT count(*)::int AS n, json_agg(page)::text AS page,
-         (SELECT row_to_json(l)::text FROM (SELECT ${keys} FROM page ORDER BY ${keysDesc} LIMIT 1) l) AS last
+         (SELECT ARRAY[${lastKey}] FROM page ORDER BY ${keysDesc} LIMIT 1) AS last
        FROM page`,
       args,
     );
