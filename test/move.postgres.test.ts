@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveDataDirToPostgres } from '../src/modules/backups/move-data-dir.js';
 import { postgresStore } from '../src/modules/media/postgres-store.js';
@@ -330,5 +331,29 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of stored!) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(picture)).toBe(true);
+  }, 60_000);
+
+  it('needs only a role that owns the target database, no superuser', async () => {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const name = `parley_move_owner_${process.pid}`;
+    try {
+      await admin.query(`CREATE ROLE ${name} LOGIN NOSUPERUSER`);
+      await admin.query(`CREATE DATABASE ${name} OWNER ${name}`);
+      const url = new URL(process.env.DATABASE_URL!);
+      url.username = name;
+      url.pathname = `/${name}`;
+      const report = await moveDataDirToPostgres({ dataDir: data.dir, databaseUrl: url.toString() });
+      expect(report.ok).toBe(true);
+      expect(report.tables.find((t) => t.name === 'messages')).toEqual({
+        name: 'messages',
+        source: 2,
+        target: 2,
+      });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.query(`DROP ROLE IF EXISTS ${name}`);
+      await admin.end();
+    }
   }, 60_000);
 });

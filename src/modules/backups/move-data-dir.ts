@@ -85,7 +85,9 @@ export async function moveDataDirToPostgres(options: MoveOptions): Promise<MoveR
     const target = await openTarget(options.databaseUrl);
     closers.push(() => target.close());
     await refuseNonEmpty(target, options.databaseUrl);
-    const source = await openPglite(pgDir);
+    const source = await openPglite(pgDir).catch((err: Error) => {
+      throw new MoveError(`cannot open the embedded database in ${pgDir} (${err.message})`);
+    });
     closers.push(() => source.close());
     await migrateWithQueue(source);
     // Fresh statistics let each page be a range of the primary key's index, not a scan and sort of
@@ -120,49 +122,68 @@ export async function moveDataDirToPostgres(options: MoveOptions): Promise<MoveR
     if (options.dryRun) return { ...report, elapsedMs: Date.now() - started };
 
     log('creating the schema and the job queue on the target');
-    await migrateWithQueue(target);
-    await compareMigrations(source, target);
-    const queues = await queueNames(target);
-    report.jobs = report.jobs.filter((j) => queues.includes(j.name));
-    report.droppedJobs = Object.fromEntries(
-      Object.entries(sourceJobs).filter(([queue]) => !queues.includes(queue)),
-    );
-    const jobs = await jobTable(source);
-
-    await target.transaction(async (tx) => {
-      await withChecksSuspended(tx, 'public', async () => {
-        for (const t of tables) {
-          // Rows the migrations seeded (plans) give way to the data directory's own.
-          await tx.query(`DELETE FROM ${qualified(t)}`);
-          const copied = await copyRows(source, tx, t);
-          log(`${t.name}: ${copied} rows`);
-        }
-        await copySequences(source, tx, 'public');
-      });
-      const copied = await copyRows(source, tx, jobs, unfinishedJobs(queues));
-      log(`job queue: ${copied} unfinished jobs`);
-      await options.afterLoad?.(tx);
-    });
-
-    for (const row of report.tables) row.target = await countRows(target, tableNamed(tables, row.name));
-    const targetJobs = await countUnfinished(target, queues);
-    for (const row of report.jobs) row.target = targetJobs[row.name] ?? 0;
-    if (mediaStore === 'postgres') {
-      log(`media: copying ${media.files} files into the database`);
-      const before = await countMediaObjects(target);
-      await copyMediaToPostgres(join(options.dataDir, 'media'), target, (done) =>
-        log(`media: ${done} of ${media.files} files`),
+    await writeTarget(source, target, tables, sourceJobs, report, options).catch((err: Error) => {
+      if (err instanceof MoveError) throw err;
+      throw new MoveError(
+        `the move into ${shown(options.databaseUrl)} stopped (${err.message}): fix that, drop and create the database again, and run the move again`,
       );
-      report.media.target = (await countMediaObjects(target)) - before;
-    } else {
-      report.media.target = (await countMedia(join(options.dataDir, 'media'))).files;
-    }
+    });
     report.ok =
       [...report.tables, ...report.jobs].every((c) => c.source === c.target) &&
       report.media.target === media.files;
     return { ...report, elapsedMs: Date.now() - started };
   } finally {
     for (let close = closers.pop(); close; close = closers.pop()) await close();
+  }
+}
+
+/** Schema, then rows and unfinished jobs in one transaction, then media; fills in the target's counts. */
+async function writeTarget(
+  source: Db,
+  target: Db,
+  tables: TableShape[],
+  sourceJobs: Record<string, number>,
+  report: MoveReport,
+  options: MoveOptions,
+): Promise<void> {
+  const log = options.log ?? (() => {});
+  const media = report.media;
+  await migrateWithQueue(target);
+  await compareMigrations(source, target);
+  const queues = await queueNames(target);
+  report.jobs = report.jobs.filter((j) => queues.includes(j.name));
+  report.droppedJobs = Object.fromEntries(
+    Object.entries(sourceJobs).filter(([queue]) => !queues.includes(queue)),
+  );
+  const jobs = await jobTable(source);
+
+  await target.transaction(async (tx) => {
+    await withChecksSuspended(tx, 'public', async () => {
+      for (const t of tables) {
+        // Rows the migrations seeded (plans) give way to the data directory's own.
+        await tx.query(`DELETE FROM ${qualified(t)}`);
+        const copied = await copyRows(source, tx, t);
+        log(`${t.name}: ${copied} rows`);
+      }
+      await copySequences(source, tx, 'public');
+    });
+    const copied = await copyRows(source, tx, jobs, unfinishedJobs(queues));
+    log(`job queue: ${copied} unfinished jobs`);
+    await options.afterLoad?.(tx);
+  });
+
+  for (const row of report.tables) row.target = await countRows(target, tableNamed(tables, row.name));
+  const targetJobs = await countUnfinished(target, queues);
+  for (const row of report.jobs) row.target = targetJobs[row.name] ?? 0;
+  if (media.store === 'postgres') {
+    log(`media: copying ${media.files} files into the database`);
+    const before = await countMediaObjects(target);
+    await copyMediaToPostgres(join(options.dataDir, 'media'), target, (done) =>
+      log(`media: ${done} of ${media.files} files`),
+    );
+    report.media.target = (await countMediaObjects(target)) - before;
+  } else {
+    report.media.target = (await countMedia(join(options.dataDir, 'media'))).files;
   }
 }
 
