@@ -19,10 +19,11 @@ import { jpeg } from './support/media-files.js';
 import { until } from './support/until.js';
 
 /**
- * The issue's "done when": an embedded server with a flow run waiting, a send the network has not
- * taken (the simulator answers 500 until after the move, so the send job is retrying) and a media
- * file is stopped, moved to PostgreSQL with `parley move`, and started on it: the flow finishes, the
- * send reaches the simulator once, the file is served, all with the API key made before the move.
+ * The issue's "done when": an embedded server with a flow run waiting, a send and a broadcast the
+ * network has not taken (the simulator answers 500 until after the move, so their jobs are retrying)
+ * and a media file is stopped, moved to PostgreSQL with `parley move`, and started on it: the flow
+ * finishes, each send reaches the simulator once, the file is served, all with the API key made
+ * before the move.
  * The simulator runs as its own process so what it received survives the restart.
  */
 describe('parley move: the embedded default to PostgreSQL', () => {
@@ -41,6 +42,7 @@ describe('parley move: the embedded default to PostgreSQL', () => {
   let cookie: string;
   let sendId: string;
   let mediaMessageId: string;
+  let broadcastId: string;
 
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
@@ -200,6 +202,18 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     const message = (await sent.json()) as { id: string; status: string };
     expect(message.status).toBe('queued');
     sendId = message.id;
+    // A broadcast to every contact (the one there is) of the same template, in flight while refused.
+    const broadcast = await api('/broadcasts', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'Menu',
+        template: { name: 'hello', language: 'en_US' },
+        audience: {},
+        values: {},
+      }),
+    });
+    expect(broadcast.status).toBe(201);
+    broadcastId = ((await broadcast.json()) as { broadcast: { id: string } }).broadcast.id;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(((await (await api(`/messages/${sendId}`)).json()) as { status: string }).status).toBe('queued');
     expect(await contactTags()).toEqual([]);
@@ -213,9 +227,13 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     );
     expect(running.stderr.split('\n').filter(Boolean)).toHaveLength(1);
 
-    // The run still waits, and the send still waits for the network, when the server stops.
+    // The run still waits, and the send and the broadcast still wait for the network, when the server stops.
     expect(await contactTags()).toEqual([]);
     expect(((await (await api(`/messages/${sendId}`)).json()) as { status: string }).status).toBe('queued');
+    const inFlight = (await (await api(`/broadcasts/${broadcastId}`)).json()) as {
+      broadcast: { status: string; counts: { sent: number } };
+    };
+    expect(inFlight.broadcast).toMatchObject({ status: 'sending', counts: { sent: 0 } });
     expect(await server!.stop('SIGTERM')).toBe(0);
     server = undefined;
     const unreachable = await runCli(['move', '--to', 'postgres://postgres@127.0.0.1:1/nothing'], env);
@@ -238,13 +256,12 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     expect(report.dryRun).toBe(true);
     const rows = Object.fromEntries(report.tables.map((t) => [t.name, t.source]));
     expect(rows).toMatchObject({ workspaces: 1, users: 1, api_keys: 1, runs: 1, contacts: 1 });
-    expect(rows.messages).toBe(2);
+    // The picture, the direct send and the broadcast's.
+    expect(rows.messages).toBe(3);
     expect(report.tables.every((t) => t.target === null)).toBe(true);
-    // The send's job retrying, and the run's next step waiting in the queue until its time.
-    expect(report.jobs).toEqual([
-      { name: 'automation.step', source: 1, target: null },
-      { name: 'messages.send', source: 1, target: null },
-    ]);
+    // The sends' jobs retrying, and the run's next step waiting in the queue until its time.
+    expect(report.jobs).toContainEqual({ name: 'automation.step', source: 1, target: null });
+    expect(report.jobs.find((j) => j.name === 'messages.send')?.source).toBeGreaterThanOrEqual(1);
     expect(report.media).toMatchObject({ files: 1, bytes: picture.length });
     const { rows: tables } = await target.db.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')",
@@ -256,8 +273,8 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     const moved = await runCli(['move', '--to', target.url!], env);
     expect(moved.code, moved.stderr).toBe(0);
     const secretKey = readFileSync(join(data.dir, 'secret.key'), 'utf8').trim();
-    expect(moved.stdout).toMatch(/^messages\s+2\s+2$/m);
-    expect(moved.stdout).toMatch(/^job queue: messages\.send\s+1\s+1$/m);
+    expect(moved.stdout).toMatch(/^messages\s+3\s+3$/m);
+    expect(moved.stdout).toMatch(/^job queue: messages\.send\s+(\d+)\s+\1$/m);
     expect(moved.stdout).toMatch(/^media files \(filesystem, 0\.3 MB\)\s+1\s+1$/m);
     expect(moved.stdout).not.toMatch(/DIFFERS/);
     expect(moved.stdout).toContain(`PARLEY_SECRET_KEY=$(cat ${join(data.dir, 'secret.key')})`);
@@ -295,7 +312,19 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     expect(delivered.wamid).toMatch(/^wamid\./);
     // Long enough for a second copy of the send job (one moved twice) to have gone out as well.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    expect(await templatesReceived()).toHaveLength(1);
+    const finished = await until(
+      () =>
+        slowly(async () => {
+          const b = (await (await api(`/broadcasts/${broadcastId}`)).json()) as {
+            broadcast: { status: string; counts: Record<string, number> };
+          };
+          return b.broadcast.status === 'completed' && b.broadcast;
+        }),
+      40_000,
+    );
+    expect(finished.counts).toMatchObject({ audience: 1, sent: 1, failed: 0 });
+    // The direct send and the broadcast's: each reached the network once.
+    expect(await templatesReceived()).toHaveLength(2);
 
     const media = await fetch(`${server.url}/api/app/messages/${mediaMessageId}/media`, {
       headers: { cookie },
@@ -314,7 +343,7 @@ describe('parley move: the embedded default to PostgreSQL', () => {
     });
     expect(report.ok).toBe(false);
     expect(report.tables.filter((t) => t.source !== t.target)).toEqual([
-      { name: 'messages', source: 2, target: 1 },
+      { name: 'messages', source: 3, target: 2 },
     ]);
   }, 60_000);
 
@@ -347,8 +376,8 @@ describe('parley move: the embedded default to PostgreSQL', () => {
       expect(report.ok).toBe(true);
       expect(report.tables.find((t) => t.name === 'messages')).toEqual({
         name: 'messages',
-        source: 2,
-        target: 2,
+        source: 3,
+        target: 3,
       });
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
