@@ -7,12 +7,14 @@ import { MigrationFailedError } from '../db/migrate.js';
 import { ApiError } from '../http/errors.js';
 import { createBackup } from '../modules/backups/create-backup.js';
 import { BackupError } from '../modules/backups/manifest.js';
+import { MoveError } from '../modules/backups/move-data-dir.js';
 import { restoreBackup } from '../modules/backups/restore-backup.js';
 import type { GraphTemplateComponent } from '../modules/messaging/cloud-api/types.js';
 import { PendingMigrationsError } from '../runtime/compose.js';
 import { serve } from '../runtime/serve.js';
 import { runSimulator } from '../simulator/standalone.js';
 import type { CommandInput, CommandName } from './commands.js';
+import { type MoveCommand, runMove } from './move.js';
 import { runOperatorCommand } from './run-operator-command.js';
 
 const program = new Command('parley')
@@ -379,6 +381,22 @@ program
   );
 
 program
+  .command('move')
+  .description(
+    'move the embedded data directory (DATA_DIR) into an empty PostgreSQL database; stop the server first',
+  )
+  .requiredOption('--to <url>', 'the empty database: postgres://USER:PASSWORD@HOST:PORT/DATABASE')
+  .option('--dry-run', 'check everything and count what would move, writing nothing')
+  .addOption(
+    new Option(
+      '--media <store>',
+      'where the new server keeps media (default: MEDIA_STORE, else filesystem)',
+    ).choices(['filesystem', 'postgres']),
+  )
+  .option('--json', 'machine-readable output')
+  .action(async (opts: MoveCommand) => runMove(opts));
+
+program
   .command('simulator')
   .description('run the WhatsApp Cloud API simulator on its own')
   .option('--port <port>', 'port to listen on', integer, 3100)
@@ -428,7 +446,8 @@ program.parseAsync().catch((err: unknown) => {
     err instanceof ConfigError ||
     err instanceof PendingMigrationsError ||
     err instanceof MigrationFailedError ||
-    err instanceof BackupError
+    err instanceof BackupError ||
+    err instanceof MoveError
   ) {
     process.stderr.write(`parley: ${err.message}\n`);
   } else {

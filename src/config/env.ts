@@ -75,7 +75,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT ?? '3000');
   const host = env.HOST || '127.0.0.1';
-  const dataDir = resolve(env.DATA_DIR || './data');
+  const dataDir = dataDirOf(env);
   const databaseUrl = optionalUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']);
   const redisUrl = optionalUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']);
   const appUrl =
@@ -120,6 +120,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtp: parseSmtp(env.SMTP_URL, env.MAIL_FROM),
     checkResponseSchemas: env.CHECK_RESPONSE_SCHEMAS === 'true' || env.CHECK_RESPONSE_SCHEMAS === '1',
   };
+}
+
+/** DATA_DIR, absolute (./data by default). */
+export function dataDirOf(env: NodeJS.ProcessEnv): string {
+  return resolve(env.DATA_DIR || './data');
 }
 
 /** Files under DATA_DIR by default; PostgreSQL is for servers that share no disk, and needs DATABASE_URL. */

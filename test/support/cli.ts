@@ -59,8 +59,24 @@ export interface RunningServer {
 }
 
 /** Starts `parley serve` and resolves once it prints its URL. */
-export async function startServer(args: string[], env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+export function startServer(args: string[], env: Record<string, string>): Promise<RunningServer> {
+  return startCommand(['serve', ...args], env, /Parley (worker )?is running/);
+}
+
+/**
+ * Starts `parley simulator --port PORT` (its own process: its state outlives a Parley server's
+ * restart) and resolves once it listens.
+ */
+export function startSimulator(port: number, env: Record<string, string>): Promise<RunningServer> {
+  return startCommand(['simulator', '--port', String(port)], env, /simulator at http/);
+}
+
+async function startCommand(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<RunningServer> {
+  const child = spawn(process.execPath, [CLI, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,7 +87,7 @@ export async function startServer(args: string[], env: Record<string, string>): 
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
     const check = () => {
-      if (/Parley (worker )?is running/.test(out)) {
+      if (ready.test(out)) {
         clearTimeout(timer);
         resolve();
       }
@@ -84,7 +100,7 @@ export async function startServer(args: string[], env: Record<string, string>): 
   });
   return {
     child,
-    url: /running at (\S+)/.exec(out)?.[1] ?? '',
+    url: /(?:running|simulator) at (\S+)/.exec(out)?.[1] ?? '',
     output: () => out,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);
