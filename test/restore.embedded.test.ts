@@ -170,15 +170,16 @@ describe('parley restore: what it restores, and what it refuses with a sentence'
     );
   }, 90_000);
 
-  it('refuses PostgreSQL (DATABASE_URL) for parley move, and backup points to pg_dump', async () => {
+  it('on PostgreSQL (DATABASE_URL): restore names a key other than the backup’s, backup points to pg_dump', async () => {
     const env = {
+      DATA_DIR: emptyTarget(),
       DATABASE_URL: 'postgres://parley@127.0.0.1:1/parley',
       PARLEY_SECRET_KEY: '1'.repeat(64),
       LOG_LEVEL: 'warn',
     };
     const r = await runCli(['restore', '--in', good], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/unset DATABASE_URL .* then use parley move --to/);
+    expect(r.stderr).toMatch(/PARLEY_SECRET_KEY is not the key this backup's secrets were encrypted with/);
     const b = await runCli(['backup', '--out', join(work.dir, 'pg.tar.gz')], env);
     expect(b.code).toBe(1);
     expect(b.stderr).toMatch(/back up PostgreSQL with pg_dump \(docs\/operations\.md, "Backups"\)/);

@@ -432,11 +432,20 @@ program
 
 program
   .command('restore')
-  .description('restore a backup into an empty data directory (DATA_DIR); serve then migrates it forward')
+  .description(
+    'restore a backup into an empty data directory (DATA_DIR), or an empty PostgreSQL database (DATABASE_URL)',
+  )
   .requiredOption('--in <file>', 'an archive written by parley backup')
   .option('--json', 'machine-readable output')
   .action(async (opts: { in: string; json?: boolean }) =>
-    print(await restoreBackup(loadConfig(), opts.in), !!opts.json),
+    print(
+      await restoreBackup(
+        loadConfig(),
+        opts.in,
+        opts.json ? undefined : (line) => process.stderr.write(`${line}\n`),
+      ),
+      !!opts.json,
+    ),
   );
 
 program.parseAsync().catch((err: unknown) => {

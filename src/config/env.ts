@@ -287,7 +287,7 @@ function generatedOnce(dataDir: string, name: string): string {
   return file;
 }
 
-function decodeKey(raw: string, source = 'PARLEY_SECRET_KEY'): Buffer {
+export function decodeKey(raw: string, source = 'PARLEY_SECRET_KEY'): Buffer {
   const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (key.length !== 32) {
     throw new ConfigError(`${source} must hold 32 bytes, as 64 hex characters or base64`);

@@ -24,3 +24,12 @@ export function parleyVersion(): string {
 
 /** Thrown for anything the operator must fix; the CLI prints its message alone. */
 export class BackupError extends Error {}
+
+export interface RestoreResult {
+  data_dir: string;
+  parley_version: string;
+  created_at: string;
+  media_files: number;
+  /** Migrations of this version the backup had not had: `serve` applies them on start. */
+  migrations_to_apply: number;
+}

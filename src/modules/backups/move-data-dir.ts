@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../../db/db.js';
-import { migrate, knownMigrations } from '../../db/migrate.js';
+import { knownMigrations, migrate } from '../../db/migrate.js';
 import { openPglite } from '../../db/pglite.js';
 import { openPostgres } from '../../db/postgres.js';
 import { Queue } from '../../jobs/queue.js';

@@ -5,35 +5,24 @@ import type { Config } from '../../config/env.js';
 import { knownMigrations } from '../../db/migrate.js';
 import { DataDirBusyError, lockDataDir } from '../../runtime/data-dir-lock.js';
 import { extractBackup } from './extract-backup.js';
-import { BackupError } from './manifest.js';
+import { BackupError, type RestoreResult } from './manifest.js';
 import { mediaFiles } from './media-files.js';
+import { restoreIntoPostgres } from './restore-into-postgres.js';
 import { removeLeftovers, restoreAside } from './staging.js';
 import { syncDir } from './write-archive.js';
-
-export interface RestoreResult {
-  data_dir: string;
-  parley_version: string;
-  created_at: string;
-  media_files: number;
-  /** Migrations of this version the backup had not had: `serve` applies them on start. */
-  migrations_to_apply: number;
-}
 
 /**
  * `parley restore` into an empty embedded data directory. The archive is extracted and checked
  * aside, inside the data directory, then renamed into place with the database last: a restore cut
  * short leaves no database for `serve` to start on (at worst, between two renames, the media
- * folder, which the next restore names).
+ * folder, which the next restore names). With DATABASE_URL, into an empty PostgreSQL database instead.
  */
 export async function restoreBackup(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'secretKey' | 'mediaStore'>,
   inPath: string,
+  log?: (line: string) => void,
 ): Promise<RestoreResult> {
-  if (config.databaseUrl) {
-    throw new BackupError(
-      'parley restore fills an embedded data directory: unset DATABASE_URL to restore into an empty DATA_DIR, then use parley move --to to take it to PostgreSQL',
-    );
-  }
+  if (config.databaseUrl) return restoreIntoPostgres(config, inPath, log);
   const file = resolve(inPath);
   const dataDir = config.dataDir;
   let unlock: () => void;
