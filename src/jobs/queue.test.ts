@@ -96,3 +96,23 @@ it("caps every queue's retry backoff when told at start, and lifts the cap when 
   await uncapped.stop();
   expect(await caps()).toEqual(new Set([null]));
 });
+
+it('keeps a queued job 400 days past its start time, in every queue, an earlier database’s included', async () => {
+  const db = t.ctx.db;
+  // pg-boss's default: a job still queued 14 days after its start time is deleted.
+  await db.query("UPDATE pgboss.queue SET retention_seconds = 1209600 WHERE name = 'automation.step'");
+  const again = await Queue.start(db, { work: false, log: t.ctx.log });
+  const startAfter = new Date(Date.now() + 60_000);
+  const id = await again.send('maintenance.cleanup', {}, { startAfter });
+  await again.stop();
+  const { rows: queues } = await db.query<{ days: number }>(
+    'SELECT DISTINCT retention_seconds / 86400 AS days FROM pgboss.queue WHERE name = ANY($1)',
+    [Object.keys(jobCatalog)],
+  );
+  expect(queues).toEqual([{ days: 400 }]);
+  const { rows } = await db.query<{ days: number }>(
+    'SELECT round(extract(epoch FROM keep_until - start_after) / 86400) AS days FROM pgboss.job WHERE id = $1',
+    [id],
+  );
+  expect(Number(rows[0]?.days)).toBe(400);
+});

@@ -14,6 +14,12 @@ import { moveV10Jobs, setAsideV10Schema } from './pgboss-v10-upgrade.js';
  */
 const HEARTBEAT_SECONDS = 10;
 const MONITOR_SECONDS = 5;
+/**
+ * pg-boss deletes a job still queued this long after its start time (14 days by default): a server
+ * stopped for a fortnight, or a backup restored a month later, would lose its waiting flow steps and
+ * queued sends. Every queued job here is a promise to a customer, so it is kept for 400 days.
+ */
+const QUEUED_RETENTION_SECONDS = 400 * 86_400;
 
 export interface QueueOptions {
   /** Run handlers and the scheduler here (roles `all` and `worker`); the `api` role only sends. */
@@ -78,6 +84,7 @@ export class Queue implements JobQueue {
         retryDelayMax: options.retryDelayMaxSeconds ?? null,
         expireInSeconds: job.expireInSeconds,
         heartbeatSeconds: HEARTBEAT_SECONDS,
+        retentionSeconds: QUEUED_RETENTION_SECONDS,
       };
       const current = existing.get(name);
       if (!current) {
