@@ -6,12 +6,13 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const text = (v: unknown, max: number) => typeof v === 'string' && v.length >= 1 && v.length <= max;
 
 /**
- * Meta's checks on a media, interactive, location or reaction message, as its reference states them:
+ * Meta's checks on a media, interactive, location, reaction or contacts message, as its reference states them:
  * the details of the 100 "Invalid parameter" it answers, or null when the message is well formed;
  * undefined for a type this simulator does not know.
  */
 export function checkRichSend(type: string, body: Obj): string | null | undefined {
   const content = body[type];
+  if (type === 'contacts') return contacts(content);
   if (!isObj(content)) return MEDIA.has(type) || type in CHECKS ? `${type} is required` : undefined;
   if (MEDIA.has(type)) return media(type, content);
   return CHECKS[type]?.(content);
@@ -24,6 +25,28 @@ function media(type: string, m: Obj): string | null {
   if (m.caption !== undefined && (!CAPTIONED.has(type) || !text(m.caption, 1024)))
     return `${type}.caption is not allowed or too long`;
   if (m.filename !== undefined && type !== 'document') return `${type}.filename is for documents only`;
+  return null;
+}
+
+function contacts(list: unknown): string | null {
+  if (!Array.isArray(list) || list.length === 0) return 'contacts takes at least one contact';
+  const bad = list.findIndex((c) => !isObj(c) || !isObj(c.name) || !text(c.name.formatted_name, 2048));
+  if (bad >= 0) return `contacts[${bad}].name.formatted_name is required`;
+  for (const [i, c] of (list as Obj[]).entries())
+    for (const key of ['phones', 'emails', 'urls', 'addresses'])
+      if (c[key] !== undefined && (!Array.isArray(c[key]) || !(c[key] as unknown[]).every(isObj)))
+        return `contacts[${i}].${key} must be an array of objects`;
+  return null;
+}
+
+function ctaUrl(body: Obj, action: Obj): string | null {
+  if (!text(body.text, 1024)) return 'interactive.body.text is limited to 1024 characters';
+  const p = action.parameters;
+  if (action.name !== 'cta_url' || !isObj(p)) return 'interactive.action takes name cta_url and parameters';
+  if (!text(p.display_text, 20))
+    return 'interactive.action.parameters.display_text is limited to 20 characters';
+  if (typeof p.url !== 'string' || !/^https?:\/\/\S+$/.test(p.url))
+    return 'interactive.action.parameters.url is not a URL';
   return null;
 }
 
@@ -68,6 +91,7 @@ const CHECKS: Record<string, (c: Obj) => string | null> = {
         return 'a row needs an id and a title of up to 24 characters';
       return null;
     }
+    if (c.type === 'cta_url') return ctaUrl(body, action);
     return `interactive.type ${String(c.type)} is not supported`;
   },
 };

@@ -53,7 +53,16 @@ const Condition = Type.Union([
 export type Condition = Static<typeof Condition>;
 
 /** The kinds a send_message step sends: POST /messages' own schema for each, so both take the same. */
-const MESSAGE_KINDS = ['image', 'video', 'audio', 'document', 'sticker', 'interactive', 'location'] as const;
+const MESSAGE_KINDS = [
+  'image',
+  'video',
+  'audio',
+  'document',
+  'sticker',
+  'interactive',
+  'location',
+  'contacts',
+] as const;
 const Message = Type.Object(
   { type: oneOf(MESSAGE_KINDS), ...Type.Pick(SendMessageBody, MESSAGE_KINDS).properties },
   {

@@ -95,6 +95,51 @@ describe('a send_message step', () => {
     ]);
   });
 
+  it('sends a call-to-action URL button and a contact card, filled from the run', async () => {
+    const ws = await t.connectedWorkspace();
+    const cta = {
+      type: 'cta_url',
+      body: { text: 'Your order, {{contact.name}}' },
+      action: {
+        name: 'cta_url',
+        parameters: { display_text: 'Track it', url: 'https://shop.example/o/{{event.properties.order}}' },
+      },
+    };
+    const card = {
+      name: { formatted_name: 'Front desk' },
+      phones: [{ phone: '+14155550100', type: 'WORK' }],
+    };
+    const f = await flowOf(ws.id, 'shipped', [
+      { id: 'link', type: 'send_message', message: { type: 'interactive', interactive: cta }, next: 'card' },
+      { id: 'card', type: 'send_message', message: { type: 'contacts', contacts: [card] }, next: null },
+    ]);
+    await contactWithWindow(ws, '14155556005');
+    await t.api('POST', '/events', ws.key, {
+      phone: '+14155556005',
+      event: 'shipped',
+      properties: { order: 'A17' },
+    });
+    const run = await runOf(ws.id, f.id);
+    expect(run.steps.map((s) => [s.step_id, s.status])).toEqual([
+      ['link', 'done'],
+      ['card', 'done'],
+    ]);
+    expect(sentTo('14155556005').map((m) => m.payload)).toMatchObject([
+      {
+        type: 'interactive',
+        interactive: {
+          ...cta,
+          body: { text: 'Your order, Ravi' },
+          action: {
+            name: 'cta_url',
+            parameters: { display_text: 'Track it', url: 'https://shop.example/o/A17' },
+          },
+        },
+      },
+      { type: 'contacts', contacts: [card] },
+    ]);
+  });
+
   it('takes not_sent outside the 24-hour window and sends nothing', async () => {
     const ws = await t.connectedWorkspace();
     const f = await flowOf(ws.id, 'late', [IMAGE, BUTTONS, MISSED]);
@@ -164,6 +209,7 @@ describe('a send_message step', () => {
       [{ type: 'image' }, 'steps.0.message.image'],
       [{ type: 'image', image: { link: 'https://x.example/a.jpg' }, audio: {} }, 'steps.0.message.audio'],
       [{ type: 'location', location: { latitude: 100, longitude: 0 } }, 'steps.0.message.location.latitude'],
+      [{ type: 'contacts', contacts: [{ name: {} }] }, 'steps.0.message.contacts.0.name.formatted_name'],
     ];
     for (const [message, field] of cases) {
       const refused = await flowOf(ws.id, 'bad', [{ id: 's', type: 'send_message', message }]).catch(

@@ -6,11 +6,16 @@ const MEDIA = new Set<RichType>(['image', 'video', 'audio', 'document', 'sticker
 type Media = { link?: string; id?: string };
 
 /**
- * The rules Meta sets for a media, interactive, location or reaction message that one schema cannot
+ * The rules Meta sets for a media, interactive, location, reaction or contacts message that one schema cannot
  * say (the field's shape and lengths are the schema's): 422 naming the field, before anything is stored.
  * Returns the type's object as the Graph request carries it.
  */
 export function richContent(type: RichType, input: SendMessageBody): Record<string, unknown> {
+  // Stored as the inbound contacts are ({contacts: [...]}); send-body.ts unwraps it for Meta.
+  if (type === 'contacts') {
+    if (!input.contacts) throw ApiError.validation('contacts', 'is required for a contacts message');
+    return { contacts: input.contacts };
+  }
   const content = input[type] as Record<string, unknown> | undefined;
   if (!content) throw ApiError.validation(type, `is required for a ${type} message`);
   if (MEDIA.has(type)) checkMedia(type, content as Media);
@@ -36,6 +41,24 @@ function checkInteractive(i: NonNullable<SendMessageBody['interactive']>) {
       throw ApiError.validation('interactive.header', 'a list message takes a text header only');
     if (kind !== 'text') checkMedia(`interactive.header.${kind}`, header[kind] as Media);
   }
+  if (i.type === 'cta_url') {
+    if (i.body.text.length > 1024)
+      throw ApiError.validation(
+        'interactive.body.text',
+        'at most 1024 characters for a call-to-action button',
+      );
+    const { name, parameters, ...rest } = action;
+    if (name !== 'cta_url' || !parameters || Object.keys(rest).length > 0)
+      throw ApiError.validation(
+        'interactive.action',
+        'a cta_url message takes `name: "cta_url"` and `parameters` {display_text, url}, and nothing else',
+      );
+    if (!/^https?:\/\/[^\s/]+\S*$/i.test(parameters.url))
+      throw ApiError.validation('interactive.action.parameters.url', 'an http(s) URL');
+    return;
+  }
+  if (action.name !== undefined || action.parameters !== undefined)
+    throw ApiError.validation('interactive.action', '`name` and `parameters` are for a cta_url message only');
   if (i.type === 'button') {
     if (i.body.text.length > 1024)
       throw ApiError.validation('interactive.body.text', 'at most 1024 characters for reply buttons');

@@ -97,7 +97,7 @@ const InteractiveText = (maxLength: number) =>
 
 const Interactive = Type.Object(
   {
-    type: Type.Union([Type.Literal('button'), Type.Literal('list')]),
+    type: Type.Union([Type.Literal('button'), Type.Literal('list'), Type.Literal('cta_url')]),
     header: Type.Optional(
       Type.Object(
         {
@@ -119,6 +119,16 @@ const Interactive = Type.Object(
     footer: Type.Optional(InteractiveText(60)),
     action: Type.Object(
       {
+        name: Type.Optional(Type.Literal('cta_url', { description: "cta_url: the action's name" })),
+        parameters: Type.Optional(
+          Type.Object(
+            {
+              display_text: Text({ minLength: 1, maxLength: 20, description: "The button's label" }),
+              url: Text({ minLength: 1, maxLength: 2000, description: 'The http(s) URL the button opens' }),
+            },
+            { additionalProperties: false, description: 'cta_url: the button' },
+          ),
+        ),
         buttons: Type.Optional(
           Type.Array(
             Type.Object(
@@ -172,8 +182,79 @@ const Interactive = Type.Object(
   },
   {
     additionalProperties: false,
-    description: "Extension, Meta's shape: reply buttons (`button`, body ≤ 1,024) or a `list` message",
+    description:
+      "Extension, Meta's shape: reply buttons (`button`, body ≤ 1,024), a `list` message, or a call-to-action URL button (`cta_url`, body ≤ 1,024)",
   },
+);
+
+const field = (maxLength: number) => Type.Optional(Text({ maxLength }));
+const typedList = <P extends Record<string, ReturnType<typeof Text>>>(value: P) =>
+  Type.Optional(
+    Type.Array(Type.Object({ ...value, type: field(32) }, { additionalProperties: false }), {
+      maxItems: 20,
+      description: 'HOME or WORK in `type`',
+    }),
+  );
+
+/** One contact card, in Meta's shape: only the formatted name is required. */
+const ContactCard = Type.Object(
+  {
+    name: Type.Object(
+      {
+        formatted_name: Text({ minLength: 1, maxLength: 512, description: 'The name shown on the card' }),
+        first_name: field(256),
+        last_name: field(256),
+        middle_name: field(256),
+        suffix: field(64),
+        prefix: field(64),
+      },
+      { additionalProperties: false },
+    ),
+    phones: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            phone: Text({ minLength: 1, maxLength: 64 }),
+            type: field(32),
+            wa_id: Type.Optional(
+              Type.String({ pattern: '^[0-9]{1,20}$', description: "The contact's WhatsApp id" }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 20, description: 'HOME, WORK, CELL, MAIN, IPHONE in `type`' },
+      ),
+    ),
+    emails: typedList({ email: Text({ minLength: 1, maxLength: 320 }) }),
+    urls: typedList({ url: Text({ minLength: 1, maxLength: 2000 }) }),
+    addresses: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            street: field(512),
+            city: field(256),
+            state: field(256),
+            zip: field(32),
+            country: field(256),
+            country_code: field(8),
+            type: field(32),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 20 },
+      ),
+    ),
+    org: Type.Optional(
+      Type.Object(
+        { company: field(256), department: field(256), title: field(256) },
+        { additionalProperties: false },
+      ),
+    ),
+    birthday: Type.Optional(
+      Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD' }),
+    ),
+  },
+  { additionalProperties: false },
 );
 
 export type RichType = Exclude<NonNullable<SendMessageBody['type']>, 'template' | 'text'>;
@@ -194,6 +275,7 @@ export const SendMessageBody = Type.Object(
           Type.Literal('interactive'),
           Type.Literal('location'),
           Type.Literal('reaction'),
+          Type.Literal('contacts'),
         ],
         {
           default: 'template',
@@ -232,6 +314,13 @@ export const SendMessageBody = Type.Object(
         },
         { additionalProperties: false, description: "Extension, Meta's shape" },
       ),
+    ),
+    contacts: Type.Optional(
+      Type.Array(ContactCard, {
+        minItems: 1,
+        maxItems: 20,
+        description: "Extension, Meta's shape: contact cards (name.formatted_name required)",
+      }),
     ),
     callback_data: Type.Optional(Text({ maxLength: 512 })),
   },

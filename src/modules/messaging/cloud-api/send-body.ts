@@ -13,7 +13,7 @@ export type OutboundMessage =
     }
   | { type: 'text'; to: string; text: string; callbackData?: string }
   | {
-      /** Media, interactive, location or reaction: `content` is the type's object in Meta's shape. */
+      /** Media, interactive, location or reaction: `content` is the type's object in Meta's shape; contacts: `{contacts}`. */
       type: RichType;
       to: string;
       content: Record<string, unknown>;
@@ -37,7 +37,9 @@ export function sendRequestBody(message: OutboundMessage) {
         }
       : message.type === 'text'
         ? { type: 'text', text: { preview_url: false, body: message.text } }
-        : { type: message.type, [message.type]: message.content }),
+        : message.type === 'contacts'
+          ? { type: 'contacts', contacts: message.content.contacts }
+          : { type: message.type, [message.type]: message.content }),
     ...(message.callbackData ? { biz_opaque_callback_data: message.callbackData } : {}),
   };
 }
