@@ -111,6 +111,29 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
       type: 'location',
       location: { latitude: 18.922, longitude: 72.8347, name: 'Our kitchen', address: 'Colaba, Mumbai' },
     });
+    await send('book', {
+      type: 'interactive',
+      interactive: {
+        type: 'cta_url',
+        body: { text: 'Book a table for tonight' },
+        footer: { text: 'Open till 11' },
+        action: {
+          name: 'cta_url',
+          parameters: { display_text: 'Book now', url: 'https://acme.example/book?t=1' },
+        },
+      },
+    });
+    await send('desk', {
+      type: 'contacts',
+      contacts: [
+        {
+          name: { formatted_name: 'Acme Front Desk' },
+          phones: [{ phone: '+91 22 5555 0100', type: 'WORK' }],
+          emails: [{ email: 'desk@acme.example' }],
+          org: { company: 'Acme Foods' },
+        },
+      ],
+    });
     await send('photo', {
       type: 'image',
       image: { link: 'https://cdn.example/special.jpg', caption: 'Today’s special' },
@@ -242,9 +265,12 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
       'mlat=19.076&mlon=72.8777',
     );
     await bubble('Our kitchen', 'outbound').getByText('Colaba, Mumbai').waitFor();
-    const card = thread.getByRole('list', { name: 'Shared contacts' });
-    await card.getByText('Meera Shah').waitFor();
+    const card = bubble('Meera Shah').getByRole('list', { name: 'Shared contacts' });
     await card.getByText('+91 98200 00000').waitFor();
+    const desk = bubble('Acme Front Desk', 'outbound').getByRole('list', { name: 'Shared contacts' });
+    await desk.getByText('+91 22 5555 0100').waitFor();
+    await desk.getByText('desk@acme.example').waitFor();
+    await desk.getByText('Acme Foods').waitFor();
 
     // Interactive messages sent, and the customer's taps answering them.
     const slots = bubble('Pick a delivery slot', 'outbound');
@@ -252,6 +278,10 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
       await slots.getByRole('list', { name: 'Buttons' }).getByRole('listitem').allTextContents(),
     ).toEqual(['Morning', 'Evening']);
     await slots.getByText('Slots fill fast').waitFor();
+    const book = bubble('Book a table for tonight', 'outbound');
+    await book.getByText('Book now').waitFor();
+    await book.getByText('Opens https://acme.example/book?t=1').waitFor();
+    await book.getByText('Open till 11').waitFor();
     const menu = bubble('Choose your lunch', 'outbound');
     await menu.getByText('Lunch menu').waitFor();
     await menu.getByText('See dishes').waitFor();

@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { checkRichSend } from './rich-send-check.js';
 
 const reply = (id: string, title: string) => ({ type: 'reply', reply: { id, title } });
+const cta = (parameters: Record<string, string>) => ({
+  type: 'cta_url',
+  body: { text: 'Hi' },
+  action: { name: 'cta_url', parameters },
+});
 
-describe("the simulator's checks on media, interactive, location and reaction sends", () => {
+describe("the simulator's checks on media, interactive, location, reaction and contacts sends", () => {
   it.each([
     ['image', { link: 'https://a.example/x.jpg', caption: 'Hi' }, null],
     ['image', { link: 'https://a.example/x.jpg', id: '1' }, 'exactly one of link or id'],
@@ -43,6 +48,23 @@ describe("the simulator's checks on media, interactive, location and reaction se
       },
       'at most 10 rows',
     ],
+    ['interactive', cta({ display_text: 'See dates', url: 'https://a.example/d' }), null],
+    [
+      'interactive',
+      cta({ display_text: 'A label over twenty c', url: 'https://a.example/d' }),
+      'display_text',
+    ],
+    ['interactive', cta({ display_text: 'Go', url: 'a.example/d' }), 'url'],
+    [
+      'interactive',
+      { ...cta({ display_text: 'Go', url: 'https://a.example' }), body: { text: 'x'.repeat(1025) } },
+      'body',
+    ],
+    ['interactive', { type: 'cta_url', body: { text: 'Hi' }, action: { buttons: [] } }, 'name cta_url'],
+    ['contacts', [{ name: { formatted_name: 'Asha' }, phones: [{ phone: '+1 415' }] }], null],
+    ['contacts', [], 'at least one'],
+    ['contacts', [{ name: { first_name: 'Asha' } }], 'contacts[0].name.formatted_name'],
+    ['contacts', [{ name: { formatted_name: 'Asha' }, emails: 'a@b.example' }], 'contacts[0].emails'],
   ])('%s %j', (type, content, problem) => {
     const found = checkRichSend(type, { [type]: content });
     if (problem === null) expect(found).toBeNull();
@@ -50,6 +72,6 @@ describe("the simulator's checks on media, interactive, location and reaction se
   });
 
   it('does not know other types', () => {
-    expect(checkRichSend('contacts', { contacts: [] })).toBeUndefined();
+    expect(checkRichSend('poll', { poll: {} })).toBeUndefined();
   });
 });

@@ -3,10 +3,11 @@ import { Field, InputField } from '../../ui';
 /** A send_message step's message, in Meta's shape (the server checks it: src/modules/messaging/schemas.ts). */
 type Media = { link?: string; id?: string; caption?: string; filename?: string };
 type Buttons = {
-  type: 'button' | 'list';
+  type: 'button' | 'list' | 'cta_url';
   body: { text: string };
   action: { buttons?: { type: 'reply'; reply: { id: string; title: string } }[] };
 };
+type Card = { name: { formatted_name: string }; phones?: { phone: string }[] };
 type Location = { latitude: number; longitude: number; name?: string; address?: string };
 export type RichMessage = { type: string } & Record<string, unknown>;
 
@@ -18,6 +19,7 @@ const KINDS = [
   ['sticker', 'Sticker'],
   ['interactive', 'Reply buttons'],
   ['location', 'Location'],
+  ['contacts', 'Contact card'],
 ] as const;
 
 /** An empty message of this kind. */
@@ -25,6 +27,7 @@ export function emptyMessage(kind: string): RichMessage {
   if (kind === 'interactive')
     return { type: kind, interactive: { type: 'button', body: { text: '' }, action: { buttons: [] } } };
   if (kind === 'location') return { type: kind, location: { latitude: 0, longitude: 0 } };
+  if (kind === 'contacts') return { type: kind, contacts: [{ name: { formatted_name: '' } }] };
   return { type: kind, [kind]: { link: '' } };
 }
 
@@ -36,6 +39,8 @@ export function describeMessage(m: RichMessage): string {
     const l = m.location as Location;
     return `${kind}: ${l.name || `${l.latitude}, ${l.longitude}`}`;
   }
+  if (m.type === 'contacts')
+    return `${kind}: ${(m.contacts as Card[]).map((c) => c.name.formatted_name).join(', ') || 'give a name'}`;
   const media = m[m.type] as Media;
   return `${kind}: ${media.link || media.id || 'give its link'}`;
 }
@@ -48,6 +53,8 @@ const tooLong = (s: string | undefined, max: number, what: string) =>
 function checkMessage(m: RichMessage): Record<string, string | undefined> {
   if (m.type === 'interactive') {
     const i = m.interactive as Buttons;
+    // Lists and call-to-action buttons are edited through the API, whose answer names what is wrong.
+    if (i.type !== 'button') return {};
     const titles = (i.action.buttons ?? []).map((b) => b.reply.title);
     return {
       'interactive.body.text': !i.body.text.trim()
@@ -59,6 +66,14 @@ function checkMessage(m: RichMessage): Record<string, string | undefined> {
           : new Set(titles).size !== titles.length
             ? 'Each button needs a different title.'
             : titles.map((t) => tooLong(t, 20, 'A button title')).find(Boolean),
+    };
+  }
+  if (m.type === 'contacts') {
+    const [card] = m.contacts as Card[];
+    return {
+      'contacts.0.name.formatted_name': !card?.name.formatted_name.trim()
+        ? 'Give the name shown on the card.'
+        : tooLong(card.name.formatted_name, 512, 'The name'),
     };
   }
   if (m.type === 'location') {
@@ -126,7 +141,10 @@ export function RichMessageFields({
       return (
         <>
           {kindField}
-          <p className="small muted">This step sends a list; edit it through the API.</p>
+          <p className="small muted">
+            This step sends {i.type === 'list' ? 'a list' : 'a call-to-action URL button'}; edit it through
+            the API.
+          </p>
         </>
       );
     const titles = [0, 1, 2].map((n) => i.action.buttons?.[n]?.reply.title ?? '');
@@ -168,6 +186,42 @@ export function RichMessageFields({
         {error('interactive.action.buttons') && (
           <p className="field-error">{error('interactive.action.buttons')}</p>
         )}
+      </>
+    );
+  }
+
+  if (kind === 'contacts') {
+    const cards = message.contacts as Card[];
+    if (cards.length !== 1)
+      return (
+        <>
+          {kindField}
+          <p className="small muted">
+            This step sends {cards.length} contact cards; edit it through the API.
+          </p>
+        </>
+      );
+    const card = cards[0]!;
+    const set = (patch: Partial<Card>) => onChange({ ...message, contacts: [{ ...card, ...patch }] });
+    return (
+      <>
+        {kindField}
+        <div className="grid-fields">
+          <InputField
+            label="Name on the card"
+            hint={PLACEHOLDERS}
+            value={card.name.formatted_name}
+            error={error('contacts.0.name.formatted_name')}
+            aria-invalid={Boolean(error('contacts.0.name.formatted_name'))}
+            onChange={(e) => set({ name: { ...card.name, formatted_name: e.target.value } })}
+          />
+          <InputField
+            label="Phone (optional)"
+            value={card.phones?.[0]?.phone ?? ''}
+            error={error('contacts.0.phones.0.phone')}
+            onChange={(e) => set({ phones: e.target.value ? [{ phone: e.target.value }] : undefined })}
+          />
+        </div>
       </>
     );
   }

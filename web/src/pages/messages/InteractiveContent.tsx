@@ -1,7 +1,10 @@
 import { MediaContent } from './MediaContent';
 import { isObject, type Json, list, str } from './types';
 
-/** Reply buttons or a list message as Parley sent it: header, body, footer and what the customer may tap. */
+/**
+ * Reply buttons, a list or a call-to-action URL button as Parley sent it: header, body, footer and what
+ * the customer may tap.
+ */
 export function SentInteractive({ messageId, content }: { messageId: string; content: Json }) {
   const header = isObject(content.header) ? content.header : undefined;
   const kind = str(header?.type);
@@ -14,7 +17,9 @@ export function SentInteractive({ messageId, content }: { messageId: string; con
       )}
       <div className="pre">{str(isObject(content.body) ? content.body.text : undefined)}</div>
       {isObject(content.footer) && <div className="bubble-footer">{str(content.footer.text)}</div>}
-      {content.type === 'list' ? (
+      {content.type === 'cta_url' ? (
+        <CtaButton parameters={isObject(action.parameters) ? action.parameters : {}} />
+      ) : content.type === 'list' ? (
         <div className="bubble-list">
           <div className="bubble-button" title="The menu button the customer opens">
             ☰ {str(action.button)}
@@ -39,6 +44,19 @@ export function SentInteractive({ messageId, content }: { messageId: string; con
         />
       )}
     </>
+  );
+}
+
+/** A call-to-action button: its label, and the address it opens (shown, since the customer sees only the label). */
+function CtaButton({ parameters }: { parameters: Json }) {
+  const url = str(parameters.url);
+  return (
+    <div className="bubble-buttons">
+      <div className="bubble-button" title="Opens a web page">
+        ↗ {str(parameters.display_text)}
+      </div>
+      {url && <div className="small muted">Opens {url}</div>}
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { type Json, list, str } from './types';
+import { isObject, type Json, list, str } from './types';
 
 const coordinate = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -50,6 +50,12 @@ export function ContactsContent({ contacts }: { contacts: Json[] }) {
                 {str(e.email)}
               </div>
             ))}
+            {list(c.urls).map((u) => (
+              <div key={str(u.url)} className="small">
+                {str(u.url)}
+              </div>
+            ))}
+            {isObject(c.org) && str(c.org.company) && <div className="small muted">{str(c.org.company)}</div>}
           </li>
         );
       })}
