@@ -362,7 +362,7 @@ export const MessageView = Type.Object({
     description:
       "Extension: the type's object in Meta's shape — for an inbound message as the network sent it (`button` {payload, text}, " +
       '`interactive` {button_reply | list_reply}, media {id, mime_type, caption, filename}, `location`, `reaction`, ' +
-      '`{contacts: [...]}`, `{errors}` for `unsupported`); for an outbound media, interactive, location or reaction message as sent',
+      '`{contacts: [...]}`, `{errors}` for `unsupported`); for an outbound media, interactive, location or reaction message as sent, and contacts as `{contacts: [...]}`',
   }),
   context: Type.Union(
     [
