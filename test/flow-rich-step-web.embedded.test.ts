@@ -18,7 +18,7 @@ describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { time
     expect(apiKey).toMatch(/^pk_live_/);
   });
 
-  it('builds an image and a reply-buttons step, with errors in words beside the fields, and sends them', async () => {
+  it('builds an image, a reply-buttons and a contact-card step, with errors in words beside the fields, and sends them', async () => {
     await go('Flows');
     await app.page.getByRole('link', { name: 'New flow' }).first().click();
     await app.page.getByLabel('Name').fill('Booking');
@@ -41,6 +41,13 @@ describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { time
     await app.page.getByLabel('Button 1').fill('Keep it');
     await app.page.getByLabel('Button 2 (optional)').fill('Move it');
     expect(await app.page.locator('.field-error').count()).toBe(0);
+
+    await app.page.locator('.add-step-btn', { hasText: 'Send media or buttons' }).click();
+    await app.page.getByLabel('Kind').selectOption({ label: 'Contact card' });
+    await error('Give the name shown on the card.').waitFor();
+    await app.page.getByLabel('Name on the card').fill('Front desk');
+    await app.page.getByLabel('Phone (optional)').fill('+91 22 5555 0100');
+    expect(await app.page.locator('.field-error').count()).toBe(0);
     await screenshot(app.page, 'flow-rich-step');
     await app.page.getByRole('button', { name: 'Publish' }).click();
     await app.page.locator('.badge', { hasText: 'published' }).waitFor();
@@ -56,11 +63,15 @@ describe.skipIf(!hasChromium)('send media or buttons in the flow editor', { time
       const { messages } = (await sim('GET', `/messages?to=${CUSTOMER}`)) as {
         messages: { payload: { type: string } }[];
       };
-      // By type: image before interactive, whatever order the simulator lists them in.
+      // By type: contacts, image, interactive, whatever order the simulator lists them in.
       const payloads = messages.map((m) => m.payload);
-      return payloads.length === 2 && payloads.sort((a, b) => a.type.localeCompare(b.type));
+      return payloads.length === 3 && payloads.sort((a, b) => a.type.localeCompare(b.type));
     }, 30_000);
     expect(sent).toMatchObject([
+      {
+        type: 'contacts',
+        contacts: [{ name: { formatted_name: 'Front desk' }, phones: [{ phone: '+91 22 5555 0100' }] }],
+      },
       { type: 'image', image: { link: 'https://cdn.example/room.jpg', caption: 'Your room, Ravi' } },
       {
         type: 'interactive',
