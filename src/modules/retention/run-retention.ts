@@ -4,7 +4,7 @@ import { removeDeliveryLogs } from './delivery-logs.js';
 import { removeFinishedRuns } from './finished-runs.js';
 import { removeMedia } from './media.js';
 import { removeMessageContent } from './message-content.js';
-import { everyRetention, type RetentionKind } from './settings.js';
+import { everyRetention, RETENTION_KINDS, type RetentionKind } from './settings.js';
 
 /**
  * Rows per batch, each batch one statement committed on its own. PGlite runs one statement at a time
@@ -32,6 +32,27 @@ async function allBatches(
   }
 }
 
+const counted = (n: number) => ({ passed: n, done: n });
+
+/** One batch of each kind: how many rows it passed over (to know the last batch) and how many it removed. */
+const BATCHES: Record<
+  RetentionKind,
+  (
+    ctx: AppContext,
+    workspaceId: string,
+    before: Date,
+    size: number,
+  ) => Promise<{ passed: number; done: number }>
+> = {
+  message_content: async (ctx, id, before, size) => {
+    const r = await removeMessageContent(ctx.db, id, before, size);
+    return { passed: r.passed, done: r.blanked };
+  },
+  media: async (ctx, id, before, size) => counted(await removeMedia(ctx, id, before, size)),
+  finished_runs: async (ctx, id, before, size) => counted(await removeFinishedRuns(ctx.db, id, before, size)),
+  delivery_logs: async (ctx, id, before, size) => counted(await removeDeliveryLogs(ctx.db, id, before, size)),
+};
+
 /**
  * The daily retention pass (job maintenance.retention): for every workspace, what is past the days its
  * settings keep is removed, kind by kind, oldest first, in batches. Idempotent: run again, it finds only
@@ -43,40 +64,19 @@ export async function runRetention(
 ): Promise<RetentionCounts> {
   const { rows } = await ctx.db.query<{ now: Date }>('SELECT now() AS now');
   const now = rows[0]!.now.getTime();
-  const cutoff = (days: number) => new Date(now - days * 86_400_000);
   const total: RetentionCounts = { message_content: 0, media: 0, finished_runs: 0, delivery_logs: 0 };
-  const counted = (n: number) => ({ passed: n, done: n });
   for (const w of await everyRetention(ctx.db)) {
     const done: RetentionCounts = { message_content: 0, media: 0, finished_runs: 0, delivery_logs: 0 };
-    if (w.message_content_days !== null) {
-      const before = cutoff(w.message_content_days);
-      done.message_content = await allBatches(ctx, size, async () => {
-        const r = await removeMessageContent(ctx.db, w.id, before, size);
-        return { passed: r.passed, done: r.blanked };
-      });
-    }
-    if (w.media_days !== null) {
-      const before = cutoff(w.media_days);
-      done.media = await allBatches(ctx, size, async () =>
-        counted(await removeMedia(ctx, w.id, before, size)),
-      );
-    }
-    if (w.finished_runs_days !== null) {
-      const before = cutoff(w.finished_runs_days);
-      done.finished_runs = await allBatches(ctx, size, async () =>
-        counted(await removeFinishedRuns(ctx.db, w.id, before, size)),
-      );
-    }
-    if (w.delivery_logs_days !== null) {
-      const before = cutoff(w.delivery_logs_days);
-      done.delivery_logs = await allBatches(ctx, size, async () =>
-        counted(await removeDeliveryLogs(ctx.db, w.id, before, size)),
-      );
+    for (const kind of RETENTION_KINDS) {
+      const days = w[`${kind}_days`];
+      if (days === null) continue;
+      const before = new Date(now - days * 86_400_000);
+      done[kind] = await allBatches(ctx, size, () => BATCHES[kind](ctx, w.id, before, size));
+      total[kind] += done[kind];
     }
     if (Object.values(done).some((n) => n > 0)) {
       ctx.log.info({ workspaceId: w.id, ...done }, 'data past its retention removed');
     }
-    for (const k of Object.keys(total) as RetentionKind[]) total[k] += done[k];
   }
   return total;
 }
