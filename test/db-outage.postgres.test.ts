@@ -141,7 +141,8 @@ describe('a database that stops answering or refuses: 503 with Retry-After, then
         retryAfter: '5',
       });
       expect(a.ms, a.name).toBeLessThan(a.name === 'GET /readyz' ? READY_WITHIN_MS : ANSWERED_WITHIN_MS);
-      expect(a.body, a.name).not.toMatch(DRIVER_TEXT);
+      // The random request id may spell "sql" by chance; only the words people read are checked.
+      expect(a.body.replace(/"request_id":"[^"]*"/, ''), a.name).not.toMatch(DRIVER_TEXT);
     }
     const [contact, templates, form, hook, whatsapp, ready] = answers.map((a) => JSON.parse(a.body));
     for (const rest of [contact, templates, whatsapp]) {
