@@ -204,12 +204,44 @@ const TRIGGERS = {
     { additionalProperties: false },
   ),
   lead_created: Type.Object({ type: Type.Literal('lead_created') }, { additionalProperties: false }),
+  message_received: Type.Object(
+    {
+      type: Type.Literal('message_received'),
+      keywords: Type.Optional(
+        Type.Array(Text({ minLength: 1, maxLength: 64 }), {
+          minItems: 1,
+          maxItems: 50,
+          description: 'a text equal to one, ignoring case, accents, surrounding spaces and punctuation',
+        }),
+      ),
+      match: Type.Optional(oneOf(['exact', 'contains'], { default: 'exact' })),
+      payloads: Type.Optional(
+        Type.Array(Text({ minLength: 1, maxLength: 256 }), {
+          minItems: 1,
+          maxItems: 50,
+          description: "a tapped template quick reply's payload, or an interactive button's or list row's id",
+        }),
+      ),
+      first_message: Type.Optional(Type.Boolean({ description: "only a contact's first message ever" })),
+      after_silence: Type.Optional(
+        Type.String({
+          pattern: '^[0-9]{1,6}(m|h|d)$',
+          description: 'only the first message after that long without one, e.g. 24h',
+        }),
+      ),
+      while_assigned: Type.Optional(
+        Type.Boolean({ description: 'also start when a teammate holds the conversation' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 };
 const Trigger = Type.Union([
   TRIGGERS.event,
   TRIGGERS.webhook,
   TRIGGERS.form_submitted,
   TRIGGERS.lead_created,
+  TRIGGERS.message_received,
 ]);
 export type Trigger = Static<typeof Trigger>;
 
@@ -218,6 +250,7 @@ export const Definition = Type.Object(
     name: NameText({ minLength: 1, maxLength: 200 }),
     trigger: Trigger,
     steps: Type.Array(Step, { minItems: 1, maxItems: 100 }),
+    on_teammate_reply: Type.Optional(oneOf(['stop', 'continue'], { default: 'stop' })),
   },
   { additionalProperties: false },
 );
@@ -236,6 +269,7 @@ const checkOutline = ajv.compile(
   Type.Object(
     {
       name: Definition.properties.name,
+      on_teammate_reply: Definition.properties.on_teammate_reply,
       trigger: Type.Object({ type: Type.Unsafe<string>({ type: 'string', enum: Object.keys(TRIGGERS) }) }),
       steps: Type.Array(
         Type.Object({ type: Type.Unsafe<string>({ type: 'string', enum: Object.keys(STEPS) }) }),
@@ -277,12 +311,27 @@ export function parseDefinition(input: unknown): Definition {
   const shape: Problem[] = [];
   const trigger = checkTrigger[outline.trigger.type]!;
   if (!trigger(outline.trigger)) shape.push(...ajvProblems('trigger', trigger.errors));
+  else shape.push(...triggerProblems(outline.trigger as Trigger));
   outline.steps.forEach((s, i) => {
     const check = checkStep[s.type]!;
     if (!check(s)) shape.push(...ajvProblems(`steps.${i}`, check.errors));
   });
   if (shape.length > 0) throw invalidDefinition(uniqueProblems(shape));
   return checkGraph(input as Definition);
+}
+
+/** What the trigger's schema cannot say: fields that only mean something together. */
+function triggerProblems(t: Trigger): Problem[] {
+  if (t.type !== 'message_received') return [];
+  const problems: Problem[] = [];
+  if (t.match && !t.keywords)
+    problems.push({ field: 'trigger.match', message: 'Give the keywords this way of matching applies to.' });
+  if (t.first_message && t.after_silence)
+    problems.push({
+      field: 'trigger.after_silence',
+      message: 'Pick one: the first message ever, or the first after a silence.',
+    });
+  return problems;
 }
 
 function checkGraph(input: Definition): Definition {
@@ -391,5 +440,5 @@ function uniqueProblems(list: Problem[]) {
 
 /** The kind an automation is, by its trigger: event triggers make flows, the others sequences. */
 export function kindOf(trigger: Trigger): 'flow' | 'sequence' {
-  return trigger.type === 'event' ? 'flow' : 'sequence';
+  return trigger.type === 'event' || trigger.type === 'message_received' ? 'flow' : 'sequence';
 }
