@@ -214,7 +214,7 @@ const TRIGGERS = {
           description: 'a text equal to one, ignoring case, accents, surrounding spaces and punctuation',
         }),
       ),
-      match: Type.Optional(oneOf(['exact', 'contains'], { default: 'exact' })),
+      match: Type.Optional(oneOf(['exact', 'contains'])),
       payloads: Type.Optional(
         Type.Array(Text({ minLength: 1, maxLength: 256 }), {
           minItems: 1,

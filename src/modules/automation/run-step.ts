@@ -115,7 +115,7 @@ async function claim(db: Queryable, job: StepJob, step: Step): Promise<Claim> {
     // clock_timestamp(): the steps of a chain share a transaction, and now() would order them by id.
     `INSERT INTO run_steps (workspace_id, run_id, step_id, type, status, started_at)
      VALUES ($1, $2, $3, $4, 'started', clock_timestamp())
-     ON CONFLICT (workspace_id, run_id, step_id) DO UPDATE SET attempts = run_steps.attempts + 1
+     ON CONFLICT (workspace_id, run_id, step_id, visit) DO UPDATE SET attempts = run_steps.attempts + 1
      RETURNING status, next_step, wait_until`,
     [job.workspaceId, job.runId, step.id, step.type],
   );
@@ -303,7 +303,7 @@ async function failStep(ctx: AppContext, job: StepJob, run: RunRow, step: Step, 
   await ctx.db.query(
     `INSERT INTO run_steps (workspace_id, run_id, step_id, type, status, error, started_at, finished_at)
      VALUES ($1, $2, $3, $4, 'failed', $5, clock_timestamp(), now())
-     ON CONFLICT (workspace_id, run_id, step_id) DO UPDATE SET status = 'failed', error = $5, finished_at = now()`,
+     ON CONFLICT (workspace_id, run_id, step_id, visit) DO UPDATE SET status = 'failed', error = $5, finished_at = now()`,
     [job.workspaceId, job.runId, step.id, step.type, error],
   );
   await failRun(ctx, job, run, `step "${step.id}": ${error}`);

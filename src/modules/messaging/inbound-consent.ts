@@ -27,10 +27,18 @@ function candidates(m: InboundMessage): { text: string; source: 'keyword' | 'pay
     .map((text) => ({ text, source: 'payload' as const }));
 }
 
+/** A consent keyword's meaning, and the change it made (none when the contact already stood so). */
+export interface InboundConsent {
+  optedOut: boolean;
+  change: ConsentChange | null;
+  reply: string | null;
+}
+
 /**
  * An inbound STOP, UNSUBSCRIBE or START (or one of the workspace's own words, as text or a tapped
  * button) changes the contact's consent, in the transaction storing the message. Answers the change
- * and the confirmation the workspace asked to send back, if any.
+ * and the confirmation the workspace asked to send back, if any; a keyword that changes nothing is
+ * still a keyword (no bot answers a second STOP).
  */
 export async function applyInboundConsent(
   tx: Queryable,
@@ -38,7 +46,7 @@ export async function applyInboundConsent(
   contactId: string,
   messageId: string,
   m: InboundMessage,
-): Promise<{ change: ConsentChange; reply: string | null } | null> {
+): Promise<InboundConsent | null> {
   const said = candidates(m);
   if (said.length === 0) return null;
   const { rows } = await tx.query<ConsentSettings>(
@@ -57,9 +65,9 @@ export async function applyInboundConsent(
       messageId,
       keyword: found.keyword,
     });
-    if (!change) return null;
+    if (!change) return { optedOut: found.optedOut, change: null, reply: null };
     const reply = found.optedOut ? settings.opt_out_confirmation : settings.opt_in_confirmation;
-    return { change, reply: reply?.trim() ? reply : null };
+    return { optedOut: found.optedOut, change, reply: reply?.trim() ? reply : null };
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
+import { routeToBot } from '../automation/bot-routing.js';
 import { startMessageFlows } from '../automation/message-event.js';
 import { markReplied } from '../broadcasts/mark-replied.js';
 import { queueInboundMedia } from '../media/inbound-media.js';
@@ -166,7 +167,7 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       ],
     );
     const id = inserted.rows[0]?.id;
-    if (!id) return { flows: false, media: false, deliveries: [], consent: null };
+    if (!id) return { flows: false, bot: false, media: false, deliveries: [], consent: null };
     const media = await queueInboundMedia(tx, ctx.queue, {
       workspaceId,
       id,
@@ -198,20 +199,36 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
     });
     const deliveries = await recordEvent(tx, workspaceId, 'message.received', id, data);
     const consent = await applyInboundConsent(tx, workspaceId, contactId, id, m);
+    const bot = await routeToBot(ctx, tx, {
+      workspaceId,
+      contactId,
+      at: m.at,
+      consent: consent ? (consent.optedOut ? 'opted_out' : 'opted_in') : null,
+      message: {
+        message_id: id,
+        type: m.type,
+        text: m.text,
+        button_payload: tapped,
+        reply_to: inserted.rows[0]!.reply_to,
+      },
+    });
     await markReplied(tx, workspaceId, contactId, m.at);
     return {
       flows,
+      bot,
       media: media !== null,
-      deliveries: [...deliveries, ...(consent?.change.deliveries ?? [])],
+      deliveries: [...deliveries, ...(consent?.change?.deliveries ?? [])],
       consent,
       id,
     };
   });
   if (outcome.flows) ctx.queue?.wake('automation.start');
+  if (outcome.bot) ctx.queue?.wake('automation.step');
   if (outcome.media) ctx.queue?.wake('media.download');
   await queueDeliveries(ctx, workspaceId, outcome.deliveries);
-  if (outcome.consent?.reply)
-    confirmConsent(ctx, workspaceId, outcome.id!, outcome.consent.change.phone, outcome.consent.reply);
+  const consent = outcome.consent;
+  if (consent?.change && consent.reply)
+    confirmConsent(ctx, workspaceId, outcome.id!, consent.change.phone, consent.reply);
 }
 
 /**
