@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
+import { workspaceWithOwner } from '../../../test/support/app-session.js';
+import {
+  connectSimulator,
+  simControl,
+  simState,
+  simulatorAppForTests,
+} from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { changeConversation } from '../inbox/change-conversation.js';
 import { createAutomation } from './save-automation.js';
@@ -224,5 +230,49 @@ describe('bots started by what customers write', () => {
     const phone = nextPhone();
     await say(ws, phone, tap('HELP', 'Help'));
     await expectReplies(ws, phone, ['Help here']);
+  });
+});
+
+describe("a teammate's reply", () => {
+  it('stops the bot holding the conversation, unless the automation says continue', async () => {
+    const owner = await workspaceWithOwner(t);
+    const ws = { id: owner.workspaceId, number: await connectSimulator(t, t.base, owner.workspaceId) } as Ws;
+    const steps = (name: string) => [
+      { id: 'answer', type: 'send_text', text: `${name} here` },
+      { id: 'hold', type: 'wait', duration: '2s' },
+      { id: 'later', type: 'send_text', text: `${name} again` },
+    ];
+    await createAutomation(
+      t.ctx,
+      ws.id,
+      { name: 'Stops', trigger: { type: 'message_received', keywords: ['a'] }, steps: steps('Stops') },
+      { publish: true },
+    );
+    await createAutomation(
+      t.ctx,
+      ws.id,
+      {
+        name: 'Goes on',
+        trigger: { type: 'message_received', keywords: ['b'] },
+        steps: steps('Goes on'),
+        on_teammate_reply: 'continue',
+      },
+      { publish: true },
+    );
+    const [a, b] = [nextPhone(), nextPhone()];
+    await say(ws, a, text('a'));
+    await say(ws, b, text('b'));
+    for (const phone of [a, b]) {
+      await until(async () => (await runsOf(ws, phone))[0]?.status === 'waiting', 10_000);
+      const res = await owner.client.call('POST', `/conversations/${await contactId(ws, phone)}/messages`, {
+        text: 'A person here',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    await expectReplies(ws, b, ['Goes on here', 'A person here', 'Goes on again']);
+    expect(await runsOf(ws, a)).toEqual([
+      { name: 'Stops', status: 'stopped', holds_conversation: true, error: 'a teammate replied' },
+    ]);
+    expect(repliesTo(a)).toEqual(['Stops here', 'A person here']);
   });
 });

@@ -120,3 +120,16 @@ async function startBot(ctx: AppContext, tx: Queryable, inbound: InboundForBots,
   await queueStep(ctx, tx, inbound.workspaceId, runId, bot.first);
   return true;
 }
+
+/**
+ * A teammate's reply in the conversation stops the bot holding it, unless its automation says
+ * `on_teammate_reply: "continue"`: from then on the team answers.
+ */
+export async function stopBotForTeammate(
+  ctx: AppContext,
+  reply: { workspaceId: string; contactId: string },
+): Promise<void> {
+  await stopConversationBot(ctx, ctx.db, reply.workspaceId, reply.contactId, 'a teammate replied', {
+    teammate: true,
+  });
+}

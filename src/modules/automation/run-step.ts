@@ -146,7 +146,7 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
     [workspaceId, runId],
   );
   const row = rows[0];
-  if (!row || row.status === 'completed' || row.status === 'failed') return;
+  if (!row || row.status === 'completed' || row.status === 'failed' || row.status === 'stopped') return;
   const run: RunRow = {
     ...row,
     definition: (await publishedDefinition(ctx.db, workspaceId, row.automation_id, row.version))!,
