@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../src/http/app-api.js';
+import { createAutomation } from '../src/modules/automation/save-automation.js';
 import { createTestApp } from './support/app.js';
 import { broadcastWalls } from './support/broadcast-walls.js';
 import { expectRestError } from './support/endpoint-security.js';
@@ -356,6 +357,21 @@ const WALLS: Record<string, Wall> = {
     await a.message();
     const handling = async () => (await read(a, `/conversations/${id}`)()).conversation;
     return { params: { id }, body: { state: 'resolved' }, snapshot: handling };
+  },
+  // A bot answers A's customer: B's call must not stop it.
+  'POST /conversations/:id/bot/stop': async (a) => {
+    const { id, phone } = await a.contact();
+    const { phoneNumberId } = await a.number();
+    const bot = {
+      name: 'Holds the conversation',
+      trigger: { type: 'message_received', keywords: ['wall'] },
+      steps: [{ id: 'hold', type: 'wait', duration: '1h' }],
+    };
+    await createAutomation(t.ctx, await a.workspaceId(), bot, { publish: true });
+    await simControl(base, '/inbound', { from: phone, text: 'wall', phone_number_id: phoneNumberId });
+    const handling = async () => (await read(a, `/conversations/${id}`)()).conversation;
+    await until(async () => (await handling()).bot !== null);
+    return { params: { id }, snapshot: handling };
   },
   'POST /conversations/:id/notes': async (a) => {
     const { id } = await a.contact();

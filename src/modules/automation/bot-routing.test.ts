@@ -276,3 +276,36 @@ describe("a teammate's reply", () => {
     expect(repliesTo(a)).toEqual(['Stops here', 'A person here']);
   });
 });
+
+describe('the inbox', () => {
+  it('shows which bot answers a conversation and marks its messages; a teammate can stop it', async () => {
+    const owner = await workspaceWithOwner(t);
+    const ws = { id: owner.workspaceId, number: await connectSimulator(t, t.base, owner.workspaceId) } as Ws;
+    await holdingBot(ws, 'Concierge', {});
+    const phone = nextPhone();
+    await say(ws, phone, text('hello'));
+    await expectReplies(ws, phone, ['Concierge here']);
+    const id = await contactId(ws, phone);
+    const inbox = (await owner.client.call('GET', '/inbox')).json();
+    expect(inbox.conversations.map((c: { bot_name: string | null }) => c.bot_name)).toEqual(['Concierge']);
+    const conv = (await owner.client.call('GET', `/conversations/${id}`)).json();
+    expect(conv.conversation.bot).toMatchObject({ name: 'Concierge', waiting_for_answer: false });
+    const sent = conv.messages.filter((m: { direction: string }) => m.direction === 'outbound');
+    expect(sent.map((m: { sent_via: string; sender_name: string }) => [m.sent_via, m.sender_name])).toEqual([
+      ['bot', 'Concierge'],
+    ]);
+
+    const other = await workspaceWithOwner(t);
+    expect((await other.client.call('POST', `/conversations/${id}/bot/stop`)).statusCode).toBe(404);
+    expect((await runsOf(ws, phone))[0]?.status).toBe('waiting');
+
+    const stopped = await owner.client.call('POST', `/conversations/${id}/bot/stop`);
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    expect(stopped.json().conversation.bot).toBeNull();
+    expect(await runsOf(ws, phone)).toEqual([
+      { name: 'Concierge', status: 'stopped', holds_conversation: true, error: 'a teammate stopped it' },
+    ]);
+    const after = (await owner.client.call('GET', '/inbox')).json();
+    expect(after.conversations[0].bot_name).toBeNull();
+  });
+});

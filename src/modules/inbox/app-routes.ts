@@ -1,6 +1,7 @@
 import type { RestApp } from '../../http/rest-app.js';
 import { Done } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
+import { stopConversationBot } from '../automation/bot-conversation.js';
 import { conversationContact } from '../messaging/conversation.js';
 import { addNote } from './add-note.js';
 import { changeConversation } from './change-conversation.js';
@@ -67,6 +68,18 @@ export function registerAppInboxRoutes(app: RestApp): void {
         result: true as const,
         conversation: await conversationState(db, workspaceId, request.params.id),
       };
+    },
+  );
+
+  // Taking over from a bot without replying (a reply stops it too).
+  app.post(
+    '/conversations/:id/bot/stop',
+    { schema: { params: IdParams, response: { 200: ConversationStateResult } } },
+    async (request) => {
+      const { workspaceId } = request.session();
+      const contact = await conversationContact(db, workspaceId, request.params.id);
+      await stopConversationBot(app.ctx, db, workspaceId, contact.id, 'a teammate stopped it');
+      return { result: true as const, conversation: await conversationState(db, workspaceId, contact.id) };
     },
   );
 

@@ -1,9 +1,10 @@
 import type { Queryable } from '../../db/db.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
+import { HOLDING_BOT } from './conversation-bot.js';
 import type { ConversationStateView } from './schemas.js';
 
-/** A conversation's state, assignee and last team read (open and unassigned when it has no row yet). */
+/** A conversation's state, assignee, last team read and the bot answering it (open and unassigned when it has no row yet). */
 export async function conversationState(
   db: Queryable,
   workspaceId: string,
@@ -11,9 +12,12 @@ export async function conversationState(
 ): Promise<ConversationStateView> {
   const { rows } = await db.query<ConversationStateView>(
     `SELECT cv.state, cv.assignee_id, ${displayName('u')} AS assignee_name,
-       to_char(cv.team_read_at AT TIME ZONE 'UTC', ${ISO}) AS team_read_at FROM conversations cv
-     LEFT JOIN users u ON u.id = cv.assignee_id WHERE cv.workspace_id = $1 AND cv.contact_id = $2`,
+       to_char(cv.team_read_at AT TIME ZONE 'UTC', ${ISO}) AS team_read_at,
+       CASE WHEN hb.run_id IS NOT NULL THEN jsonb_build_object('run_id', hb.run_id, 'automation_id', hb.automation_id,
+         'name', hb.name, 'waiting_for_answer', hb.waiting_for_answer) END AS bot
+     FROM conversations cv
+     LEFT JOIN users u ON u.id = cv.assignee_id ${HOLDING_BOT} WHERE cv.workspace_id = $1 AND cv.contact_id = $2`,
     [workspaceId, contactId],
   );
-  return rows[0] ?? { state: 'open', assignee_id: null, assignee_name: null, team_read_at: null };
+  return rows[0] ?? { state: 'open', assignee_id: null, assignee_name: null, team_read_at: null, bot: null };
 }

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/db.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
+import { HOLDING_BOT } from './conversation-bot.js';
 import type { InboxFilter, InboxRow } from './schemas.js';
 
 export interface InboxOptions {
@@ -37,10 +38,11 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
          (SELECT count(*)::int FROM (SELECT 1 FROM messages um
             WHERE um.workspace_id = cv.workspace_id AND um.contact_id = cv.contact_id AND um.direction = 'inbound'
               AND um.updated_at > COALESCE(cv.team_read_at, '-infinity') LIMIT ${UNREAD_CAP}) AS unread)
-       ELSE 0 END AS unread
+       ELSE 0 END AS unread, hb.name AS bot_name
      FROM conversations cv
      JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id
      LEFT JOIN users u ON u.id = cv.assignee_id
+     ${HOLDING_BOT}
      LEFT JOIN LATERAL (SELECT m.id, m.direction, m.type, m.text, m.template_name, m.status, m.content_removed_at
        FROM messages m
        WHERE m.workspace_id = cv.workspace_id AND m.contact_id = cv.contact_id

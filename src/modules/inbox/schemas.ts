@@ -65,6 +65,9 @@ const InboxRow = Type.Object({
   last_status: MaybeText,
   last_content_removed: Type.Boolean({ description: "Data retention removed the last message's content" }),
   unread: Type.Integer({ description: 'Customer messages since the team last read it, at most 100' }),
+  bot_name: Type.Union([Type.String(), Type.Null()], {
+    description: "The bot answering the conversation (its automation's name), or null when none is",
+  }),
 });
 export type InboxRow = Static<typeof InboxRow>;
 
@@ -82,6 +85,18 @@ export const ConversationStateView = Type.Object({
   assignee_id: MaybeText,
   assignee_name: MaybeText,
   team_read_at: MaybeTimestamp,
+  bot: Type.Union([
+    Type.Object(
+      {
+        run_id: Type.String(),
+        automation_id: Type.String(),
+        name: Type.String(),
+        waiting_for_answer: Type.Boolean(),
+      },
+      { description: 'The bot answering the conversation; a reply from the team stops it' },
+    ),
+    Type.Null(),
+  ]),
 });
 export type ConversationStateView = Static<typeof ConversationStateView>;
 

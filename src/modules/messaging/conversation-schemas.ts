@@ -44,9 +44,10 @@ export const ConversationMessage = Type.Object({
   template_definition: maybeJsonList(
     "The template as created: HEADER, BODY, FOOTER, BUTTONS in Meta's shape",
   ),
-  sent_via: Type.Union([Type.Literal('teammate'), Type.Literal('api'), Type.Literal('flow'), Type.Null()], {
-    description: 'Outbound: how it was sent',
-  }),
+  sent_via: Type.Union(
+    [Type.Literal('teammate'), Type.Literal('api'), Type.Literal('flow'), Type.Literal('bot'), Type.Null()],
+    { description: 'Outbound: how it was sent (bot: by the automation answering the conversation)' },
+  ),
   sent_by: MaybeText,
   sender_name: MaybeText,
   quoted: Type.Union(

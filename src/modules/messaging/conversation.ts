@@ -27,15 +27,17 @@ export async function conversationContact(
  * replies to (`quoted`, found by the network's id even when it is not among the 200). The network
  * dates customers' messages in whole seconds: those of one second come in the order they were
  * stored (updated_at, as an inbound message is never updated). An outbound message says how it was
- * sent (`sent_via`: teammate, with `sender_name`; api; flow).
+ * sent (`sent_via`: teammate, with `sender_name`; a bot or a flow, with its automation's name; api).
  */
 export async function conversationMessages(db: Queryable, workspaceId: string, contactId: string) {
   const { rows } = await db.query<ConversationMessage>(
     `SELECT * FROM (SELECT ${MESSAGE_COLUMNS}, m.wamid, m.content, m.context_wamid, m.reply_to, m.context, m.referral, m.team_read_at,
          m.content_removed_at, m.template_components, t.body AS template_body, t.components AS template_definition,
          CASE WHEN m.direction = 'outbound' THEN
-           CASE WHEN m.sent_by IS NOT NULL THEN 'teammate' WHEN m.source_key IS NOT NULL THEN 'flow' ELSE 'api' END
-         END AS sent_via, m.sent_by, ${displayName('su')} AS sender_name,
+           CASE WHEN m.sent_by IS NOT NULL THEN 'teammate'
+             WHEN sr.holds_conversation OR sa.trigger_type = 'message_received' THEN 'bot'
+             WHEN m.source_key IS NOT NULL THEN 'flow' ELSE 'api' END
+         END AS sent_via, m.sent_by, COALESCE(${displayName('su')}, sa.name) AS sender_name,
          CASE WHEN q.id IS NOT NULL THEN jsonb_build_object('id', q.id, 'direction', q.direction, 'type', q.type,
            'text', q.text, 'template_name', q.template_name, 'content', q.content) END AS quoted
        FROM messages m
@@ -43,6 +45,9 @@ export async function conversationMessages(db: Queryable, workspaceId: string, c
          AND t.language = m.template_language
        LEFT JOIN messages q ON q.workspace_id = m.workspace_id AND q.wamid = m.context_wamid
        LEFT JOIN users su ON su.id = m.sent_by
+       LEFT JOIN runs sr ON left(m.source_key, 4) = 'run_' AND sr.workspace_id = m.workspace_id
+         AND sr.id = split_part(m.source_key, '/', 1)
+       LEFT JOIN automations sa ON sa.workspace_id = sr.workspace_id AND sa.id = sr.automation_id
        WHERE m.workspace_id = $1 AND m.contact_id = $2
        ORDER BY m.created_at DESC, m.updated_at DESC LIMIT 200) AS recent ORDER BY created_at, updated_at, id`,
     [workspaceId, contactId],

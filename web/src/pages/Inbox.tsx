@@ -142,6 +142,7 @@ export function InboxPage({ contactId }: { contactId?: string }) {
                   {r.assignee_name !== null && (
                     <span className="small muted">→ {r.assignee_name || 'Teammate'}</span>
                   )}
+                  {r.bot_name !== null && <Badge tone="blue">{`Bot: ${r.bot_name}`}</Badge>}
                 </span>
               </Link>
             </li>

@@ -30,7 +30,8 @@ export type Trigger =
   | { type: 'event'; event: string }
   | { type: 'webhook' }
   | { type: 'form_submitted'; form_id?: string }
-  | { type: 'lead_created' };
+  | { type: 'lead_created' }
+  | { type: 'message_received'; keywords?: string[]; payloads?: string[] };
 
 export interface Definition {
   name: string;

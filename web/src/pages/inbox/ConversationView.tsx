@@ -38,6 +38,9 @@ export function ConversationView({ contactId, back }: { contactId: string; back:
         </div>
         <Handling contactId={contactId} conv={c} onChanged={conv.reload} />
       </header>
+      {c.conversation.bot && (
+        <BotAnswering contactId={contactId} bot={c.conversation.bot} onChanged={conv.reload} />
+      )}
       <ScrollBox className="thread" label="Messages" live>
         {c.messages.length === 0 && c.notes.length === 0 && (
           <p className="muted center">No messages with this contact yet.</p>
@@ -112,6 +115,36 @@ function Handling({
           Resolve
         </button>
       )}
+      {error && <ErrorNote message={error} />}
+    </div>
+  );
+}
+
+/** Which bot holds the conversation, and taking over from it. */
+function BotAnswering({
+  contactId,
+  bot,
+  onChanged,
+}: {
+  contactId: string;
+  bot: NonNullable<Conversation['conversation']['bot']>;
+  onChanged: () => void;
+}) {
+  const { busy, error, run } = useAction();
+  const stop = () =>
+    run(async () => {
+      await api('POST', `/conversations/${encodeURIComponent(contactId)}/bot/stop`);
+      onChanged();
+    });
+  return (
+    <div className="bot-answering" role="status">
+      <span>
+        The bot <strong>{bot.name}</strong> is answering
+        {bot.waiting_for_answer ? ' and waits for the customer’s reply' : ''}. Replying takes over.
+      </span>
+      <button type="button" className="btn small" disabled={busy} onClick={() => void stop()}>
+        Stop the bot
+      </button>
       {error && <ErrorNote message={error} />}
     </div>
   );

@@ -57,9 +57,15 @@ export function MessageBubble({ m, reactions }: { m: ConversationMessage; reacti
   );
 }
 
-/** Who sent an outbound message: the teammate's name, or the API or a flow. */
-const senderOf = (m: ConversationMessage) =>
-  m.sent_via === 'teammate' ? m.sender_name || 'A teammate' : m.sent_via === 'flow' ? 'Flow' : 'API';
+const SENT_VIA = { teammate: 'A teammate', bot: 'Bot', flow: 'Flow', api: 'API' };
+
+/** Who sent an outbound message: the teammate's name, the bot's, or a flow or the API. */
+const senderOf = (m: ConversationMessage) => {
+  if (!m.sent_via) return '';
+  if (m.sent_via === 'teammate') return m.sender_name || SENT_VIA.teammate;
+  if (m.sent_via === 'bot') return `${SENT_VIA.bot} · ${m.sender_name ?? ''}`;
+  return SENT_VIA[m.sent_via];
+};
 
 /** "Replying to" and a quote of the original, as WhatsApp shows a reply. */
 function Quote({ m }: { m: ConversationMessage }) {
