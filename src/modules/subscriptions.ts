@@ -18,6 +18,7 @@ export function wireSubscriptions(): void {
         (_ctx, tx, e) => markReplied(tx, e.workspaceId, e.contactId, e.at),
       ],
       'teammate.replied': [],
+      'conversation.changed': [],
       'number.paused': [(_ctx, tx, e) => pauseForNumber(tx, e.workspaceId)],
       'number.resumed': [
         async (ctx, tx, e) => {

@@ -3,7 +3,7 @@ import { type AppClient, workspaceWithOwner } from '../../../test/support/app-se
 import { connectSimulator, simControl, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { wireSubscriptions } from '../subscriptions.js';
-import { type MessageReceived, subscribe, type TeammateReplied } from './events.js';
+import { type ConversationChanged, type MessageReceived, subscribe, type TeammateReplied } from './events.js';
 
 // What messaging publishes, heard by a subscriber of this test's own in place of the modules' (put
 // back after): what each event carries, and that its subscribers run inside the transaction that
@@ -20,6 +20,7 @@ interface Heard<E> {
 }
 const received: Heard<MessageReceived>[] = [];
 const replied: Heard<TeammateReplied>[] = [];
+const changed: Heard<ConversationChanged>[] = [];
 
 let workspaceId: string;
 let client: AppClient;
@@ -55,6 +56,15 @@ beforeAll(async () => {
             [event.workspaceId, event.messageId],
           );
           replied.push({ event, inside: rows[0] ?? {} });
+        },
+      ],
+      'conversation.changed': [
+        async (_ctx, tx, event) => {
+          const { rows } = await tx.query<{ state: string }>(
+            'SELECT state FROM conversations WHERE workspace_id = $1 AND contact_id = $2',
+            [event.workspaceId, event.contactId],
+          );
+          changed.push({ event, inside: rows[0]! });
         },
       ],
       'number.paused': [],
@@ -117,6 +127,35 @@ describe('teammate.replied', () => {
       {
         event: { workspaceId, contactId, userId, messageId: res.json().id },
         inside: { sent_by: userId, contact_id: contactId },
+      },
+    ]);
+  });
+});
+
+describe('conversation.changed', () => {
+  it('is published when a teammate moves or assigns a conversation, with how it stood before', async () => {
+    const contactId = received[0]!.event.contactId;
+    const { rows } = await t.ctx.db.query<{ user_id: string }>(
+      'SELECT user_id FROM memberships WHERE workspace_id = $1',
+      [workspaceId],
+    );
+    const userId = rows[0]!.user_id;
+    const patch = async (body: unknown) => {
+      const res = await client.call('PATCH', `/conversations/${contactId}`, body);
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await patch({ assignee_id: userId });
+    await patch({ assignee_id: userId });
+    await patch({ state: 'resolved', assignee_id: null });
+    const base = { workspaceId, contactId, userId };
+    expect(changed).toEqual([
+      {
+        event: { ...base, state: 'open', assigneeId: userId, was: { state: 'open', assigneeId: null } },
+        inside: { state: 'open' },
+      },
+      {
+        event: { ...base, state: 'resolved', assigneeId: null, was: { state: 'open', assigneeId: userId } },
+        inside: { state: 'resolved' },
       },
     ]);
   });

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
+import type { ConversationState } from '../inbox/schemas.js';
 
 /** What a flow triggered by `message.received` reads as `event.properties`. */
 export interface ReceivedMessage {
@@ -31,6 +32,18 @@ export interface TeammateReplied {
   messageId: string;
 }
 
+/** A teammate moved a conversation (open, pending, resolved) or gave it to someone (or no one) in the inbox. */
+export interface ConversationChanged {
+  workspaceId: string;
+  contactId: string;
+  /** The teammate who changed it. */
+  userId: string;
+  state: ConversationState;
+  assigneeId: string | null;
+  /** As it stood before (open and unassigned when it had no row yet). */
+  was: { state: ConversationState; assigneeId: string | null };
+}
+
 /** The workspace's number: paused, resumed, or given a new messaging limit tier. */
 export interface NumberChanged {
   workspaceId: string;
@@ -40,6 +53,8 @@ export interface NumberChanged {
 export interface MessagingEvents {
   'message.received': MessageReceived;
   'teammate.replied': TeammateReplied;
+  /** Published by the inbox (inbox/change-conversation.ts). */
+  'conversation.changed': ConversationChanged;
   'number.paused': NumberChanged;
   'number.resumed': NumberChanged;
   /** Published after the tier was stored, on the database itself (no transaction). */
@@ -77,6 +92,7 @@ let subscriptions: Subscriptions = {
   on: {
     'message.received': [],
     'teammate.replied': [],
+    'conversation.changed': [],
     'number.paused': [],
     'number.resumed': [],
     'number.limit_changed': [],
