@@ -13,6 +13,7 @@ import type { StoredNumber } from '../modules/messaging/number-types.js';
 import { SendingCache } from '../modules/messaging/sending-cache.js';
 import { createApiRateLimiter } from '../modules/rate-limit/create-limiter.js';
 import type { RateLimiter } from '../modules/rate-limit/limiter.js';
+import { wireSubscriptions } from '../modules/subscriptions.js';
 import type { StoredTemplate } from '../modules/templates/components.js';
 import { lockDataDir } from './data-dir-lock.js';
 
@@ -40,8 +41,12 @@ export interface Runtime {
 
 export class PendingMigrationsError extends Error {}
 
-/** Builds the context for one process: the database, migrations, limiter, key cache and queue. */
+/**
+ * Builds the context for one process: the database, migrations, limiter, key cache and queue; the
+ * modules' subscriptions to what messaging publishes.
+ */
 export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  wireSubscriptions();
   const unlock = !options.db && !config.databaseUrl ? lockDataDir(config.dataDir) : () => {};
   const closers: (() => Promise<void> | void)[] = [unlock];
   const close = async () => {

@@ -181,11 +181,12 @@ describe('bots started by what customers write', () => {
     await replyBot(ws, 'Menu', { keywords: ['menu'] });
     const [assigned, resolved, free] = [nextPhone(), nextPhone(), nextPhone()];
     const teammate = await member(ws);
+    const by = { workspaceId: ws.id, userId: teammate };
     for (const phone of [assigned, resolved]) {
       await say(ws, phone, text('I need a person'));
-      await changeConversation(t.ctx.db, ws.id, await contactId(ws, phone), { assignee_id: teammate });
+      await changeConversation(t.ctx, by, await contactId(ws, phone), { assignee_id: teammate });
     }
-    await changeConversation(t.ctx.db, ws.id, await contactId(ws, resolved), { state: 'resolved' });
+    await changeConversation(t.ctx, by, await contactId(ws, resolved), { state: 'resolved' });
     await say(ws, assigned, text('menu'));
     await say(ws, resolved, text('menu'));
     await say(ws, free, text('menu'));

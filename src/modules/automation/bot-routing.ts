@@ -1,19 +1,10 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
+import type { AfterCommit, MessageReceived, TeammateReplied } from '../messaging/events.js';
 import { answerAwaited, stopConversationBot } from './bot-conversation.js';
-import type { ReceivedMessage } from './message-event.js';
 import { claimRank, type MessageTrigger, needsHistory } from './message-triggers.js';
 import { queueStep } from './start-runs.js';
-
-export interface InboundForBots {
-  workspaceId: string;
-  contactId: string;
-  message: ReceivedMessage;
-  at: Date;
-  /** What the message did to the contact's consent (STOP, START or the workspace's own words). */
-  consent: 'opted_out' | 'opted_in' | null;
-}
 
 interface Candidate {
   id: string;
@@ -26,10 +17,19 @@ interface Candidate {
  * Gives an inbound message to a bot, in the transaction that stores it: consent keywords first (no
  * bot sees them; STOP ends the bot talking to the contact), then the bot awaiting an answer, then the
  * published message trigger that claims it most specifically, unless a bot already holds the
- * conversation or, for triggers that do not say `while_assigned`, a teammate does. True when a run
- * has a step to run (the caller wakes the workers after commit).
+ * conversation or, for triggers that do not say `while_assigned`, a teammate does. Subscribed to
+ * messaging's `message.received` (modules/subscriptions.ts); wakes the workers once that commits.
  */
-export async function routeToBot(ctx: AppContext, tx: Queryable, inbound: InboundForBots): Promise<boolean> {
+export async function routeToBot(
+  ctx: AppContext,
+  tx: Queryable,
+  inbound: MessageReceived,
+): Promise<AfterCommit | undefined> {
+  const started = await route(ctx, tx, inbound);
+  return started ? () => ctx.queue?.wake('automation.step') : undefined;
+}
+
+async function route(ctx: AppContext, tx: Queryable, inbound: MessageReceived): Promise<boolean> {
   const { workspaceId, contactId, message } = inbound;
   if (inbound.consent === 'opted_out') {
     await stopConversationBot(ctx, tx, workspaceId, contactId, 'the contact opted out');
@@ -96,7 +96,7 @@ async function teammateHolds(tx: Queryable, workspaceId: string, contactId: stri
 }
 
 /** The run, holding the conversation, and its first step's job; nothing when another bot holds it. */
-async function startBot(ctx: AppContext, tx: Queryable, inbound: InboundForBots, bot: Candidate) {
+async function startBot(ctx: AppContext, tx: Queryable, inbound: MessageReceived, bot: Candidate) {
   const runId = newId('run');
   const triggerData = { event: { name: 'message.received', properties: inbound.message } };
   const { rows } = await tx.query(
@@ -127,9 +127,10 @@ async function startBot(ctx: AppContext, tx: Queryable, inbound: InboundForBots,
  */
 export async function stopBotForTeammate(
   ctx: AppContext,
-  reply: { workspaceId: string; contactId: string },
+  tx: Queryable,
+  reply: TeammateReplied,
 ): Promise<void> {
-  await stopConversationBot(ctx, ctx.db, reply.workspaceId, reply.contactId, 'a teammate replied', {
+  await stopConversationBot(ctx, tx, reply.workspaceId, reply.contactId, 'a teammate replied', {
     teammate: true,
   });
 }

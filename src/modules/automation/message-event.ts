@@ -1,32 +1,25 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
+import type { AfterCommit, MessageReceived, ReceivedMessage } from '../messaging/events.js';
 
-/** What a flow triggered by `message.received` reads as `event.properties`. */
-export interface ReceivedMessage {
-  message_id: string;
-  type: string;
-  text: string | null;
-  /** A quick-reply button's payload ("STOP"), or the id of the interactive button or list row tapped. */
-  button_payload: string | null;
-  /** Parley's id of the message this one replies or reacts to, when Parley sent it. */
-  reply_to: string | null;
-}
+/** What a flow triggered by `message.received` reads as `event.properties` (declared by messaging, which publishes it). */
+export type { ReceivedMessage };
 
 /**
  * An inbound message starts the published flows whose trigger event is `message.received`, so that
  * a condition can branch on `event.properties.button_payload` or `event.properties.text`. Recorded
  * in the transaction that stores the message, marked for the workers to start its runs (the outbox,
- * event-outbox.ts); nothing is recorded when no flow listens.
+ * event-outbox.ts), woken once that commits; nothing is recorded when no flow listens. Subscribed
+ * to messaging's `message.received` (modules/subscriptions.ts).
  */
 export async function startMessageFlows(
   ctx: AppContext,
   tx: Queryable,
-  workspaceId: string,
-  contactId: string,
-  message: ReceivedMessage,
-): Promise<boolean> {
-  if (!ctx.queue) return false;
+  { workspaceId, contactId, message }: MessageReceived,
+): Promise<AfterCommit | undefined> {
+  const queue = ctx.queue;
+  if (!queue) return undefined;
   const id = newId('ev');
   const { rows } = await tx.query(
     `WITH flows AS (
@@ -39,5 +32,5 @@ export async function startMessageFlows(
      RETURNING id`,
     [workspaceId, id, contactId, JSON.stringify(message)],
   );
-  return rows.length > 0;
+  return rows.length > 0 ? () => queue.wake('automation.start') : undefined;
 }

@@ -10,8 +10,8 @@ const since = (column: string, states: string) =>
  * query giving messages' workspace_id, id, source_key, status, error_code and error_reason; those
  * a broadcast sent (source key `broadcast:<id>:<contact>`) find their recipient by primary key; a
  * message failed for the contact's opt-out (Meta's code, or Parley's check at sending) skips it.
- * messaging/status.ts runs it with every status change, so the recipients table alone answers
- * counts, lists and timelines. `keys`: an expression giving the array of the source's keys, so that
+ * Run inside every status change's statement (subscribed in modules/subscriptions.ts), so the
+ * recipients table alone answers counts, lists and timelines. `keys`: an expression giving the array of the source's keys, so that
  * its recipients are found by primary key whatever the planner's statistics say (joined on the key
  * alone, stale statistics on a table a broadcast is filling made it read every recipient).
  */

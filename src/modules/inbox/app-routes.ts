@@ -62,11 +62,11 @@ export function registerAppInboxRoutes(app: RestApp): void {
     '/conversations/:id',
     { schema: { params: IdParams, body: ConversationChange, response: { 200: ConversationStateResult } } },
     async (request) => {
-      const { workspaceId } = request.session();
-      await changeConversation(db, workspaceId, request.params.id, request.body);
+      const s = request.session();
+      await changeConversation(app.ctx, s, request.params.id, request.body);
       return {
         result: true as const,
-        conversation: await conversationState(db, workspaceId, request.params.id),
+        conversation: await conversationState(db, s.workspaceId, request.params.id),
       };
     },
   );

@@ -1,5 +1,6 @@
-import type { Queryable } from '../../db/db.js';
+import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
+import { publish, runAfterCommit } from '../messaging/events.js';
 import type { ConversationState } from './schemas.js';
 
 export interface ConversationChangeInput {
@@ -11,33 +12,57 @@ export interface ConversationChangeInput {
 /**
  * Moves a conversation to a state and/or gives it to a teammate: 404 for a contact not of the
  * workspace, 422 for an assignee who is not one of its members. A contact that has no conversation
- * yet gets one.
+ * yet gets one. A change that moved something is published (`conversation.changed`, by `by`) in
+ * its transaction.
  */
 export async function changeConversation(
-  db: Queryable,
-  workspaceId: string,
+  ctx: AppContext,
+  by: { workspaceId: string; userId: string },
   contactId: string,
   change: ConversationChangeInput,
-) {
+): Promise<void> {
+  const { workspaceId } = by;
   const assign = change.assignee_id !== undefined;
-  const { rows } = await db.query<{ contact: boolean; member: boolean; changed: boolean }>(
-    `WITH contact AS (SELECT id FROM contacts WHERE workspace_id = $1 AND id = $2),
-     member AS (SELECT 1 FROM memberships WHERE workspace_id = $1 AND user_id = $4),
-     changed AS (
-       INSERT INTO conversations AS c (workspace_id, contact_id, state, assignee_id)
-       SELECT $1, contact.id, COALESCE($3::text, 'open'), CASE WHEN $5::boolean THEN $4::text END FROM contact
-       WHERE NOT $5::boolean OR $4::text IS NULL OR EXISTS (SELECT 1 FROM member)
-       ON CONFLICT (workspace_id, contact_id) DO UPDATE
-         SET state = COALESCE($3, c.state),
-             assignee_id = CASE WHEN $5 THEN $4 ELSE c.assignee_id END,
-             updated_at = now()
-       RETURNING 1)
-     SELECT EXISTS (SELECT 1 FROM contact) AS contact, EXISTS (SELECT 1 FROM member) AS member,
-       EXISTS (SELECT 1 FROM changed) AS changed`,
-    [workspaceId, contactId, change.state ?? null, assign ? change.assignee_id : null, assign],
-  );
-  const r = rows[0]!;
-  if (!r.contact) throw new ApiError('not_found', 'No contact with that id');
-  if (!r.changed)
-    throw ApiError.invalid('assignee_id', 'Assign the conversation to a member of this workspace.');
+  const after = await ctx.db.transaction(async (tx) => {
+    // How it stood, read and locked first: a CTE of the upsert cannot lock the row the upsert changes.
+    const { rows: before } = await tx.query<{ state: ConversationState; assignee_id: string | null }>(
+      'SELECT state, assignee_id FROM conversations WHERE workspace_id = $1 AND contact_id = $2 FOR UPDATE',
+      [workspaceId, contactId],
+    );
+    const { rows } = await tx.query<{
+      contact: boolean;
+      state: ConversationState | null;
+      assignee_id: string | null;
+    }>(
+      `WITH contact AS (SELECT id FROM contacts WHERE workspace_id = $1 AND id = $2),
+       member AS (SELECT 1 FROM memberships WHERE workspace_id = $1 AND user_id = $4),
+       changed AS (
+         INSERT INTO conversations AS c (workspace_id, contact_id, state, assignee_id)
+         SELECT $1, contact.id, COALESCE($3::text, 'open'), CASE WHEN $5::boolean THEN $4::text END FROM contact
+         WHERE NOT $5::boolean OR $4::text IS NULL OR EXISTS (SELECT 1 FROM member)
+         ON CONFLICT (workspace_id, contact_id) DO UPDATE
+           SET state = COALESCE($3, c.state),
+               assignee_id = CASE WHEN $5 THEN $4 ELSE c.assignee_id END,
+               updated_at = now()
+         RETURNING c.state, c.assignee_id)
+       SELECT EXISTS (SELECT 1 FROM contact) AS contact, changed.state, changed.assignee_id
+       FROM (SELECT 1) one LEFT JOIN changed ON true`,
+      [workspaceId, contactId, change.state ?? null, assign ? change.assignee_id : null, assign],
+    );
+    const r = rows[0]!;
+    if (!r.contact) throw new ApiError('not_found', 'No contact with that id');
+    if (!r.state)
+      throw ApiError.invalid('assignee_id', 'Assign the conversation to a member of this workspace.');
+    const was = { state: before[0]?.state ?? 'open', assigneeId: before[0]?.assignee_id ?? null };
+    if (was.state === r.state && was.assigneeId === r.assignee_id) return [];
+    return publish(ctx, tx, 'conversation.changed', {
+      workspaceId,
+      contactId,
+      userId: by.userId,
+      state: r.state,
+      assigneeId: r.assignee_id,
+      was,
+    });
+  });
+  await runAfterCommit(after);
 }

@@ -3,7 +3,6 @@ import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { stopBotForTeammate } from '../automation/bot-routing.js';
 import { conversationState } from '../inbox/conversation-state.js';
 import { listNotes } from '../inbox/list-notes.js';
 import { markTeamRead } from '../inbox/mark-team-read.js';
@@ -113,7 +112,6 @@ export function registerAppMessageRoutes(app: RestApp): void {
         defaultCountryCode: null,
       };
       const result = await sendMessage(ctx, principal, message, { sentBy: s.userId });
-      await stopBotForTeammate(ctx, { workspaceId: s.workspaceId, contactId: contact.id });
       return reply.code(201).send({ result: true, ...result });
     },
   );

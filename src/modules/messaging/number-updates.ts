@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { wakeWaitingForLimit } from '../broadcasts/wake-waiting.js';
 import { storableText } from './cloud-api/error-code.js';
+import { publish, runAfterCommit } from './events.js';
 import { refreshNumberHealth } from './number-health.js';
 import type { ConnectedNumber } from './number-types.js';
 import { pauseNumber, resumeNumber } from './pause-number.js';
@@ -81,7 +81,7 @@ const ACCOUNT_LOCKED = 131031;
 
 /**
  * Keeps the number's health current from Meta's webhooks: a new messaging limit tier is stored at
- * once and wakes the broadcasts waiting for the limit; a quality flag is read again from the Graph
+ * once and published (the broadcasts waiting for the limit look again); a quality flag is read again from the Graph
  * API (the webhook says flagged or not, not the rating); an approved display name is kept; an account
  * Meta disables (or deletes) pauses the number, and one it reinstates resumes it.
  */
@@ -89,7 +89,9 @@ export async function applyNumberUpdate(ctx: AppContext, number: ConnectedNumber
   if (!update) return;
   if (update.kind === 'quality') {
     if (update.tier && (await saveTier(ctx, number, update.tier)))
-      await wakeWaitingForLimit(ctx, number.workspaceId);
+      await runAfterCommit(
+        await publish(ctx, ctx.db, 'number.limit_changed', { workspaceId: number.workspaceId }),
+      );
     if (update.event === 'FLAGGED' || update.event === 'UNFLAGGED')
       refreshNumberHealth(ctx, number).catch((err: unknown) =>
         ctx.log.warn({ err, numberId: number.id }, 'quality read failed'),

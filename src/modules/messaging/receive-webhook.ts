@@ -1,13 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
-import { routeToBot } from '../automation/bot-routing.js';
-import { startMessageFlows } from '../automation/message-event.js';
-import { markReplied } from '../broadcasts/mark-replied.js';
 import { queueInboundMedia } from '../media/inbound-media.js';
 import { applyTemplateStatus } from '../templates/apply-template-status.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { ConnectedNumber } from './connected-numbers.js';
+import { publish, runAfterCommit } from './events.js';
 import { applyInboundConsent } from './inbound-consent.js';
 import { buttonPayload } from './inbound-content.js';
 import { applyNumberUpdate, NUMBER_FIELDS, readNumberUpdate } from './number-updates.js';
@@ -167,7 +165,7 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       ],
     );
     const id = inserted.rows[0]?.id;
-    if (!id) return { flows: false, bot: false, media: false, deliveries: [], consent: null };
+    if (!id) return { after: [], media: false, deliveries: [], consent: null };
     const media = await queueInboundMedia(tx, ctx.queue, {
       workspaceId,
       id,
@@ -189,41 +187,32 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       referral: m.referral,
       received_at: m.at.toISOString(),
     };
-    const tapped = buttonPayload(m.content);
-    const flows = await startMessageFlows(ctx, tx, workspaceId, contactId, {
-      message_id: id,
-      type: m.type,
-      text: m.text,
-      button_payload: tapped,
-      reply_to: inserted.rows[0]!.reply_to,
-    });
     const deliveries = await recordEvent(tx, workspaceId, 'message.received', id, data);
     const consent = await applyInboundConsent(tx, workspaceId, contactId, id, m);
-    const bot = await routeToBot(ctx, tx, {
+    // Its subscribers (automation, broadcasts: modules/subscriptions.ts) know what the message did to
+    // the contact's consent, and their work commits with the message.
+    const after = await publish(ctx, tx, 'message.received', {
       workspaceId,
       contactId,
       at: m.at,
-      consent: consent ? (consent.optedOut ? 'opted_out' : 'opted_in') : null,
       message: {
         message_id: id,
         type: m.type,
         text: m.text,
-        button_payload: tapped,
+        button_payload: buttonPayload(m.content),
         reply_to: inserted.rows[0]!.reply_to,
       },
+      consent: consent ? (consent.optedOut ? 'opted_out' : 'opted_in') : null,
     });
-    await markReplied(tx, workspaceId, contactId, m.at);
     return {
-      flows,
-      bot,
+      after,
       media: media !== null,
       deliveries: [...deliveries, ...(consent?.change?.deliveries ?? [])],
       consent,
       id,
     };
   });
-  if (outcome.flows) ctx.queue?.wake('automation.start');
-  if (outcome.bot) ctx.queue?.wake('automation.step');
+  await runAfterCommit(outcome.after);
   if (outcome.media) ctx.queue?.wake('media.download');
   await queueDeliveries(ctx, workspaceId, outcome.deliveries);
   const consent = outcome.consent;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
 import { broadcastRows } from '../../../test/support/broadcast-rows.js';
+import { followed } from './events.js';
 import { RECORD_ACCEPTED, recordAccepted } from './record-accepted.js';
 
 // Sends answered together are recorded as accepted in one statement: the message with its wamid, the
@@ -36,7 +37,7 @@ describe('recording accepted sends', () => {
     let statements = 0;
     const query = db.query.bind(db);
     db.query = ((text: string, params?: unknown[]) => {
-      if (text === RECORD_ACCEPTED) statements++;
+      if (text === followed(RECORD_ACCEPTED)) statements++;
       return query(text, params);
     }) as typeof db.query;
     try {

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
+import { followed } from './events.js';
 import { CHANGED, type StatusChange } from './status.js';
-import { type BatchRow, FOLLOW_BATCH, recordBatched, type StatusBatchKind } from './status-batches.js';
+import { type BatchRow, batchStatement, recordBatched, type StatusBatchKind } from './status-batches.js';
 
 /** The network took a message: its wamid, and the contact's WhatsApp id when the answer named it. */
 export interface Accepted {
@@ -19,7 +20,7 @@ export interface Accepted {
 // they wait for each other instead of deadlocking. One round trip holds the locks: run as a commit
 // group of single-message statements, the network's `sent` webhooks waited on them
 // (Lock:transactionid, docs/benchmarks.md).
-export const RECORD_ACCEPTED = `WITH input AS (
+export const RECORD_ACCEPTED = batchStatement(`WITH input AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
       AS i(ws, mid, new_wamid, new_wa_id, event_id, n)),
   -- Each message read by its primary key (a lateral subquery is not joined by the planner's choice:
@@ -42,14 +43,13 @@ export const RECORD_ACCEPTED = `WITH input AS (
   contact AS (
     UPDATE contacts c SET wa_id = b.new_wa_id FROM batch b
     WHERE c.workspace_id = b.ws AND c.id = b.contact_id AND b.new_wa_id IS NOT NULL
-      AND c.wa_id IS DISTINCT FROM b.new_wa_id),
-  ${FOLLOW_BATCH}`;
+      AND c.wa_id IS DISTINCT FROM b.new_wa_id)`);
 
 const accepted: StatusBatchKind<Accepted> = {
   name: 'accepted',
   async record(db: Db, batch: Accepted[]) {
     const column = <K extends keyof Accepted>(k: K) => batch.map((a) => a[k]);
-    const { rows } = await db.query<BatchRow>(RECORD_ACCEPTED, [
+    const { rows } = await db.query<BatchRow>(followed(RECORD_ACCEPTED), [
       column('workspaceId'),
       column('id'),
       column('wamid'),

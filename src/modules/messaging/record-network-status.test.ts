@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
 import { broadcastRows } from '../../../test/support/broadcast-rows.js';
 import { countStatements } from '../../../test/support/statements.js';
+import { followed } from './events.js';
 import { RECORD_NETWORK_STATUS, recordNetworkStatus } from './record-network-status.js';
 import type { MessageStatus } from './status.js';
 
@@ -43,7 +44,7 @@ async function events(ids: string[]) {
 
 describe('recording status webhooks', () => {
   it('records statuses arriving together in fewer statements, each as its own change', async () => {
-    const { result, statements } = await countStatements(t.ctx.db, RECORD_NETWORK_STATUS, () =>
+    const { result, statements } = await countStatements(t.ctx.db, followed(RECORD_NETWORK_STATUS), () =>
       Promise.all(Array.from({ length: 20 }, (_, i) => status(i + 1, 'delivered'))),
     );
     expect(statements).toBeLessThan(10);
@@ -62,7 +63,7 @@ describe('recording status webhooks', () => {
 
   it("keeps each of a message's statuses arriving together, in their order", async () => {
     // The four batches running hold the first four; the rest wait and are taken together.
-    const { result } = await countStatements(t.ctx.db, RECORD_NETWORK_STATUS, () =>
+    const { result } = await countStatements(t.ctx.db, followed(RECORD_NETWORK_STATUS), () =>
       Promise.all([
         ...[21, 22, 23, 24].map((g) => status(g, 'delivered')),
         status(25, 'sent'),

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
+import { followed } from './events.js';
 import { CHANGED, STATUS_RANK, type StatusChange } from './status.js';
-import { type BatchRow, FOLLOW_BATCH, recordBatched, type StatusBatchKind } from './status-batches.js';
+import { type BatchRow, batchStatement, recordBatched, type StatusBatchKind } from './status-batches.js';
 import type { StatusUpdate } from './webhook-items.js';
 
 type NetworkStatus = StatusUpdate & { workspaceId: string };
@@ -12,7 +13,7 @@ type NetworkStatus = StatusUpdate & { workspaceId: string };
 // network echoes in the callback data (the send's answer was lost); locked in that order, as accepted
 // sends are (record-accepted.ts), so batches of the two wait for each other instead of deadlocking;
 // lateral subqueries read each by its index whatever the planner's statistics say.
-export const RECORD_NETWORK_STATUS = `WITH input AS (
+export const RECORD_NETWORK_STATUS = batchStatement(`WITH input AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[],
       $8::text[]) WITH ORDINALITY AS i(ws, new_wamid, new_status, new_rank, code, reason, callback, event_id, n)),
   locked AS (
@@ -36,13 +37,12 @@ export const RECORD_NETWORK_STATUS = `WITH input AS (
       unconfirmed_since = CASE WHEN l.confirms THEN NULL ELSE messages.unconfirmed_since END,
       updated_at = now()
     FROM locked l WHERE messages.ctid = ANY (ARRAY(SELECT tid FROM locked)) AND messages.ctid = l.tid
-    RETURNING messages.workspace_id, ${CHANGED}, l.event_id, l.n::int AS n),
-  ${FOLLOW_BATCH}`;
+    RETURNING messages.workspace_id, ${CHANGED}, l.event_id, l.n::int AS n)`);
 
 const networkStatuses: StatusBatchKind<NetworkStatus> = {
   name: 'network-status',
   async record(db: Db, batch: NetworkStatus[]) {
-    const { rows } = await db.query<BatchRow>(RECORD_NETWORK_STATUS, [
+    const { rows } = await db.query<BatchRow>(followed(RECORD_NETWORK_STATUS), [
       batch.map((s) => s.workspaceId),
       batch.map((s) => s.wamid),
       batch.map((s) => s.status),

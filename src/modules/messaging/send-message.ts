@@ -11,6 +11,7 @@ import { findApprovedTemplate } from '../templates/find-approved.js';
 import { CloudApiError } from './cloud-api/client.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
 import { type ConnectedNumber, clientFor, sendingNumber } from './connected-numbers.js';
+import { type AfterCommit, publish, runAfterCommit } from './events.js';
 import { numberProblem } from './number-problems.js';
 import {
   failIfOptedOut,
@@ -51,7 +52,8 @@ const JOB_SLOT_HEADSTART_MS = JOB_SLOT_WAIT_MS / 2;
  * message as queued, then tries the network within the request so the answer carries the wamid.
  * A slow or failing network answers `queued`; the `messages.send` job takes it from there.
  * `record` writes the message's id for the request's Idempotency-Key in the transaction storing it;
- * `sentBy` is the teammate who sent it from the app (none for the REST API and flows).
+ * `sentBy` is the teammate who sent it from the app (none for the REST API and flows): stored, it is
+ * published as `teammate.replied` (events.ts).
  */
 export async function sendMessage(
   ctx: AppContext,
@@ -127,11 +129,12 @@ export async function sendMessage(
   }
   const id = newId('msg');
   const reserved = await reserveSend(ctx, number, sendDeadlineWaitMs(ctx));
+  let after: AfterCommit[] = [];
   // One statement: the contact and the message, counted and given its slot just before.
   const stored = await withContactLimit(
     ctx.db,
     async (q) => {
-      await q.query(
+      const { rows } = await q.query<{ contact_id: string }>(
         `WITH contact AS (
          INSERT INTO contacts (workspace_id, id, phone) VALUES ($1, $2, $3)
          ON CONFLICT (workspace_id, phone) DO UPDATE SET updated_at = contacts.updated_at
@@ -141,7 +144,7 @@ export async function sendMessage(
          template_components, content, sent_by)
        SELECT $1, $4, 'outbound', contact.id, $3, $5, $6, $7, $8::jsonb, $9, $10, 'queued', 0,
          now() + make_interval(secs => $11), now(), $12, $13::jsonb, $14::jsonb, $15
-       FROM contact`,
+       FROM contact RETURNING contact_id`,
         [
           principal.workspaceId,
           newId('ct'),
@@ -161,10 +164,19 @@ export async function sendMessage(
         ],
       );
       await options.record?.(q, id);
+      if (options.sentBy) {
+        after = await publish(ctx, q, 'teammate.replied', {
+          workspaceId: principal.workspaceId,
+          contactId: rows[0]!.contact_id,
+          userId: options.sentBy,
+          messageId: id,
+        });
+      }
       return true;
     },
-    // The Idempotency-Key's outcome is written with the message, or neither is.
-    { transaction: options.record !== undefined },
+    // The Idempotency-Key's outcome is written with the message, or neither is; so is what a
+    // teammate's reply sets off (`teammate.replied`).
+    { transaction: options.record !== undefined || options.sentBy !== undefined },
   ).catch(async (err: unknown) => {
     await giveBack(ctx.db, principal.workspaceId, reserved).catch((e: unknown) =>
       ctx.log.error({ err: e }, "giving back an unstored send's place in the month failed"),
@@ -175,6 +187,7 @@ export async function sendMessage(
     throw err;
   });
   if (!stored) return (await storedMessage(ctx, principal.workspaceId, 'source_key', options.sourceKey!))!;
+  await runAfterCommit(after);
   return attemptWithin(ctx, number, id, message, slotNow(reserved));
 }
 

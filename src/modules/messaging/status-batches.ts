@@ -1,25 +1,28 @@
 import type { AppContext } from '../../context.js';
 import { Batches, batchesOf, type Entry } from '../../db/batches.js';
 import type { Db } from '../../db/db.js';
-import { followMessages } from '../broadcasts/recipient-follow.js';
 import { queueDeliveries } from '../webhooks/emit.js';
+import type { FollowedStatement } from './events.js';
 import { ANSWERED, type StatusChange, statusEvents } from './status.js';
 
 /** A row of a batch's statement: the change, its event's deliveries, and `n`, the item's place (from 1). */
 export type BatchRow = StatusChange & { n: number; deliveries: string[] };
 
 /**
- * The end of a batch's statement, after its CTE `m` (the messages it changed: workspace_id, CHANGED,
- * event_id and n): each change's event and broadcast recipient, as changeStatus records one, and a
- * BatchRow per change.
+ * A batch's statement: `head` up to its CTE `m` (the messages it changed: workspace_id, CHANGED,
+ * event_id and n), then each change's event and status subscribers (a broadcast's recipient), as
+ * changeStatus records one, and a BatchRow per change.
  */
-export const FOLLOW_BATCH = `${statusEvents('m.workspace_id', 'm.event_id')},
-  recipient AS (${followMessages(
-    'SELECT m.workspace_id, m.id, m.source_key, m.status, m.error_code, m.error_reason FROM m',
-    'ARRAY(SELECT source_key FROM m)',
-  )})
+export const batchStatement = (head: string): FollowedStatement => ({
+  changed: {
+    rows: 'SELECT m.workspace_id, m.id, m.source_key, m.status, m.error_code, m.error_reason FROM m',
+    keys: 'ARRAY(SELECT source_key FROM m)',
+  },
+  sql: (followers) => `${head},
+  ${statusEvents('m.workspace_id', 'm.event_id')}${followers}
   SELECT m.n, ${ANSWERED}, ARRAY(SELECT e.id FROM event e WHERE e.event_key = m.id || ':' || m.status) AS deliveries
-  FROM m`;
+  FROM m`,
+});
 
 /** What a batch of status changes is: how one is recorded, and the message each names. */
 export interface StatusBatchKind<T extends { workspaceId: string }> {

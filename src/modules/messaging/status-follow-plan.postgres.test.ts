@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
 import { snapshotAudience } from '../broadcasts/snapshot-audience.js';
 import { createWorkspace } from '../workspaces/create-workspace.js';
+import { followed } from './events.js';
 import { RECORD_ACCEPTED } from './record-accepted.js';
 import { RECORD_NETWORK_STATUS } from './record-network-status.js';
 import { CHANGED, FOLLOW_CHANGED } from './status.js';
@@ -84,8 +85,7 @@ it('reads one message and one recipient per status change, whatever the statisti
   const read = await rowsRead(
     `WITH m AS (
        UPDATE messages SET status = 'accepted', status_rank = 1 WHERE workspace_id = $1 AND id = $3
-       RETURNING ${CHANGED}),
-     recipient AS (${FOLLOW_CHANGED})
+       RETURNING ${CHANGED})${followed(FOLLOW_CHANGED)}
      SELECT *, $2::text AS event_id FROM m`,
     [ws.id, 'evt_plan', 'msg_plan7'],
   );
@@ -98,7 +98,7 @@ it('reads one message and one recipient per status change, whatever the statisti
 
 it("reads only the batch's messages and recipients when sends are recorded accepted together", async () => {
   const batch = Array.from({ length: 20 }, (_, i) => i + 100);
-  const read = await rowsRead(RECORD_ACCEPTED, [
+  const read = await rowsRead(followed(RECORD_ACCEPTED), [
     batch.map(() => ws.id),
     batch.map((g) => `msg_plan${g}`),
     batch.map((g) => `wamid.plan${g}`),
@@ -107,15 +107,15 @@ it("reads only the batch's messages and recipients when sends are recorded accep
   ]);
   expect(read.length).toBeGreaterThan(0);
   expect(read.filter((r) => r.rows > batch.length)).toEqual([]);
-  const followed = await recipients(batch.map((g) => `ct_plan${g}`));
-  expect(followed.map((r) => r.state)).toEqual(batch.map(() => 'sent'));
+  const moved = await recipients(batch.map((g) => `ct_plan${g}`));
+  expect(moved.map((r) => r.state)).toEqual(batch.map(() => 'sent'));
 });
 
 it("reads only the batch's messages and recipients when status webhooks are recorded together", async () => {
   // Twenty the network reports delivered by their wamids (recorded just above), and one whose send's
   // answer was lost, found by the message id in its callback data.
   const batch = Array.from({ length: 20 }, (_, i) => i + 100);
-  const read = await rowsRead(RECORD_NETWORK_STATUS, [
+  const read = await rowsRead(followed(RECORD_NETWORK_STATUS), [
     [...batch, 300].map(() => ws.id),
     [...batch, 300].map((g) => `wamid.plan${g}`),
     [...batch, 300].map(() => 'delivered'),
@@ -127,6 +127,6 @@ it("reads only the batch's messages and recipients when status webhooks are reco
   ]);
   expect(read.length).toBeGreaterThan(0);
   expect(read.filter((r) => r.rows > batch.length + 1)).toEqual([]);
-  const followed = await recipients([...batch, 300].map((g) => `ct_plan${g}`));
-  expect(followed.map((r) => r.state)).toEqual([...batch, 300].map(() => 'delivered'));
+  const moved = await recipients([...batch, 300].map((g) => `ct_plan${g}`));
+  expect(moved.map((r) => r.state)).toEqual([...batch, 300].map(() => 'delivered'));
 });

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { commitGroups } from '../../db/commit-groups.js';
 import { newId } from '../../lib/ids.js';
-import { followMessages } from '../broadcasts/recipient-follow.js';
 import { queueDeliveries } from '../webhooks/emit.js';
+import { type FollowedStatement, followed } from './events.js';
 
 /** Message statuses in the order they happen; a status never moves back (failed is terminal). */
 export const STATUS_RANK = { queued: 0, accepted: 1, sent: 2, delivered: 3, read: 4, failed: 5 } as const;
@@ -39,16 +39,16 @@ const STATUS_EVENT = `jsonb_build_object('type', 'message.status',
          jsonb_build_object('code', coalesce(m.error_code, 0), 'reason', coalesce(m.error_reason, '')))
        ELSE '{}'::jsonb END)`;
 
-// A broadcast's recipient follows its message (broadcasts/recipient-follow.ts), found by its primary
-// key and the key read by a subquery, not a join: statistics taken before a broadcast filled the
-// tables led the planner to read every broadcast message and recipient of the workspace on each
-// status change, slowing a broadcast as it went (bench/broadcast.mjs). The key comes from `m` itself:
-// reading it again from messages made planning most of a status change (0.87 ms against 0.12,
-// docs/benchmarks.md).
-export const FOLLOW_CHANGED = followMessages(
-  `SELECT $1::text AS workspace_id, m.id, m.source_key, m.status, m.error_code, m.error_reason FROM m`,
-  'ARRAY(SELECT source_key FROM m)',
-);
+// The status subscribers (events.ts) read the changed rows from `m` itself: a broadcast's recipient
+// (broadcasts/recipient-follow.ts) reading the key again from messages made planning most of a status
+// change (0.87 ms against 0.12, docs/benchmarks.md).
+export const FOLLOW_CHANGED: FollowedStatement = {
+  changed: {
+    rows: 'SELECT $1::text AS workspace_id, m.id, m.source_key, m.status, m.error_code, m.error_reason FROM m',
+    keys: 'ARRAY(SELECT source_key FROM m)',
+  },
+  sql: (followers) => followers,
+};
 
 /**
  * The CTE `event`: each row of `m` recorded as its `message.status` event for the workspace's
@@ -66,7 +66,8 @@ export const statusEvents = (workspace: string, eventId: string) => `event AS (
  * nothing when nothing moved) and its `message.status` event is recorded by the same statement, so no
  * change goes unannounced, whether Parley decided it (a refusal in the send answer, retries run out,
  * never confirmed) or the network reported it (a status webhook). One event per message and status.
- * One statement, not a transaction: a send and each of its status webhooks cost one round trip here.
+ * The status subscribers (events.ts: a broadcast's recipient) follow in the same statement. One
+ * statement, not a transaction: a send and each of its status webhooks cost one round trip here.
  */
 export async function changeStatus(
   ctx: AppContext,
@@ -76,8 +77,7 @@ export async function changeStatus(
   // Grouped with other status changes into one commit (db/commit-groups.ts): each is safe to run again.
   const { rows } = await commitGroups(ctx.db).query<StatusChange & { deliveries: string[] }>(
     `WITH ${update.sql},
-     ${statusEvents('$1', '$2')},
-     recipient AS (${FOLLOW_CHANGED})
+     ${statusEvents('$1', '$2')}${followed(FOLLOW_CHANGED)}
      SELECT ${ANSWERED}, ARRAY(SELECT id FROM event) AS deliveries FROM m`,
     [workspaceId, newId('evt'), ...update.params],
     update.key,
