@@ -17,3 +17,5 @@ ALTER TABLE runs ADD CONSTRAINT runs_status_check
 ALTER TABLE run_steps ADD COLUMN visit integer NOT NULL DEFAULT 1 CHECK (visit >= 1);
 ALTER TABLE run_steps DROP CONSTRAINT run_steps_pkey;
 ALTER TABLE run_steps ADD PRIMARY KEY (workspace_id, run_id, step_id, visit);
+-- The visit of next_step this visit queued: a job delivered again queues that same one, not another.
+ALTER TABLE run_steps ADD COLUMN next_visit integer;
