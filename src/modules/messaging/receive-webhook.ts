@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
+import { answerAwaited } from '../automation/bot-conversation.js';
 import { startMessageFlows } from '../automation/message-event.js';
 import { markReplied } from '../broadcasts/mark-replied.js';
 import { queueInboundMedia } from '../media/inbound-media.js';
@@ -189,13 +190,15 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
       received_at: m.at.toISOString(),
     };
     const tapped = buttonPayload(m.content);
-    const flows = await startMessageFlows(ctx, tx, workspaceId, contactId, {
+    const received = {
       message_id: id,
       type: m.type,
       text: m.text,
       button_payload: tapped,
       reply_to: inserted.rows[0]!.reply_to,
-    });
+    };
+    const flows = await startMessageFlows(ctx, tx, workspaceId, contactId, received);
+    await answerAwaited(ctx, tx, workspaceId, contactId, received); // bots: routed by the trigger routing (lead engineer replaces this)
     const deliveries = await recordEvent(tx, workspaceId, 'message.received', id, data);
     const consent = await applyInboundConsent(tx, workspaceId, contactId, id, m);
     await markReplied(tx, workspaceId, contactId, m.at);
