@@ -312,10 +312,19 @@ describe('a bot', () => {
         type: 'text',
         text: { body },
       });
+    // The ask's job delivered again, and again as if its worker died after the send: no second question.
+    await runStep(t.ctx, { workspaceId: b.ws.id, runId: id, stepId: 'q' }, false);
+    await t.ctx.db.query("UPDATE run_steps SET status = 'started' WHERE run_id = $1", [id]);
+    await runStep(t.ctx, { workspaceId: b.ws.id, runId: id, stepId: 'q' }, false);
+    expect(sentTexts(b.phone)).toEqual(['A number?']);
+    expect((await b.run(id)).status).toBe('waiting');
     const wrong = answer(`wamid.bot-${id}-1`, 'none');
     expect(await deliver(number, wrong)).toBe(200);
     expect(await deliver(number, wrong)).toBe(200);
     await b.asked(id, 2);
+    // The question again, its job delivered again: sent once.
+    await runStep(t.ctx, { workspaceId: b.ws.id, runId: id, stepId: 'q', retry: 1 }, false);
+    expect(sentTexts(b.phone)).toEqual(['A number?', 'A number?']);
     expect(await deliver(number, answer(`wamid.bot-${id}-2`, '7'))).toBe(200);
     const done = await b.settled(id, 'completed');
     expect(done.steps.find((s) => s.step_id === 'q')!.outcome).toMatchObject({ answer: '7', attempts: 2 });
@@ -362,6 +371,9 @@ describe('a bot', () => {
     expect(await conversation()).toEqual({ state: 'resolved', assignee_id: user });
     const held = await t.ctx.db.query('SELECT holds_conversation FROM runs WHERE id = $1', [id]);
     expect(held.rows[0]).toEqual({ holds_conversation: false });
+    // The assign's job delivered again moves nothing: only the hand-back does.
+    await runStep(t.ctx, { workspaceId: b.ws.id, runId: id, stepId: 'hand' }, false);
+    expect((await b.run(id)).status).toBe('waiting');
 
     expect(await t.ctx.db.transaction((tx) => resumeConversationBot(t.ctx, tx, b.ws.id, b.contactId))).toBe(
       id,
