@@ -1,6 +1,13 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
+import { workspaceWithOwner } from '../../../test/support/app-session.js';
+import { openLiveStream } from '../../../test/support/live.js';
+import {
+  connectSimulator,
+  simControl,
+  simState,
+  simulatorAppForTests,
+} from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { deliver, inboundPayload } from '../../simulator/webhooks.js';
 import { addMember, createUser } from '../accounts/users.js';
@@ -426,5 +433,31 @@ describe('a bot', () => {
     await runStep(t.ctx, { workspaceId: b.ws.id, runId: id, stepId: 'q', timeout: true }, false);
     expect((await b.run(id)).status).toBe('stopped');
     expect(sentTexts(b.phone)).toEqual(['Take your time', 'Anything else?']);
+  });
+
+  it("reaches the inbox's live stream when it resolves the conversation", async () => {
+    const owner = await workspaceWithOwner(t);
+    const number = await connectSimulator(t, t.base, owner.workspaceId);
+    const from = '14155553999';
+    await simControl(t.base, '/inbound', { from, text: 'hi', phone_number_id: number.phoneNumberId });
+    await createAutomation(
+      t.ctx,
+      owner.workspaceId,
+      {
+        name: 'Closer',
+        trigger: { type: 'event', event: 'close' },
+        steps: [{ id: 'close', type: 'resolve' }],
+      },
+      { publish: true },
+    );
+    const stream = await openLiveStream(t.base, owner.client.cookie);
+    await t.api('POST', '/events', owner.apiKey, { phone: `+${from}`, event: 'close' });
+    const event = await stream.next((e) => e.event === 'conversation', 15_000);
+    const { rows } = await t.ctx.db.query(
+      'SELECT contact_id, state FROM conversations WHERE workspace_id = $1',
+      [owner.workspaceId],
+    );
+    expect(rows).toEqual([{ contact_id: event.data.contact_id, state: 'resolved' }]);
+    stream.close();
   });
 });
