@@ -436,11 +436,21 @@ function askProblems(s: AskStep, i: number): Problem[] {
     at('text', 'Keep a question with buttons or a list to 1024 characters.');
   const rows = s.list?.sections.flatMap((section) => section.rows) ?? [];
   if (rows.length > 10) at('list.sections', 'A list holds at most 10 rows in all its sections.');
-  const seen = new Set<string>();
+  if (s.list && s.list.sections.length > 1)
+    s.list.sections.forEach((section, j) => {
+      if (!section.title)
+        at(`list.sections.${j}.title`, 'Fill this in: a list with several sections titles each.');
+    });
+  const ids = new Set<string>();
+  const titles = new Set<string>();
   for (const [field, option] of options(s)) {
-    if (seen.has(option.id))
-      at(`${field}.id`, `Another option has the id "${option.id}": give each its own.`);
-    seen.add(option.id);
+    if (ids.has(option.id)) at(`${field}.id`, `Another option has the id "${option.id}": give each its own.`);
+    // A typed answer is matched to an option by its title: two alike could not be told apart.
+    const title = option.title.trim().toLowerCase();
+    if (titles.has(title))
+      at(`${field}.title`, `Another option has the title "${option.title}": give each its own.`);
+    ids.add(option.id);
+    titles.add(title);
   }
   return problems;
 }

@@ -136,6 +136,7 @@ describe('parseDefinition', () => {
           buttons: [
             { id: 'a', title: 'A', next: 'nowhere' },
             { id: 'a', title: 'B' },
+            { id: 'c', title: 'b' },
           ],
           list: { button: 'Pick', sections: [{ rows: [{ id: 'r', title: 'R' }] }] },
         },
@@ -146,7 +147,31 @@ describe('parseDefinition', () => {
       'steps.0.expect',
       'steps.0.text',
       'steps.0.buttons.1.id',
+      'steps.0.buttons.2.title',
       'steps.0.buttons.0.next',
+    ]);
+    const sections = {
+      ...valid,
+      steps: [
+        {
+          id: 'q',
+          type: 'ask',
+          text: 'Pick',
+          list: {
+            button: 'Open',
+            sections: [
+              { title: 'A', rows: [{ id: 'r1', title: 'One' }] },
+              { rows: [{ id: 'r2', title: 'Two' }] },
+            ],
+          },
+        },
+      ],
+    };
+    expect(problemsOf(sections)).toEqual([
+      {
+        field: 'steps.0.list.sections.1.title',
+        message: 'Fill this in: a list with several sections titles each.',
+      },
     ]);
     const bad = {
       ...valid,
