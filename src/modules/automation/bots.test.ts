@@ -152,7 +152,9 @@ describe('a bot', () => {
     const receiver = createServer((req, res) => {
       const order = /\/orders\/(\d+)$/.exec(req.url ?? '')?.[1];
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ order: { id: order, status: order === '42' ? 'shipped' : 'unknown' } }));
+      if (req.url === '/big') res.end(JSON.stringify({ pad: 'x'.repeat(70_000) }));
+      else if (req.url === '/plain') res.end('fine, thanks');
+      else res.end(JSON.stringify({ order: { id: order, status: order === '42' ? 'shipped' : 'unknown' } }));
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const port = (receiver.address() as { port: number }).port;
@@ -201,6 +203,16 @@ describe('a bot', () => {
         id,
       ]);
       expect(vars.rows[0]).toEqual({ variables: { order: '42' } });
+
+      // Past 64 KiB, or not JSON: the first 2 KB as text, as before.
+      const calls = await b.publish('calls', [
+        { id: 'big', type: 'http_request', method: 'GET', url: `http://127.0.0.1:${port}/big` },
+        { id: 'plain', type: 'http_request', method: 'GET', url: `http://127.0.0.1:${port}/plain` },
+      ]);
+      const called = await b.settled(await b.start('calls', calls.id), 'completed');
+      const body = (step: string) => called.steps.find((s) => s.step_id === step)!.outcome.body;
+      expect(body('big')).toBe(`{"pad":"${'x'.repeat(2048 - 8)}`);
+      expect(body('plain')).toBe('fine, thanks');
     } finally {
       receiver.close();
     }
