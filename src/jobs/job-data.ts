@@ -12,7 +12,18 @@ export interface JobDataByName {
   /** Every number's templates (the schedule), or one number's (a send found its copy out of date). */
   'templates.sync': { numberId?: string };
   'automation.start': { workspaceId: string; eventId: string };
-  'automation.step': { workspaceId: string; runId: string; stepId: string };
+  /**
+   * One visit of a run's step (`visit` 1 when absent). `timeout`: an ask's deadline passed; `retry`:
+   * an ask sends its question again after the n-th invalid answer.
+   */
+  'automation.step': {
+    workspaceId: string;
+    runId: string;
+    stepId: string;
+    visit?: number;
+    timeout?: boolean;
+    retry?: number;
+  };
   'maintenance.autovacuum': Record<string, never>;
   /** A CSV import's staged rows, applied in batches. */
   'contacts.import': { workspaceId: string; importId: string };

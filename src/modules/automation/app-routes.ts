@@ -31,9 +31,9 @@ const CreateBody = Type.Object(
 );
 const DraftBody = Type.Object({ definition: Type.Unknown() }, { additionalProperties: false });
 const RunParams = Type.Object({ id: Text({ minLength: 1, maxLength: 64 }) });
-const RunStatus = Type.Unsafe<'running' | 'waiting' | 'completed' | 'failed'>({
+const RunStatus = Type.Unsafe<'running' | 'waiting' | 'completed' | 'failed' | 'stopped'>({
   type: 'string',
-  enum: ['running', 'waiting', 'completed', 'failed'],
+  enum: ['running', 'waiting', 'completed', 'failed', 'stopped'],
 });
 const RunsQuery = Type.Object({
   status: Type.Optional(RunStatus),

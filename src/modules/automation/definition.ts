@@ -6,7 +6,10 @@ import { NameText, Text } from '../../http/schema.js';
 import { plainValidationDetails } from '../../http/validation-messages.js';
 import { SendMessageBody } from '../messaging/schemas.js';
 
-/** The shape of a flow or sequence, stored as JSON: a trigger and a graph of steps without cycles. */
+/**
+ * The shape of a flow or sequence, stored as JSON: a trigger and a graph of steps; a loop in it must
+ * pass through a step that waits (an ask or a wait).
+ */
 /** A string from a closed list, typed as that list's union. */
 const oneOf = <const T extends readonly string[]>(values: T, options: { default?: T[number] } = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
@@ -21,7 +24,7 @@ const Field = Text({
   minLength: 1,
   maxLength: 200,
   description:
-    'a path such as contact.tags, contact.traits.plan, event.properties.plan, lead.fields.city; a message.received flow reads event.properties.text and event.properties.button_payload',
+    'a path such as contact.tags, contact.traits.plan, event.properties.plan, lead.fields.city, vars.city, steps.menu.answer, steps.lookup.body.order.status; a message.received flow reads event.properties.text and event.properties.button_payload',
 });
 // Strings in steps may hold {{contact.name}}-style placeholders, with an optional "| fallback".
 const Templated = (maxLength: number) => Text({ maxLength });
@@ -76,6 +79,15 @@ export type RichMessage = Static<typeof Message>;
 const NotSent = Type.Optional(
   Type.Union([StepId, Type.Null()], {
     description: 'where to go when the 24-hour window is closed; the run ends there when absent',
+  }),
+);
+
+const Duration = Type.String({ pattern: '^[0-9]{1,6}(s|m|h|d)$', description: 'e.g. 30s, 10m, 2h, 3d' });
+const Branch = (description: string) => Type.Optional(Type.Union([StepId, Type.Null()], { description }));
+const OptionId = Text({ minLength: 1, maxLength: 256 });
+const OptionNext = Type.Optional(
+  Type.Union([StepId, Type.Null()], {
+    description: "where this option leads; the step's next when absent",
   }),
 );
 
@@ -147,9 +159,7 @@ const STEPS = {
   }),
   send_message: step('send_message', { message: Message, not_sent: NotSent }),
   wait: step('wait', {
-    duration: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,6}(s|m|h|d)$', description: 'e.g. 30s, 10m, 2h, 3d' }),
-    ),
+    duration: Type.Optional(Duration),
     until: Type.Optional(Type.String({ format: 'date-time' })),
   }),
   add_tag: step('add_tag', { tag: NameText({ minLength: 1, maxLength: 64 }) }),
@@ -177,6 +187,71 @@ const STEPS = {
   update_lead_status: step('update_lead_status', {
     status: oneOf(['new', 'contacted', 'qualified', 'won', 'lost']),
   }),
+  ask: step('ask', {
+    text: Text({ minLength: 1, maxLength: 4096, description: 'the question; ≤ 1024 with buttons or a list' }),
+    buttons: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { id: OptionId, title: Text({ minLength: 1, maxLength: 20 }), next: OptionNext },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 3 },
+      ),
+    ),
+    list: Type.Optional(
+      Type.Object(
+        {
+          button: Text({ minLength: 1, maxLength: 20 }),
+          sections: Type.Array(
+            Type.Object(
+              {
+                title: Type.Optional(Text({ maxLength: 24 })),
+                rows: Type.Array(
+                  Type.Object(
+                    {
+                      id: OptionId,
+                      title: Text({ minLength: 1, maxLength: 24 }),
+                      description: Type.Optional(Text({ maxLength: 72 })),
+                      next: OptionNext,
+                    },
+                    { additionalProperties: false },
+                  ),
+                  { minItems: 1, maxItems: 10 },
+                ),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: 10 },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    expect: Type.Optional(oneOf(['text', 'number', 'email', 'phone', 'date'])),
+    save_to: Type.Optional(
+      Type.String({
+        pattern:
+          '^(contact\\.name|contact\\.email|contact\\.traits\\.[A-Za-z0-9_-]{1,64}|vars\\.[A-Za-z0-9_-]{1,64})$',
+        description: 'contact.name, contact.email, contact.traits.<key> or vars.<name>',
+      }),
+    ),
+    attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+    retry_text: Type.Optional(Text({ minLength: 1, maxLength: 4096 })),
+    timeout: Type.Optional(Duration),
+    on_timeout: Branch('where to go when no answer came in time; the run ends when absent'),
+    on_invalid: Branch('where to go when every attempt was invalid; the run ends when absent'),
+    not_sent: NotSent,
+  }),
+  assign: step('assign', {
+    to: Type.Optional(
+      Type.Union([Text({ minLength: 1, maxLength: 64 }), Type.Null()], {
+        description: "a member's user id; null or absent: the unassigned queue",
+      }),
+    ),
+    // biome-ignore lint/suspicious/noThenProperty: the field's documented name; this schema is never awaited
+    then: Type.Optional(oneOf(['end', 'wait'])),
+  }),
+  resolve: step('resolve', {}),
 };
 const Step = Type.Union([
   STEPS.send_template,
@@ -189,9 +264,13 @@ const Step = Type.Union([
   STEPS.condition,
   STEPS.http_request,
   STEPS.update_lead_status,
+  STEPS.ask,
+  STEPS.assign,
+  STEPS.resolve,
 ]);
 export type Step = Static<typeof Step>;
 export type TemplateStep = Static<typeof STEPS.send_template>['template'];
+export type AskStep = Static<typeof STEPS.ask>;
 
 const TRIGGERS = {
   event: Type.Object(
@@ -250,7 +329,7 @@ export const Definition = Type.Object(
     name: NameText({ minLength: 1, maxLength: 200 }),
     trigger: Trigger,
     steps: Type.Array(Step, { minItems: 1, maxItems: 100 }),
-    on_teammate_reply: Type.Optional(oneOf(['stop', 'continue'], { default: 'stop' })),
+    on_teammate_reply: Type.Optional(oneOf(['stop', 'continue'])),
   },
   { additionalProperties: false },
 );
@@ -303,7 +382,8 @@ export function messageProblems(message: RichMessage): string[] {
 
 /**
  * Validates a definition: its shape, then the graph (ids unique, every link to an existing step, no
- * cycle, so each step runs at most once per run). Throws a validation error naming each problem.
+ * loop that waits for nothing: each loop passes an ask or a wait). Throws a validation error naming
+ * each problem.
  */
 export function parseDefinition(input: unknown): Definition {
   if (!checkOutline(input)) throw invalidDefinition(uniqueProblems(ajvProblems('', checkOutline.errors)));
@@ -363,6 +443,12 @@ function checkGraph(input: Definition): Definition {
           message: `Remove this: a ${type} message has no ${other}.`,
         });
     }
+    if (s.type === 'ask') problems.push(...askProblems(s, i));
+    if (s.type === 'assign' && (s.then ?? 'end') === 'end' && typeof s.next === 'string')
+      problems.push({
+        field: `steps.${i}.next`,
+        message: 'An assign that ends the run goes nowhere after it: remove this, or set then to wait.',
+      });
   });
   input.steps.forEach((s, i) => {
     for (const [key, target] of Object.entries(links(s))) {
@@ -377,18 +463,73 @@ function checkGraph(input: Definition): Definition {
   if (problems.length === 0) {
     const cycle = findCycle(input.steps);
     if (cycle)
-      problems.push({ field: 'steps', message: `These steps form a loop: ${cycle.join(' → ')}. Break it.` });
+      problems.push({
+        field: 'steps',
+        message: `These steps form a loop that waits for nothing: ${cycle.join(' → ')}. Put an ask or a wait step in it, or break it.`,
+      });
   }
   if (problems.length > 0) throw invalidDefinition(problems);
   return input;
+}
+
+/** What an ask's problems are beyond its shape: options and kinds that do not go together. */
+function askProblems(s: AskStep, i: number): Problem[] {
+  const problems: Problem[] = [];
+  const at = (field: string, message: string) => problems.push({ field: `steps.${i}.${field}`, message });
+  if (s.buttons && s.list) at('list', 'Give a question either buttons or a list, not both.');
+  if ((s.buttons || s.list) && s.expect)
+    at('expect', 'Remove this: a question with buttons or a list expects one of its options.');
+  if ((s.buttons || s.list) && s.text.length > 1024)
+    at('text', 'Keep a question with buttons or a list to 1024 characters.');
+  const rows = s.list?.sections.flatMap((section) => section.rows) ?? [];
+  if (rows.length > 10) at('list.sections', 'A list holds at most 10 rows in all its sections.');
+  if (s.list && s.list.sections.length > 1)
+    s.list.sections.forEach((section, j) => {
+      if (!section.title)
+        at(`list.sections.${j}.title`, 'Fill this in: a list with several sections titles each.');
+    });
+  const ids = new Set<string>();
+  const titles = new Set<string>();
+  for (const [field, option] of options(s)) {
+    if (ids.has(option.id)) at(`${field}.id`, `Another option has the id "${option.id}": give each its own.`);
+    // A typed answer is matched to an option by its title: two alike could not be told apart.
+    const title = option.title.trim().toLowerCase();
+    if (titles.has(title))
+      at(`${field}.title`, `Another option has the title "${option.title}": give each its own.`);
+    ids.add(option.id);
+    titles.add(title);
+  }
+  return problems;
+}
+
+/** An ask's buttons or list rows, each with the field that holds it. */
+export function options(s: AskStep): [string, { id: string; title: string; next?: string | null }][] {
+  if (s.buttons) return s.buttons.map((b, j) => [`buttons.${j}`, b]);
+  return (s.list?.sections ?? []).flatMap((section, j) =>
+    section.rows.map((row, k) => [`list.sections.${j}.rows.${k}`, row] as [string, typeof row]),
+  );
 }
 
 /** The steps a step can lead to, by the field that names each. */
 export function links(s: Step): Record<string, string | null | undefined> {
   if (s.type === 'condition') return { if_true: s.if_true, if_false: s.if_false };
   if (s.type === 'send_text' || s.type === 'send_message') return { next: s.next, not_sent: s.not_sent };
+  if (s.type === 'ask') {
+    const branches: Record<string, string | null | undefined> = {
+      next: s.next,
+      on_timeout: s.on_timeout,
+      on_invalid: s.on_invalid,
+      not_sent: s.not_sent,
+    };
+    for (const [field, option] of options(s)) branches[`${field}.next`] = option.next;
+    return branches;
+  }
+  if (s.type === 'assign' && (s.then ?? 'end') === 'end') return {};
   return { next: s.next };
 }
+
+// Steps that wait for something (an answer, a time): a loop through one of them is allowed.
+const WAITS = new Set<Step['type']>(['ask', 'wait']);
 
 /** The step after `index` when `next` is absent; undefined `next` means "the following one". */
 export function following(steps: Step[], index: number, target: string | null | undefined): string | null {
@@ -403,10 +544,15 @@ function findCycle(steps: Step[]): string[] | null {
   const visit = (id: string): string[] | null => {
     if (state.get(id) === 'done') return null;
     if (state.get(id) === 'visiting') return [...path.slice(path.indexOf(id)), id];
-    state.set(id, 'visiting');
-    path.push(id);
     const i = index.get(id)!;
     const s = steps[i]!;
+    // Only loops among steps that wait for nothing are refused: the search does not pass a waiting one.
+    if (WAITS.has(s.type)) {
+      state.set(id, 'done');
+      return null;
+    }
+    state.set(id, 'visiting');
+    path.push(id);
     const targets = Object.entries(links(s)).map(([key, t]) =>
       following(steps, i, key === 'next' ? t : (t ?? null)),
     );

@@ -72,8 +72,11 @@ describe('parseDefinition', () => {
     });
 
     const loop = structuredClone(valid) as { steps: Record<string, unknown>[] };
+    loop.steps[3] = { id: 'tag', type: 'add_tag', tag: 'x', next: 'vip' };
+    expect(problemsOf(loop)[0]!.message).toMatch(/waits for nothing: vip → tag → vip/);
+    // Back to the start through the wait: a loop that waits, allowed.
     loop.steps[3] = { id: 'tag', type: 'add_tag', tag: 'x', next: 'hello' };
-    expect(problemsOf(loop)[0]!.message).toMatch(/loop: hello → pause → vip → tag → hello/);
+    expect(parseDefinition(loop).steps).toHaveLength(4);
   });
 
   it('needs exactly one of duration or until on a wait, and a known trigger', () => {
@@ -88,5 +91,122 @@ describe('parseDefinition', () => {
     ]);
     expect(problemsOf({ ...valid, steps: [] })[0]!.field).toBe('steps');
     expect(problemsOf('not an object')[0]!.field).toBe('(definition)');
+  });
+
+  it('refuses a loop that waits for nothing, in plain words, and allows one through an ask or a wait', () => {
+    const tag = (id: string, next: string) => ({ id, type: 'add_tag', tag: 'x', next });
+    const loop = { ...valid, steps: [tag('a', 'b'), tag('b', 'a')] };
+    expect(problemsOf(loop)).toEqual([
+      {
+        field: 'steps',
+        message:
+          'These steps form a loop that waits for nothing: a → b → a. Put an ask or a wait step in it, or break it.',
+      },
+    ]);
+    const menu = {
+      ...valid,
+      steps: [
+        {
+          id: 'menu',
+          type: 'ask',
+          text: 'Again?',
+          buttons: [{ id: 'y', title: 'Yes', next: 'a' }],
+          next: null,
+        },
+        tag('a', 'menu'),
+      ],
+    };
+    expect(parseDefinition(menu).steps).toHaveLength(2);
+    const paused = { ...valid, steps: [{ id: 'w', type: 'wait', duration: '1d' }, tag('a', 'w')] };
+    expect(parseDefinition(paused).steps).toHaveLength(2);
+    // A loop beside the one through the ask still counts.
+    const beside = { ...menu, steps: [...menu.steps, tag('c', 'd'), tag('d', 'c')] };
+    expect(problemsOf(beside)[0]!.message).toContain('c → d → c');
+  });
+
+  it("names an ask's options and kinds that do not go together, and an option leading nowhere", () => {
+    const d = {
+      ...valid,
+      steps: [
+        {
+          id: 'q',
+          type: 'ask',
+          text: 'x'.repeat(1025),
+          expect: 'number',
+          buttons: [
+            { id: 'a', title: 'A', next: 'nowhere' },
+            { id: 'a', title: 'B' },
+            { id: 'c', title: 'b' },
+          ],
+          list: { button: 'Pick', sections: [{ rows: [{ id: 'r', title: 'R' }] }] },
+        },
+      ],
+    };
+    expect(problemsOf(d).map((p) => p.field)).toEqual([
+      'steps.0.list',
+      'steps.0.expect',
+      'steps.0.text',
+      'steps.0.buttons.1.id',
+      'steps.0.buttons.2.title',
+      'steps.0.buttons.0.next',
+    ]);
+    const sections = {
+      ...valid,
+      steps: [
+        {
+          id: 'q',
+          type: 'ask',
+          text: 'Pick',
+          list: {
+            button: 'Open',
+            sections: [
+              { title: 'A', rows: [{ id: 'r1', title: 'One' }] },
+              { rows: [{ id: 'r2', title: 'Two' }] },
+            ],
+          },
+        },
+      ],
+    };
+    expect(problemsOf(sections)).toEqual([
+      {
+        field: 'steps.0.list.sections.1.title',
+        message: 'Fill this in: a list with several sections titles each.',
+      },
+    ]);
+    const bad = {
+      ...valid,
+      steps: [{ id: 'q', type: 'ask', text: 'Hi', save_to: 'contact.phone', timeout: '1w' }],
+    };
+    expect(
+      problemsOf(bad)
+        .map((p) => p.field)
+        .sort(),
+    ).toEqual(['steps.0.save_to', 'steps.0.timeout']);
+  });
+
+  it('accepts assign and resolve, and refuses a next after an assign that ends the run', () => {
+    const ok = {
+      ...valid,
+      steps: [
+        { id: 'done', type: 'resolve' },
+        // biome-ignore lint/suspicious/noThenProperty: the assign step's field
+        { id: 'hand', type: 'assign', to: null, then: 'wait', next: 'bye' },
+        { id: 'bye', type: 'assign', to: 'usr_1' },
+      ],
+    };
+    expect(parseDefinition(ok).steps).toHaveLength(3);
+    const ends = {
+      ...valid,
+      steps: [
+        { id: 'hand', type: 'assign', next: 'x' },
+        { id: 'x', type: 'resolve' },
+      ],
+    };
+    expect(problemsOf(ends)).toEqual([
+      {
+        field: 'steps.0.next',
+        message: 'An assign that ends the run goes nowhere after it: remove this, or set then to wait.',
+      },
+    ]);
   });
 });

@@ -1,8 +1,13 @@
-/** What a step's templates and conditions can read: the contact, the event and the lead of the run. */
+/**
+ * What a step's templates and conditions can read: the contact, the event and the lead of the run,
+ * its variables, and what earlier steps found (the latest visit of each: an ask's answer, a call's answer).
+ */
 export interface Scope {
   contact?: Record<string, unknown>;
   event?: Record<string, unknown>;
   lead?: Record<string, unknown>;
+  vars?: Record<string, unknown>;
+  steps?: Record<string, unknown>;
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*(?:\|\s*(?:"([^"]*)"|'([^']*)'|([^}]*?)))?\s*\}\}/g;

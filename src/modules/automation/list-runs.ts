@@ -59,7 +59,7 @@ export async function getRun(
   ]);
   if (!rows[0]) return null;
   const steps = await ctx.db.query<RunStep>(
-    `SELECT step_id, type, status, outcome, next_step, ${iso('wait_until')} AS wait_until, attempts, error,
+    `SELECT step_id, visit, type, status, outcome, next_step, ${iso('wait_until')} AS wait_until, attempts, error,
        ${iso('started_at')} AS started_at, ${iso('finished_at')} AS finished_at
      FROM run_steps WHERE workspace_id = $1 AND run_id = $2 ORDER BY seq`,
     [workspaceId, runId],

@@ -55,6 +55,7 @@ export const Run = Type.Object({
     Type.Literal('waiting'),
     Type.Literal('completed'),
     Type.Literal('failed'),
+    Type.Literal('stopped'),
   ]),
   current_step: MaybeText,
   error: MaybeText,
@@ -67,6 +68,7 @@ export type Run = Static<typeof Run>;
 
 export const RunStep = Type.Object({
   step_id: Type.String(),
+  visit: Type.Integer({ description: 'Which time the run reached this step: 1, then 2 on a loop back' }),
   type: Type.String(),
   status: Type.Union([
     Type.Literal('started'),

@@ -14,10 +14,25 @@ export interface RunStart {
   triggerData: Record<string, unknown>;
 }
 
-/** A job id derived from the run and step: enqueuing the same step twice adds nothing. */
-export function stepJobId(runId: string, stepId: string): string {
-  const h = createHash('sha256').update(`${runId}/${stepId}`).digest('hex');
+/**
+ * A job id derived from the run, the step and its visit: enqueuing the same visit twice adds nothing.
+ * The first visit's id is the one runs had before steps could be visited again, so their queued jobs
+ * still match.
+ */
+export function stepJobId(runId: string, stepId: string, visit = 1): string {
+  const h = createHash('sha256')
+    .update(visit === 1 ? `${runId}/${stepId}` : `${runId}/${stepId}/${visit}`)
+    .digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export interface QueuedStep {
+  /** The visit of the step, 1 when absent. */
+  visit?: number;
+  startAfter?: Date;
+  /** An ask's deadline (its own job: `<step>.timeout`) or its n-th question again (`<step>.retry<n>`). */
+  timeout?: boolean;
+  retry?: number;
 }
 
 /** Queues a run's step inside the caller's transaction, so the step and the state that led to it commit together. */
@@ -27,14 +42,23 @@ export async function queueStep(
   workspaceId: string,
   runId: string,
   stepId: string,
-  startAfter?: Date,
+  { visit = 1, startAfter, timeout, retry }: QueuedStep = {},
 ): Promise<void> {
   if (!ctx.queue) throw new Error('the job queue is not running in this process');
+  // Step ids hold no dot, so the ids of an ask's timeout and retries are their own.
+  const named = timeout ? `${stepId}.timeout` : retry ? `${stepId}.retry${retry}` : stepId;
   await ctx.queue.send(
     'automation.step',
-    { workspaceId, runId, stepId },
     {
-      id: stepJobId(runId, stepId),
+      workspaceId,
+      runId,
+      stepId,
+      ...(visit !== 1 ? { visit } : {}),
+      ...(timeout ? { timeout } : {}),
+      ...(retry ? { retry } : {}),
+    },
+    {
+      id: stepJobId(runId, named, visit),
       ...(startAfter ? { startAfter } : {}),
       ...inTransaction(tx),
     },

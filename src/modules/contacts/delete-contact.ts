@@ -37,7 +37,11 @@ export async function deleteContact(
          AND run_id IN (SELECT id FROM runs WHERE workspace_id = $1 AND contact_id = $2)`,
         p,
       );
-      await tx.query(`UPDATE runs SET trigger_data = '{}' WHERE workspace_id = $1 AND contact_id = $2`, p);
+      // A bot's variables hold the contact's answers.
+      await tx.query(
+        `UPDATE runs SET trigger_data = '{}', variables = '{}' WHERE workspace_id = $1 AND contact_id = $2`,
+        p,
+      );
       await tx.query(`UPDATE events SET properties = '{}' WHERE workspace_id = $1 AND contact_id = $2`, p);
       const media = await tx.query<{ storage_key: string | null }>(
         `DELETE FROM media WHERE workspace_id = $1

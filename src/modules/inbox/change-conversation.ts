@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
-import { publish, runAfterCommit } from '../messaging/events.js';
+import { type AfterCommit, publish, runAfterCommit } from '../messaging/events.js';
 import type { ConversationState } from './schemas.js';
 
 export interface ConversationChangeInput {
@@ -17,13 +18,32 @@ export interface ConversationChangeInput {
  */
 export async function changeConversation(
   ctx: AppContext,
-  by: { workspaceId: string; userId: string },
+  by: ChangedBy,
   contactId: string,
   change: ConversationChangeInput,
 ): Promise<void> {
+  await runAfterCommit(
+    await ctx.db.transaction((tx) => changeConversationIn(ctx, tx, by, contactId, change)),
+  );
+}
+
+/** Who changes a conversation: a teammate, or (userId null) a bot's step. */
+interface ChangedBy {
+  workspaceId: string;
+  userId: string | null;
+}
+
+/** changeConversation inside the caller's transaction; answers what must run once it commits. */
+export async function changeConversationIn(
+  ctx: AppContext,
+  tx: Queryable,
+  by: ChangedBy,
+  contactId: string,
+  change: ConversationChangeInput,
+): Promise<AfterCommit[]> {
   const { workspaceId } = by;
   const assign = change.assignee_id !== undefined;
-  const after = await ctx.db.transaction(async (tx) => {
+  {
     // How it stood, read and locked first: a CTE of the upsert cannot lock the row the upsert changes.
     const { rows: before } = await tx.query<{ state: ConversationState; assignee_id: string | null }>(
       'SELECT state, assignee_id FROM conversations WHERE workspace_id = $1 AND contact_id = $2 FOR UPDATE',
@@ -63,6 +83,5 @@ export async function changeConversation(
       assigneeId: r.assignee_id,
       was,
     });
-  });
-  await runAfterCommit(after);
+  }
 }

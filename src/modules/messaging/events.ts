@@ -36,8 +36,8 @@ export interface TeammateReplied {
 export interface ConversationChanged {
   workspaceId: string;
   contactId: string;
-  /** The teammate who changed it. */
-  userId: string;
+  /** The teammate who changed it; null for a bot's `assign` or `resolve` step. */
+  userId: string | null;
   state: ConversationState;
   assigneeId: string | null;
   /** As it stood before (open and unassigned when it had no row yet). */

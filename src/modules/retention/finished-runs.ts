@@ -13,12 +13,12 @@ export async function removeFinishedRuns(
 ): Promise<number> {
   const { rows } = await db.query<{ deleted: number }>(
     `WITH batch AS (
-       SELECT id FROM runs WHERE workspace_id = $1 AND finished_at < $2 AND status IN ('completed', 'failed')
+       SELECT id FROM runs WHERE workspace_id = $1 AND finished_at < $2 AND status IN ('completed', 'failed', 'stopped')
        ORDER BY finished_at LIMIT $3),
      steps AS (DELETE FROM run_steps s USING batch b WHERE s.workspace_id = $1 AND s.run_id = b.id),
      gone AS (
        DELETE FROM runs r USING batch b WHERE r.workspace_id = $1 AND r.id = b.id
-         AND r.status IN ('completed', 'failed')
+         AND r.status IN ('completed', 'failed', 'stopped')
        RETURNING (r.finished_at AT TIME ZONE 'UTC')::date AS day, r.status),
      counted AS (
        INSERT INTO run_outcome_days AS d (workspace_id, day, completed, failed)

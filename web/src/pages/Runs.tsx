@@ -5,7 +5,7 @@ import type { RunAnswer, RunList } from '../server-types';
 import { Card, Empty, ErrorNote, Loading, PageHeader } from '../ui';
 import { automationHref, RunContact, RunStatus, RunSteps } from './runs/RunSteps';
 
-const STATUSES = ['', 'running', 'waiting', 'completed', 'failed'];
+const STATUSES = ['', 'running', 'waiting', 'completed', 'failed', 'stopped'];
 
 /** Every flow and sequence run, newest first, by status: where the dashboard's run chart leads. */
 export function RunsPage() {

@@ -6,14 +6,17 @@ import { PermanentStepError, type StepInput, type StepOutcome, TransientStepErro
 
 const agents = { strict: guardedAgent(false), open: new Agent() };
 const MAX_BODY_KEPT = 2048;
-// Enough bytes for MAX_BODY_KEPT characters of any UTF-8 text; the rest of the answer is never read.
-const MAX_BODY_READ = MAX_BODY_KEPT * 4;
+// A JSON answer up to this size is kept whole (parsed) for later steps to read; past it, like any
+// other answer, only its first MAX_BODY_KEPT characters are kept as text. The rest is never read.
+const MAX_JSON = 64 * 1024;
 
 /**
  * Calls a URL the workflow names, guarded like outbound webhooks (no private or loopback targets
  * unless the operator allows them). The request carries `Idempotency-Key: <run>/<step>`: a step
  * tried again after a crash sends the same key, so the receiver can tell a repeat from a new call.
- * 5xx, 408, 429 and network errors are retried; other 4xx fail the run.
+ * 5xx, 408, 429 and network errors are retried; other 4xx fail the run. The outcome keeps the
+ * status and the answer (parsed when it is JSON), which later steps read as `steps.<id>.status` and
+ * `steps.<id>.body.<path>`.
  */
 export async function httpRequest(
   input: StepInput,
@@ -61,12 +64,24 @@ export async function httpRequest(
     if (cause instanceof BlockedAddressError) throw new PermanentStepError(cause.message);
     throw new TransientStepError(`request failed: ${(err as Error).message}`);
   }
-  const read = await readCapped(response.body, MAX_BODY_READ).catch(() => undefined);
-  const text = (read?.bytes.toString('utf8') ?? '').slice(0, MAX_BODY_KEPT);
-  const outcome = { status_code: response.status, body: text };
+  const read = await readCapped(response.body, MAX_JSON).catch(() => undefined);
+  const whole = read?.bytes.toString('utf8') ?? '';
+  const text = whole.slice(0, MAX_BODY_KEPT);
+  const json = read && !read.truncated ? parsedJson(whole) : undefined;
+  const outcome = { status_code: response.status, body: json === undefined ? text : json };
   if (response.ok || (response.status >= 300 && response.status < 400)) return { status: 'done', outcome };
   if (response.status >= 500 || response.status === 408 || response.status === 429) {
     throw new TransientStepError(`the server answered ${response.status}`);
   }
   throw new PermanentStepError(`the server answered ${response.status}: ${text.slice(0, 200)}`);
+}
+
+/** A JSON object or array answered, or undefined for anything else (text, a bare number, bad JSON). */
+function parsedJson(text: string): unknown {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

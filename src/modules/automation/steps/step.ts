@@ -12,16 +12,21 @@ export interface StepInput {
   contactId: string | null;
   leadId: string | null;
   scope: Scope;
-  /** `<run id>/<step id>`: the idempotency key of the step's side effect. */
+  /** `<run id>/<step id>` (`/<visit>` after it from the second visit on): the idempotency key of the step's side effect. */
   key: string;
 }
 
-/** How a step ended. `branch` overrides the step's `next` (conditions, text not sent). */
+/**
+ * How a step ended. `branch` overrides the step's `next` (conditions, text not sent). `awaits` keeps
+ * the run waiting on someone: the contact's answer until that time (an ask), or a teammate handing
+ * the conversation back (an assign that waits).
+ */
 export interface StepOutcome {
   status: 'done' | 'skipped';
   outcome: Record<string, unknown>;
   branch?: string | null;
   waitUntil?: Date;
+  awaits?: Date | 'handoff';
 }
 
 /** The run cannot go on (a missing template, a refused request): the run fails, no retry. */

@@ -11,7 +11,10 @@ export type StepType =
   | 'set_trait'
   | 'condition'
   | 'http_request'
-  | 'update_lead_status';
+  | 'update_lead_status'
+  | 'ask'
+  | 'assign'
+  | 'resolve';
 
 export interface Check {
   field: string;
@@ -110,6 +113,12 @@ export function newStep(type: StepType, steps: Step[]): Step {
       return { id, type, method: 'POST', url: 'https://' };
     case 'update_lead_status':
       return { id, type, status: 'contacted' };
+    case 'ask':
+      return { id, type, text: '' };
+    case 'assign':
+      return { id, type, to: null };
+    case 'resolve':
+      return { id, type };
   }
 }
 
@@ -142,6 +151,12 @@ export function summarize(step: Step): string {
       return `${String(s.method ?? 'POST')} ${String(s.url)}`;
     case 'update_lead_status':
       return `to ${String(s.status)}`;
+    case 'ask':
+      return String(s.text || 'Write the question');
+    case 'assign':
+      return s.to ? 'to a teammate' : 'to the unassigned queue';
+    case 'resolve':
+      return 'the conversation';
   }
 }
 

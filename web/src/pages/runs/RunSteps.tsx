@@ -59,7 +59,13 @@ export function RunSteps({ run }: { run: RunDetail }) {
           </>
         )}
       </dl>
-      {run.error && <ErrorNote message={`The run failed: ${run.error}`} />}
+      {run.error && (
+        <ErrorNote
+          message={
+            run.status === 'stopped' ? `The run was stopped: ${run.error}` : `The run failed: ${run.error}`
+          }
+        />
+      )}
       {run.status === 'completed' && run.skipped_reason && (
         <p className="note-warning">
           Completed, but {run.skipped_steps === 1 ? 'a step was' : `${run.skipped_steps} steps were`} skipped:{' '}

@@ -40,6 +40,19 @@ function done(s: RunStep, d: StepDefinition | undefined): string {
     }
     case 'update_lead_status':
       return `Lead status set to ${quote(o.status)}`;
+    case 'ask':
+      if (o.timed_out) return `No answer came in time${then(s) || ' → the run ended'}`;
+      if (o.invalid)
+        return `No valid answer after ${String(o.attempts)} tries${then(s) || ' → the run ended'}`;
+      return `Answered ${quote(o.answer)}${then(s)}`;
+    case 'assign':
+      return o.handed_back
+        ? `Handed back by a teammate${then(s)}`
+        : o.assignee_id
+          ? 'Conversation assigned to a teammate'
+          : 'Conversation put in the unassigned queue';
+    case 'resolve':
+      return 'Conversation resolved';
     default:
       return 'Done';
   }
@@ -56,6 +69,8 @@ export function stepSentence(s: RunStep, d?: StepDefinition): string {
       return `Skipped because ${reason}.${s.type === 'send_text' || s.type === 'send_message' ? after : ''}`;
     }
     case 'waiting':
+      if (s.type === 'ask') return `Waiting for the answer until ${when(String(s.wait_until))}`;
+      if (s.type === 'assign') return 'Waiting for a teammate to hand the conversation back';
       return s.wait_until ? `Waiting until ${when(s.wait_until)}${then(s)}` : 'Waiting';
     case 'failed':
       return `Failed: ${s.error ?? 'no reason was recorded'}`;

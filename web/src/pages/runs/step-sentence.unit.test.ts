@@ -4,6 +4,7 @@ import { stepSentence } from './step-sentence';
 
 const step = (over: Partial<RunStep>): RunStep => ({
   step_id: 's',
+  visit: 1,
   type: 'add_tag',
   status: 'done',
   outcome: {},
