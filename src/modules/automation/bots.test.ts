@@ -472,4 +472,35 @@ describe('a bot', () => {
     expect(rows).toEqual([{ contact_id: event.data.contact_id, state: 'resolved' }]);
     stream.close();
   });
+
+  it('takes not_sent when the 24-hour window is closed, and keeps no hold on the conversation', async () => {
+    const ws = await t.connectedWorkspace();
+    const flow = await createAutomation(
+      t.ctx,
+      ws.id,
+      {
+        name: 'Cold',
+        trigger: { type: 'event', event: 'cold' },
+        steps: [
+          { id: 'q', type: 'ask', text: 'Hello?', not_sent: 'tag' },
+          { id: 'tag', type: 'add_tag', tag: 'asked-outside-window' },
+        ],
+      },
+      { publish: true },
+    );
+    await t.api('POST', '/events', ws.key, { phone: '+14155553888', event: 'cold' });
+    const [run] = await until(async () => {
+      const runs = await listRuns(t.ctx, ws.id, { automationId: flow.id });
+      return runs[0]?.status === 'completed' && runs;
+    });
+    const detail = (await getRun(t.ctx, ws.id, run!.id))!;
+    expect(detail.steps.map((s) => [s.step_id, s.status])).toEqual([
+      ['q', 'skipped'],
+      ['tag', 'done'],
+    ]);
+    expect(detail.steps[0]!.outcome).toMatchObject({ sent: false, code: 'outside_window' });
+    const held = await t.ctx.db.query('SELECT holds_conversation FROM runs WHERE id = $1', [run!.id]);
+    expect(held.rows[0]).toEqual({ holds_conversation: false });
+    expect(sentTexts('14155553888')).toEqual([]);
+  });
 });

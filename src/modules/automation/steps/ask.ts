@@ -63,18 +63,26 @@ export async function sendQuestion(input: StepInput, step: AskStep, retry = fals
  */
 export async function ask(input: StepInput, step: AskStep): Promise<StepOutcome> {
   if (!input.contactId) throw new PermanentStepError('the run has no contact to ask');
+  let took: boolean;
   try {
-    await input.db.query(
+    const { rows } = await input.db.query(
       `UPDATE runs SET holds_conversation = true
-       WHERE workspace_id = $1 AND id = $2 AND NOT holds_conversation`,
+       WHERE workspace_id = $1 AND id = $2 AND NOT holds_conversation RETURNING id`,
       [input.workspaceId, input.runId],
     );
+    took = rows.length > 0;
   } catch (err) {
     if ((err as { code?: string }).code === '23505')
       throw new PermanentStepError('another bot is talking to this contact');
     throw err;
   }
   const sent = await sendQuestion(input, step);
-  if (sent.status !== 'done') return sent;
-  return { ...sent, awaits: answerDeadline(step) };
+  if (sent.status === 'done') return { ...sent, awaits: answerDeadline(step) };
+  // Not sent (the window is closed): a conversation this question took is not kept from another bot.
+  if (took)
+    await input.db.query('UPDATE runs SET holds_conversation = false WHERE workspace_id = $1 AND id = $2', [
+      input.workspaceId,
+      input.runId,
+    ]);
+  return sent;
 }

@@ -74,7 +74,7 @@ export function RunSteps({ run }: { run: RunDetail }) {
       )}
       <ol className="timeline">
         {run.steps.map((s) => (
-          <li key={s.step_id}>
+          <li key={`${s.step_id}/${s.visit}`}>
             <div className="tl-dot" aria-hidden="true" />
             <div className="grow">
               <div className="row wrap">
@@ -82,7 +82,8 @@ export function RunSteps({ run }: { run: RunDetail }) {
                 <Badge tone={s.status === 'skipped' ? 'amber' : undefined}>{s.status}</Badge>
               </div>
               <div className="small muted">
-                Step <span className="mono">{s.step_id}</span> · {formatDate(s.started_at)}
+                Step <span className="mono">{s.step_id}</span>
+                {s.visit > 1 && ` · visit ${s.visit}`} · {formatDate(s.started_at)}
               </div>
               <details className="raw">
                 <summary className="small">Show raw</summary>

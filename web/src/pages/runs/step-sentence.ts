@@ -66,7 +66,8 @@ export function stepSentence(s: RunStep, d?: StepDefinition): string {
     case 'skipped': {
       const reason = typeof s.outcome.reason === 'string' ? s.outcome.reason : 'no reason was recorded';
       const after = s.next_step ? ` It went on to ${s.next_step}.` : ' The run ended here.';
-      return `Skipped because ${reason}.${s.type === 'send_text' || s.type === 'send_message' ? after : ''}`;
+      const windowed = s.type === 'send_text' || s.type === 'send_message' || s.type === 'ask';
+      return `Skipped because ${reason}.${windowed ? after : ''}`;
     }
     case 'waiting':
       if (s.type === 'ask') return `Waiting for the answer until ${when(String(s.wait_until))}`;
