@@ -373,6 +373,28 @@ const WALLS: Record<string, Wall> = {
     await until(async () => (await handling()).bot !== null);
     return { params: { id }, snapshot: handling };
   },
+  // A bot handed A's customer to the team and waits (as its assign step leaves it; this app runs no
+  // workers): B's call must not hand it back.
+  'POST /conversations/:id/bot/resume': async (a) => {
+    const { id } = await a.contact();
+    const ws = await a.workspaceId();
+    const bot = {
+      name: 'Hands over',
+      trigger: { type: 'message_received', keywords: ['hand over'] },
+      steps: [{ id: 'handoff', type: 'assign', to: null, then: 'wait' }],
+    };
+    const { id: automationId } = await createAutomation(t.ctx, ws, bot, { publish: true });
+    await t.ctx.db.query(
+      `INSERT INTO runs (workspace_id, id, automation_id, version, contact_id, status, current_step, awaiting)
+       VALUES ($1, $2, $3, 1, $4, 'waiting', 'handoff', '{"kind": "handoff", "step": "handoff", "visit": 1}')`,
+      [ws, `run_wall_${a.tag}`, automationId, id],
+    );
+    await t.ctx.db.query(
+      `INSERT INTO conversations (workspace_id, contact_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      [ws, id],
+    );
+    return { params: { id }, snapshot: async () => (await read(a, `/conversations/${id}`)()).conversation };
+  },
   'POST /conversations/:id/notes': async (a) => {
     const { id } = await a.contact();
     return { params: { id }, body: { text: 'From B' }, snapshot: read(a, `/conversations/${id}`) };

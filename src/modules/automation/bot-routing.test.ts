@@ -309,4 +309,43 @@ describe('the inbox', () => {
     const after = (await owner.client.call('GET', '/inbox')).json();
     expect(after.conversations[0].bot_name).toBeNull();
   });
+
+  it('a bot that handed the conversation over takes it back when a teammate hands it back', async () => {
+    const owner = await workspaceWithOwner(t);
+    const ws = { id: owner.workspaceId, number: await connectSimulator(t, t.base, owner.workspaceId) } as Ws;
+    await createAutomation(
+      t.ctx,
+      ws.id,
+      {
+        name: 'Receptionist',
+        trigger: { type: 'message_received' },
+        steps: [
+          { id: 'hello', type: 'send_text', text: 'Let me find someone' },
+          { id: 'handoff', type: 'assign', to: null, then: 'wait' },
+          { id: 'back', type: 'send_text', text: 'The bot again' },
+        ],
+      },
+      { publish: true },
+    );
+    const phone = nextPhone();
+    await say(ws, phone, text('hi'));
+    await until(async () => (await runsOf(ws, phone))[0]?.holds_conversation === false, 10_000);
+    const id = await contactId(ws, phone);
+    const state = async () => (await owner.client.call('GET', `/conversations/${id}`)).json().conversation;
+    expect(await state()).toMatchObject({ bot: null, bot_waiting: { name: 'Receptionist' } });
+    const reply = await owner.client.call('POST', `/conversations/${id}/messages`, { text: 'Hi, Asha here' });
+    expect(reply.statusCode, reply.body).toBe(201);
+    expect((await runsOf(ws, phone))[0]?.status).toBe('waiting');
+
+    const other = await workspaceWithOwner(t);
+    expect((await other.client.call('POST', `/conversations/${id}/bot/resume`)).statusCode).toBe(404);
+    const back = await owner.client.call('POST', `/conversations/${id}/bot/resume`);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json().conversation.bot_waiting).toBeNull();
+    await expectReplies(ws, phone, ['Let me find someone', 'Hi, Asha here', 'The bot again']);
+    await until(async () => (await runsOf(ws, phone))[0]?.status === 'completed', 10_000);
+    const again = await owner.client.call('POST', `/conversations/${id}/bot/resume`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe('No bot waits to take this conversation back');
+  });
 });

@@ -1,7 +1,8 @@
+import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { Done } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { stopConversationBot } from '../automation/bot-conversation.js';
+import { resumeConversationBot, stopConversationBot } from '../automation/bot-conversation.js';
 import { conversationContact } from '../messaging/conversation.js';
 import { addNote } from './add-note.js';
 import { changeConversation } from './change-conversation.js';
@@ -79,6 +80,21 @@ export function registerAppInboxRoutes(app: RestApp): void {
       const { workspaceId } = request.session();
       const contact = await conversationContact(db, workspaceId, request.params.id);
       await stopConversationBot(app.ctx, db, workspaceId, contact.id, 'a teammate stopped it');
+      return { result: true as const, conversation: await conversationState(db, workspaceId, contact.id) };
+    },
+  );
+
+  app.post(
+    '/conversations/:id/bot/resume',
+    { schema: { params: IdParams, response: { 200: ConversationStateResult } } },
+    async (request) => {
+      const { workspaceId } = request.session();
+      const contact = await conversationContact(db, workspaceId, request.params.id);
+      const resumed = await db.transaction((tx) =>
+        resumeConversationBot(app.ctx, tx, workspaceId, contact.id),
+      );
+      if (!resumed) throw new ApiError('conflict', 'No bot waits to take this conversation back');
+      app.ctx.queue?.wake('automation.step');
       return { result: true as const, conversation: await conversationState(db, workspaceId, contact.id) };
     },
   );

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/db.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
-import { HOLDING_BOT } from './conversation-bot.js';
+import { HOLDING_BOT, WAITING_BOT } from './conversation-bot.js';
 import type { ConversationStateView } from './schemas.js';
 
 /** A conversation's state, assignee, last team read and the bot answering it (open and unassigned when it has no row yet). */
@@ -14,10 +14,20 @@ export async function conversationState(
     `SELECT cv.state, cv.assignee_id, ${displayName('u')} AS assignee_name,
        to_char(cv.team_read_at AT TIME ZONE 'UTC', ${ISO}) AS team_read_at,
        CASE WHEN hb.run_id IS NOT NULL THEN jsonb_build_object('run_id', hb.run_id, 'automation_id', hb.automation_id,
-         'name', hb.name, 'waiting_for_answer', hb.waiting_for_answer) END AS bot
+         'name', hb.name, 'waiting_for_answer', hb.waiting_for_answer) END AS bot,
+       CASE WHEN wb.run_id IS NOT NULL THEN jsonb_build_object('run_id', wb.run_id, 'name', wb.name) END AS bot_waiting
      FROM conversations cv
-     LEFT JOIN users u ON u.id = cv.assignee_id ${HOLDING_BOT} WHERE cv.workspace_id = $1 AND cv.contact_id = $2`,
+     LEFT JOIN users u ON u.id = cv.assignee_id ${HOLDING_BOT} ${WAITING_BOT} WHERE cv.workspace_id = $1 AND cv.contact_id = $2`,
     [workspaceId, contactId],
   );
-  return rows[0] ?? { state: 'open', assignee_id: null, assignee_name: null, team_read_at: null, bot: null };
+  return (
+    rows[0] ?? {
+      state: 'open',
+      assignee_id: null,
+      assignee_name: null,
+      team_read_at: null,
+      bot: null,
+      bot_waiting: null,
+    }
+  );
 }

@@ -97,6 +97,13 @@ export const ConversationStateView = Type.Object({
     ),
     Type.Null(),
   ]),
+  bot_waiting: Type.Union([
+    Type.Object(
+      { run_id: Type.String(), name: Type.String() },
+      { description: 'A bot that handed the conversation to the team and takes it back when handed back' },
+    ),
+    Type.Null(),
+  ]),
 });
 export type ConversationStateView = Static<typeof ConversationStateView>;
 

@@ -38,9 +38,7 @@ export function ConversationView({ contactId, back }: { contactId: string; back:
         </div>
         <Handling contactId={contactId} conv={c} onChanged={conv.reload} />
       </header>
-      {c.conversation.bot && (
-        <BotAnswering contactId={contactId} bot={c.conversation.bot} onChanged={conv.reload} />
-      )}
+      <BotBanner contactId={contactId} conversation={c.conversation} onChanged={conv.reload} />
       <ScrollBox className="thread" label="Messages" live>
         {c.messages.length === 0 && c.notes.length === 0 && (
           <p className="muted center">No messages with this contact yet.</p>
@@ -120,30 +118,44 @@ function Handling({
   );
 }
 
-/** Which bot holds the conversation, and taking over from it. */
-function BotAnswering({
+/** Which bot holds the conversation (taking over from it), or which one waits to be handed it back. */
+function BotBanner({
   contactId,
-  bot,
+  conversation,
   onChanged,
 }: {
   contactId: string;
-  bot: NonNullable<Conversation['conversation']['bot']>;
+  conversation: Conversation['conversation'];
   onChanged: () => void;
 }) {
   const { busy, error, run } = useAction();
-  const stop = () =>
+  const { bot, bot_waiting: waiting } = conversation;
+  if (!bot && !waiting) return null;
+  const act = (what: 'stop' | 'resume') =>
     run(async () => {
-      await api('POST', `/conversations/${encodeURIComponent(contactId)}/bot/stop`);
+      await api('POST', `/conversations/${encodeURIComponent(contactId)}/bot/${what}`);
       onChanged();
     });
   return (
     <div className="bot-answering" role="status">
-      <span>
-        The bot <strong>{bot.name}</strong> is answering
-        {bot.waiting_for_answer ? ' and waits for the customer’s reply' : ''}. Replying takes over.
-      </span>
-      <button type="button" className="btn small" disabled={busy} onClick={() => void stop()}>
-        Stop the bot
+      {bot ? (
+        <span>
+          The bot <strong>{bot.name}</strong> is answering
+          {bot.waiting_for_answer ? ' and waits for the customer’s reply' : ''}. Replying takes over.
+        </span>
+      ) : (
+        <span>
+          The bot <strong>{waiting!.name}</strong> handed this conversation to the team. Hand it back when you
+          are done.
+        </span>
+      )}
+      <button
+        type="button"
+        className="btn small"
+        disabled={busy}
+        onClick={() => void act(bot ? 'stop' : 'resume')}
+      >
+        {bot ? 'Stop the bot' : 'Hand back to the bot'}
       </button>
       {error && <ErrorNote message={error} />}
     </div>
