@@ -10,6 +10,8 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
   expect(doc.openapi).toMatch(/^3\./);
   expect(doc.servers).toEqual([{ url: 'http://parley.test/api/v1' }]);
   expect(Object.keys(doc.paths).sort()).toEqual([
+    '/automations',
+    '/automations/{id}',
     '/broadcasts',
     '/broadcasts/audience',
     '/broadcasts/preview',

@@ -32,12 +32,12 @@ export async function changeAutomation(
   if (current.archived_at) throw new ApiError('conflict', ARCHIVED);
   let definition: Definition | null = null;
   if (Object.keys(change.fields).length > 0) {
-    // A copy: the check fills in defaults, which must not reach the stored draft it is compared with.
-    const checked = await checkDefinition(
-      ctx,
-      workspaceId,
-      structuredClone({ ...current.draft, ...change.fields }),
-    );
+    // The stored draft copied: the check fills in defaults, which must not reach the draft it is
+    // compared with. The request's own fields are not copied (a deep one would overflow the stack).
+    const checked = await checkDefinition(ctx, workspaceId, {
+      ...structuredClone(current.draft),
+      ...change.fields,
+    });
     if (!isDeepStrictEqual(checked, current.draft)) definition = checked;
   }
   const audit = (tx: Parameters<typeof recordAudit>[0], action: 'update' | 'publish' | 'unpublish') =>

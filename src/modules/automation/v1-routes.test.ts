@@ -367,6 +367,13 @@ describe('PATCH /api/v1/automations/{id}', () => {
           })
         ).statusCode,
       ).toBe(422);
+    // An unknown field nested 20,000 deep: refused, not a 500 from copying it.
+    const deep = `{"a":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`;
+    const res = await t.api('PATCH', `/automations/${id}`, ws.key, deep, {
+      'content-type': 'application/json',
+    });
+    expectRestError(res, 422, 'validation_error');
+    expect(res.json().error.details).toEqual([{ field: 'a', message: expect.any(String) }]);
     expect((await one(ws.key, id)).draft_version).toBe(1);
   });
 
