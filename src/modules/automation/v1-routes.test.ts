@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
+import { MemoryRateLimiter } from '../rate-limit/memory-limiter.js';
 
 // Jobs are queued, not run: a run started here stays as it started.
 const t = testAppForTests({ queue: true, role: 'api' });
@@ -419,5 +420,19 @@ describe("another workspace's key", () => {
     expectRestError(await t.api('DELETE', `/automations/${id}`, b.key), 404, 'not_found');
     expect((await t.api('GET', '/automations', b.key)).json().automations).toEqual([]);
     expect(await one(a.key, id)).toEqual(before);
+  });
+});
+
+describe('the per-key rate limit', () => {
+  const limited = testAppForTests({ limiter: new MemoryRateLimiter(2, 60_000) });
+
+  it('counts these routes too: past it, 429 with Retry-After, and nothing is created', async () => {
+    const ws = await limited.workspace();
+    expect((await limited.api('GET', '/automations', ws.key)).statusCode).toBe(200);
+    expect((await limited.api('GET', '/automations', ws.key)).statusCode).toBe(200);
+    const refused = await limited.api('POST', '/automations', ws.key, flow());
+    expectRestError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await limited.ctx.db.query('SELECT 1 FROM automations')).rows).toEqual([]);
   });
 });
