@@ -80,13 +80,14 @@ async function detail(ctx: AppContext, workspaceId: string, a: AutomationView): 
        FROM automation_versions WHERE workspace_id = $1 AND automation_id = $2 ORDER BY version DESC`,
       [workspaceId, a.id, a.published_version],
     ),
-    ctx.db.query<{ status: string; runs: string; last_run_at: string | null }>(
-      `SELECT status, count(*)::text AS runs, to_char(max(started_at) AT TIME ZONE 'UTC', ${ISO}) AS last_run_at
+    ctx.db.query<{ status: string; runs: number; last_run_at: string }>(
+      `SELECT status, count(*)::int AS runs,
+         to_char(max(max(started_at)) OVER () AT TIME ZONE 'UTC', ${ISO}) AS last_run_at
        FROM runs WHERE workspace_id = $1 AND automation_id = $2 GROUP BY status`,
       [workspaceId, a.id],
     ),
   ]);
-  const count = (status: string) => Number(runs.rows.find((r) => r.status === status)?.runs ?? 0);
+  const count = (status: string) => runs.rows.find((r) => r.status === status)?.runs ?? 0;
   const status = statusOf(a);
   const link = webhookLinks(ctx, a);
   return {
@@ -106,15 +107,13 @@ async function detail(ctx: AppContext, workspaceId: string, a: AutomationView): 
     published_definition: versions.rows.find((v) => v.definition)?.definition ?? null,
     versions: versions.rows.map(({ version, published_at }) => ({ version, published_at })),
     runs: {
-      total: runs.rows.reduce((n, r) => n + Number(r.runs), 0),
+      total: runs.rows.reduce((n, r) => n + r.runs, 0),
       running: count('running'),
       waiting: count('waiting'),
       completed: count('completed'),
       failed: count('failed'),
       stopped: count('stopped'),
-      last_run_at: runs.rows
-        .map((r) => r.last_run_at)
-        .reduce((x, y) => ((y ?? '') > (x ?? '') ? y : x), null),
+      last_run_at: runs.rows[0]?.last_run_at ?? null,
     },
     warnings: sendWarnings(a.draft),
     webhook: link ? { url_without_secret: link.url_without_secret } : null,

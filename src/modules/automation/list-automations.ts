@@ -29,13 +29,17 @@ export function statusOf(a: { archived_at: string | null; published_version: num
 }
 
 /** A webhook sequence's intake addresses: with the secret in the path, and without it (sent in a header). */
-export function webhookLinks(ctx: AppContext, a: Pick<AutomationView, 'id' | 'trigger_type' | 'secret'>) {
-  if (a.trigger_type !== 'webhook' || !a.secret) return null;
+export function intakeLinks(ctx: AppContext, id: string, secret: string) {
   return {
-    url: `${ctx.config.appUrl}/api/automation/webhooks/${a.id}/${a.secret}`,
-    url_without_secret: `${ctx.config.appUrl}/api/automation/webhooks/${a.id}`,
-    secret: a.secret,
+    url: `${ctx.config.appUrl}/api/automation/webhooks/${id}/${secret}`,
+    url_without_secret: `${ctx.config.appUrl}/api/automation/webhooks/${id}`,
+    secret,
   };
+}
+
+/** intakeLinks of an automation started by a webhook (one that no longer is may keep its secret). */
+export function webhookLinks(ctx: AppContext, a: Pick<AutomationView, 'id' | 'trigger_type' | 'secret'>) {
+  return a.trigger_type === 'webhook' && a.secret ? intakeLinks(ctx, a.id, a.secret) : null;
 }
 
 function view(ctx: AppContext, row: AutomationView & { secret_enc: string | null }): AutomationView {

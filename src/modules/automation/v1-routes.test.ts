@@ -93,18 +93,20 @@ describe('POST /api/v1/automations', () => {
       url_without_secret: `http://parley.test/api/automation/webhooks/${res.id}`,
       secret: expect.stringMatching(/^whsec_/),
     });
-    const lead = await t.app.inject({
-      method: 'POST',
-      url: new URL(res.webhook.url).pathname,
-      payload: { name: 'Ann', email: 'ann@example.com' },
-    });
-    expect(lead.statusCode, lead.body).toBe(202);
+    for (const who of ['ann', 'bo']) {
+      const lead = await t.app.inject({
+        method: 'POST',
+        url: new URL(res.webhook.url).pathname,
+        payload: { name: who, email: `${who}@example.com` },
+      });
+      expect(lead.statusCode, lead.body).toBe(202);
+    }
     const got = await one(ws.key, res.id);
     expect(got.webhook).toEqual({ url_without_secret: res.webhook.url_without_secret });
     expect(JSON.stringify(got)).not.toContain(res.webhook.secret);
     expect(got.runs).toEqual({
-      total: 1,
-      running: 1,
+      total: 2,
+      running: 2,
       waiting: 0,
       completed: 0,
       failed: 0,

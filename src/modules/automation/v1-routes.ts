@@ -9,7 +9,7 @@ import { setArchived } from '../audit/set-archived.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { getApiAutomation, listApiAutomations } from './api-automations.js';
 import { changeAutomation } from './change-automation.js';
-import { webhookLinks } from './list-automations.js';
+import { intakeLinks } from './list-automations.js';
 import { createAutomation, type SavedAutomation, unpublishAutomation } from './save-automation.js';
 import {
   ApiAutomationBody,
@@ -29,11 +29,8 @@ export function registerAutomationRoutes(app: RestApp): void {
   const { ctx } = app;
 
   const createdAnswer = (saved: SavedAutomation) => {
-    const link = webhookLinks(ctx, {
-      id: saved.id,
-      trigger_type: saved.secret ? 'webhook' : '',
-      secret: saved.secret,
-    });
+    // Only a webhook sequence is made with a secret.
+    const link = saved.secret ? intakeLinks(ctx, saved.id, saved.secret) : null;
     return {
       status: 201 as const,
       body: {
