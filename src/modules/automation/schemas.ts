@@ -147,8 +147,8 @@ const DEFINITION_FIELDS =
 const DefinitionTrigger = Type.Unsafe<unknown>({
   type: 'object',
   description:
-    'What starts it: {"type": "event", "event": "signup"} makes a flow; {"type": "webhook"}, ' +
-    '{"type": "form_submitted", "form_id"?} or {"type": "lead_created"} a sequence',
+    'What starts it, by its `type` (every trigger is in docs/automation.md): an event makes a flow, a ' +
+    'webhook, a form or a new lead a sequence',
   examples: [{ type: 'event', event: 'signup' }],
 });
 const DefinitionSteps = Type.Unsafe<unknown>({
