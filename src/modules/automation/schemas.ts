@@ -147,8 +147,7 @@ const DEFINITION_FIELDS =
 const DefinitionTrigger = Type.Unsafe<unknown>({
   type: 'object',
   description:
-    'What starts it, by its `type` (every trigger is in docs/automation.md): an event makes a flow, a ' +
-    'webhook, a form or a new lead a sequence',
+    'What starts it, by its `type`; its kind (flow or sequence) follows from it (every trigger is in docs/automation.md)',
   examples: [{ type: 'event', event: 'signup' }],
 });
 const DefinitionSteps = Type.Unsafe<unknown>({

@@ -57,8 +57,8 @@ export function registerAutomationRoutes(app: RestApp): void {
         summary: 'Create a flow or a sequence from its definition',
         description:
           'The body is the definition of docs/automation.md (`name`, `trigger`, `steps` and its optional ' +
-          'top-level fields) and `published`. The trigger decides the kind: an event makes a flow; a webhook, ' +
-          'a form or a new lead a sequence. Each problem of the definition is a 422 detail at its field. A ' +
+          'top-level fields) and `published`. The trigger decides the kind (the triggers table of ' +
+          'docs/automation.md). Each problem of the definition is a 422 detail at its field. A ' +
           'sequence started by a webhook answers its intake URL and secret, once (the app shows them to the team).',
         tags,
         body: ApiAutomationBody,
