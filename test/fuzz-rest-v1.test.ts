@@ -195,10 +195,24 @@ describe('REST v1 under generated input', () => {
   const query = fc
     .array(
       fc.tuple(
-        fc.oneof(fc.constantFrom('limit', 'offset', 'limit[]', 'offset[0]'), hostileString),
+        fc.oneof(
+          fc.constantFrom('limit', 'offset', 'limit[]', 'offset[0]', 'cursor', 'status'),
+          hostileString,
+        ),
         fc.oneof(
           fc.integer({ min: -10, max: 300 }).map(String),
-          fc.constantFrom('1e3', '0x10', '', '50.5', 'NaN', '99999999999999999999', '%ZZ', '-0'),
+          fc.constantFrom(
+            '1e3',
+            '0x10',
+            '',
+            '50.5',
+            'NaN',
+            '99999999999999999999',
+            '%ZZ',
+            '-0',
+            'draft',
+            'WyIxIiwieCJd',
+          ),
           hostileString,
         ),
       ),
@@ -210,7 +224,7 @@ describe('REST v1 under generated input', () => {
         .join('&'),
     );
 
-  it.each(['/contacts', '/templates'])(
+  it.each(['/contacts', '/templates', '/automations'])(
     'GET %s',
     async (path) => {
       await fc.assert(
@@ -229,7 +243,61 @@ describe('REST v1 under generated input', () => {
   );
 
   it(
-    'GET /messages/{id}',
+    'POST /automations and PATCH /automations/{id}',
+    async () => {
+      const trigger = fc.oneof(
+        bodyOf({ type: fc.constant('event'), event: hostileString }),
+        bodyOf({
+          type: fc.constantFrom('webhook', 'lead_created', 'form_submitted', 'message_received', 'cron'),
+        }),
+      );
+      const step = bodyOf({
+        id: fc.oneof(fc.constantFrom('a', 'b'), hostileString),
+        type: fc.constantFrom('add_tag', 'send_text', 'wait', 'condition', 'http_request', 'ask', 'nuke'),
+        tag: hostileString,
+        text: hostileString,
+        duration: fc.constantFrom('1h', '0m', '99999999d'),
+        next: fc.oneof(fc.constantFrom('a', 'b', null), hostileString),
+        url: hostileString,
+      });
+      const definition = {
+        name: hostileString,
+        trigger,
+        steps: fc.array(step, { maxLength: 3 }),
+        published: fc.oneof(fc.boolean(), anyJson),
+        on_teammate_reply: fc.constantFrom('stop', 'continue', 'x'),
+      };
+      const created = await t.api('POST', '/automations', ws.key, {
+        name: 'Fuzzed',
+        trigger: { type: 'event', event: 'fuzz' },
+        steps: [{ id: 'a', type: 'add_tag', tag: 't' }],
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const { id } = created.json();
+      await fc.assert(
+        fc.asyncProperty(
+          rawBody(bodyOf(definition)),
+          rawBody(bodyOf(definition)),
+          requestHeaders,
+          async (payload, patch, h) => {
+            await postChecked('/automations', payload, h);
+            const res = await t.app.inject({
+              method: 'PATCH',
+              url: `/api/v1/automations/${id}`,
+              headers: { authorization: `Bearer ${ws.key}`, ...h },
+              payload: patch,
+            });
+            expectRestEnvelope(res);
+          },
+        ),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'GET /messages/{id}, GET and DELETE /automations/{id}',
     async () => {
       const id = fc.oneof(
         hostileString.map(percentEncode),
@@ -237,12 +305,18 @@ describe('REST v1 under generated input', () => {
       );
       await fc.assert(
         fc.asyncProperty(id, requestHeaders, async (segment, h) => {
-          const res = await t.app.inject({
-            method: 'GET',
-            url: `/api/v1/messages/${segment}`,
-            headers: { authorization: `Bearer ${ws.key}`, ...h },
-          });
-          expectRestEnvelope(res);
+          for (const [method, path] of [
+            ['GET', 'messages'],
+            ['GET', 'automations'],
+            ['DELETE', 'automations'],
+          ] as const) {
+            const res = await t.app.inject({
+              method,
+              url: `/api/v1/${path}/${segment}`,
+              headers: { authorization: `Bearer ${ws.key}`, ...h },
+            });
+            expectRestEnvelope(res);
+          }
         }),
         fuzzParams,
       );

@@ -52,7 +52,7 @@ function post(url: string, path: string, key: string, body: unknown) {
   });
 }
 
-it('answers a retry after a crash from what committed: one message, one contact, one event and run', async () => {
+it('answers a retry after a crash from what committed: one message, one contact, one event and run, one automation', async () => {
   const ws = await connectedWorkspace(t, base);
   await createAutomation(
     t.ctx,
@@ -68,6 +68,15 @@ it('answers a retry after a crash from what committed: one message, one contact,
     ['/messages', { to: '+14155550401', template: { name: 'welcome', language: 'en', body: ['A', 'B'] } }],
     ['/contacts', { phone: '+14155550402', name: 'Ada' }],
     ['/events', { phone: '+14155550403', event: 'signup' }],
+    [
+      '/automations',
+      {
+        name: 'Crash-safe',
+        trigger: { type: 'webhook' },
+        steps: [{ id: 's', type: 'update_lead_status', status: 'contacted' }],
+        published: true,
+      },
+    ],
   ];
 
   // The first requests do their work and hang where they would answer; the server dies there.
@@ -82,13 +91,14 @@ it('answers a retry after a crash from what committed: one message, one contact,
     const { rows } = await t.ctx.db.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM messages WHERE workspace_id = $1 AND status = 'accepted')
             + (SELECT count(*) FROM contacts WHERE workspace_id = $1 AND phone = '14155550402')
-            + (SELECT count(*) FROM events WHERE workspace_id = $1) AS n`,
+            + (SELECT count(*) FROM events WHERE workspace_id = $1)
+            + (SELECT count(*) FROM automations WHERE workspace_id = $1 AND name = 'Crash-safe') AS n`,
       [ws.id],
     );
-    return Number(rows[0]!.n) === 3;
+    return Number(rows[0]!.n) === 4;
   });
   await doomed.server.stop('SIGKILL');
-  expect(await Promise.all(firsts)).toEqual(['cut', 'cut', 'cut']);
+  expect(await Promise.all(firsts)).toEqual(['cut', 'cut', 'cut', 'cut']);
   // The dead requests' locks run out (60 s in production).
   await t.ctx.db.query(
     "UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE workspace_id = $1 AND locked_until IS NOT NULL",
@@ -96,7 +106,7 @@ it('answers a retry after a crash from what committed: one message, one contact,
   );
 
   const { url } = await serve('all');
-  const [message, contact, event] = await Promise.all(
+  const [message, contact, event, automation] = await Promise.all(
     requests.map(async ([path, body]) => {
       const res = await post(url, path, ws.key, body);
       return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: await res.json() };
@@ -137,6 +147,28 @@ it('answers a retry after a crash from what committed: one message, one contact,
     status: 202,
     replayed: 'true',
     body: { result: true, id: events.rows[0]!.id, flows_started: 1 },
+  });
+  // The sequence was created and published once; the retry answers its secret as the first would have.
+  const automations = await t.ctx.db.query<{ id: string; published_version: number }>(
+    "SELECT id, published_version FROM automations WHERE workspace_id = $1 AND name = 'Crash-safe'",
+    [ws.id],
+  );
+  expect(automations.rows).toEqual([{ id: expect.any(String), published_version: 1 }]);
+  const id = automations.rows[0]!.id;
+  expect(automation).toEqual({
+    status: 201,
+    replayed: 'true',
+    body: {
+      result: true,
+      id,
+      kind: 'sequence',
+      published: true,
+      webhook: {
+        url: expect.stringContaining(`/api/automation/webhooks/${id}/whsec_`),
+        url_without_secret: expect.stringContaining(`/api/automation/webhooks/${id}`),
+        secret: expect.stringMatching(/^whsec_/),
+      },
+    },
   });
   await queueIdle(t.ctx.db, ['automation.start', 'automation.step']);
   const runs = await t.ctx.db.query('SELECT id FROM runs WHERE workspace_id = $1', [ws.id]);

@@ -58,6 +58,8 @@ describe('names and labels', () => {
       '/api/app POST /forms body.fields[].label',
       '/api/app POST /templates body.name',
       '/api/v1 POST /broadcasts body.name',
+      '/api/v1 POST /automations body.name',
+      '/api/v1 PATCH /automations/:id body.name',
       'automation definition.name',
     ])
       expect(names).toContain(expected);

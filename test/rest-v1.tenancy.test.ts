@@ -119,8 +119,45 @@ const WALLS: Record<string, Wall> = {
       after: async (res) => expect(res.json().flows_started).toBe(0),
     };
   },
+  ...automationWalls(),
   ...broadcastWalls((x) => x.rest),
 };
+
+/** The automation routes: B's list is B's own, and A's flow is neither read nor changed through B's key. */
+function automationWalls(): Record<string, Wall> {
+  const one = (a: Tenant, id: string) => async () => (await a.rest('GET', `/automations/${id}`)).json();
+  const byId: Wall = async (a) => {
+    const { id } = await a.flow();
+    return { params: { id }, markers: [id] };
+  };
+  const change =
+    (body?: unknown): Wall =>
+    async (a) => {
+      const { id } = await a.flow();
+      return { params: { id }, body, snapshot: one(a, id) };
+    };
+  return {
+    // B's automation of A's flow's name and event is B's own.
+    'POST /automations': async (a) => {
+      const flow = await a.flow();
+      return {
+        body: {
+          name: `Flow ${a.tag}`,
+          trigger: { type: 'event', event: flow.event },
+          steps: [{ id: 'b', type: 'add_tag', tag: 'b' }],
+          published: true,
+        },
+        status: 201,
+        markers: [flow.id],
+        snapshot: async () => (await a.rest('GET', '/automations')).json(),
+      };
+    },
+    'GET /automations': async (a) => ({ markers: [(await a.flow()).id] }),
+    'GET /automations/:id': byId,
+    'PATCH /automations/:id': change({ name: 'Of B', published: false }),
+    'DELETE /automations/:id': change(),
+  };
+}
 
 describe.each(documented.map((r) => [routeName(r), r] as const))('%s', (_name, route) => {
   it('keeps workspaces apart', async () => {

@@ -10,6 +10,8 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
   expect(doc.openapi).toMatch(/^3\./);
   expect(doc.servers).toEqual([{ url: 'http://parley.test/api/v1' }]);
   expect(Object.keys(doc.paths).sort()).toEqual([
+    '/automations',
+    '/automations/{id}',
     '/broadcasts',
     '/broadcasts/audience',
     '/broadcasts/preview',
@@ -45,6 +47,19 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
     doc.paths['/templates'].get.responses['200'].content['application/json'].schema.properties.templates;
   expect(Object.keys(listed.items.properties)).toEqual(
     expect.arrayContaining(['variable_count', 'parameter_format', 'body_parameters', 'header', 'buttons']),
+  );
+  const automation = doc.paths['/automations'].post;
+  expect(automation.requestBody.content['application/json'].schema.required).toEqual([
+    'name',
+    'trigger',
+    'steps',
+  ]);
+  expect(Object.keys(automation.responses)).toEqual(
+    expect.arrayContaining(['201', '401', '409', '422', '429']),
+  );
+  expect(Object.keys(doc.paths['/automations/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
+  expect(Object.keys(doc.paths['/automations/{id}'].delete.responses)).toEqual(
+    expect.arrayContaining(['204', '404']),
   );
   expect(JSON.stringify(doc)).not.toMatch(/healthz|metrics|openapi\.json/);
 });

@@ -1,5 +1,6 @@
 import { authenticate } from '../modules/api-keys/authenticate.js';
 import { registerEventRoutes } from '../modules/automation/routes.js';
+import { registerAutomationRoutes } from '../modules/automation/v1-routes.js';
 import { registerBroadcastRoutes } from '../modules/broadcasts/routes.js';
 import { registerContactRoutes } from '../modules/contacts/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
@@ -43,6 +44,7 @@ export async function restV1(app: RestApp): Promise<void> {
   registerMessageRoutes(app);
   registerEventRoutes(app);
   registerBroadcastRoutes(app);
+  registerAutomationRoutes(app);
   await registerMediaRoutes(app);
 }
 

@@ -64,7 +64,8 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
       info: {
         title: 'Parley REST API',
         version: '1.0.0',
-        description: 'Send WhatsApp messages, upsert contacts, track events and list templates.',
+        description:
+          'Send WhatsApp messages, upsert contacts, track events, list templates, send broadcasts and manage flows and sequences.',
       },
       servers: [{ url: `${ctx.config.appUrl}/api/v1` }],
       components: {

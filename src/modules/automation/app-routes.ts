@@ -8,7 +8,13 @@ import type { Session } from '../accounts/sessions.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';
 import { type AuditEntry, audited, recordAudit, userActor } from '../audit/record-audit.js';
 import { rotateSequenceSecret } from './intake.js';
-import { type AutomationView, getAutomation, listAutomations } from './list-automations.js';
+import {
+  type AutomationView,
+  getAutomation,
+  listAutomations,
+  statusOf,
+  webhookLinks,
+} from './list-automations.js';
 import { getRun, listRuns } from './list-runs.js';
 import { runCounts } from './run-counts.js';
 import { createAutomation, publishAutomation, unpublishAutomation, updateDraft } from './save-automation.js';
@@ -42,24 +48,13 @@ const RunsQuery = Type.Object({
 });
 
 function present(ctx: AppContext, a: AutomationView) {
-  const { secret, ...rest } = a;
+  const { secret: _secret, ...rest } = a;
   return {
     ...rest,
-    status: a.archived_at
-      ? ('archived' as const)
-      : a.published_version === null
-        ? ('draft' as const)
-        : ('published' as const),
+    status: statusOf(a),
     warnings: sendWarnings(a.draft),
     unpublished_changes: a.published_version !== null && a.published_version !== a.draft_version,
-    webhook:
-      a.trigger_type === 'webhook' && secret
-        ? {
-            url: `${ctx.config.appUrl}/api/automation/webhooks/${a.id}/${secret}`,
-            url_without_secret: `${ctx.config.appUrl}/api/automation/webhooks/${a.id}`,
-            secret,
-          }
-        : null,
+    webhook: webhookLinks(ctx, a),
   };
 }
 

@@ -22,6 +22,26 @@ const COLUMNS = `id, kind, name, trigger_type, trigger_event, draft, draft_versi
   to_char(archived_at AT TIME ZONE 'UTC', ${ISO}) AS archived_at, to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
 
+/** Archived, published (a version new runs start on) or a draft only. */
+export function statusOf(a: { archived_at: string | null; published_version: number | null }) {
+  if (a.archived_at) return 'archived' as const;
+  return a.published_version === null ? ('draft' as const) : ('published' as const);
+}
+
+/** A webhook sequence's intake addresses: with the secret in the path, and without it (sent in a header). */
+export function intakeLinks(ctx: AppContext, id: string, secret: string) {
+  return {
+    url: `${ctx.config.appUrl}/api/automation/webhooks/${id}/${secret}`,
+    url_without_secret: `${ctx.config.appUrl}/api/automation/webhooks/${id}`,
+    secret,
+  };
+}
+
+/** intakeLinks of an automation started by a webhook (one that no longer is may keep its secret). */
+export function webhookLinks(ctx: AppContext, a: Pick<AutomationView, 'id' | 'trigger_type' | 'secret'>) {
+  return a.trigger_type === 'webhook' && a.secret ? intakeLinks(ctx, a.id, a.secret) : null;
+}
+
 function view(ctx: AppContext, row: AutomationView & { secret_enc: string | null }): AutomationView {
   const { secret_enc, ...rest } = row;
   return { ...rest, secret: secret_enc ? ctx.secrets.open(secret_enc) : null };

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { AnyKey, MaybeText, MaybeTimestamp, PageFields, Text, Timestamp } from '../../http/schema.js';
-import type { Definition } from './definition.js';
+import { Definition } from './definition.js';
 
 export const TrackEventBody = Type.Object(
   {
@@ -141,3 +141,127 @@ export const AutomationResult = Type.Object({
 export const NewAutomationResult = Type.Object({ result: Type.Literal(true), id: Type.String(), kind: Kind });
 
 export const PublishResult = Type.Object({ result: Type.Literal(true), version: Type.Integer() });
+
+// REST v1. The definition's fields are checked by parseDefinition, which names each problem at its
+// field in plain words (a union's own checks would say "matches no branch"): the schema only shapes them.
+const DEFINITION_FIELDS =
+  'The definition is documented in docs/automation.md; its other top-level fields may be given too';
+const DefinitionTrigger = Type.Unsafe<unknown>({
+  type: 'object',
+  description:
+    'What starts it, by its `type`; its kind (flow or sequence) follows from it (every trigger is in docs/automation.md)',
+  examples: [{ type: 'event', event: 'signup' }],
+});
+const DefinitionSteps = Type.Unsafe<unknown>({
+  type: 'array',
+  description: 'The steps, each {id, type, ...}, the first one first (1 to 100)',
+  examples: [[{ id: 'tag', type: 'add_tag', tag: 'signed-up' }]],
+});
+
+export const ApiAutomationBody = Type.Object(
+  {
+    name: Definition.properties.name,
+    trigger: DefinitionTrigger,
+    steps: DefinitionSteps,
+    published: Type.Optional(
+      Type.Boolean({ default: false, description: 'Publish it at once: new runs start on it' }),
+    ),
+  },
+  { description: DEFINITION_FIELDS },
+);
+export type ApiAutomationBody = Static<typeof ApiAutomationBody>;
+
+export const ApiAutomationPatch = Type.Object(
+  {
+    name: Type.Optional(Definition.properties.name),
+    trigger: Type.Optional(DefinitionTrigger),
+    steps: Type.Optional(DefinitionSteps),
+    published: Type.Optional(
+      Type.Boolean({
+        description: 'true publishes the latest version (with the change sent beside it), false unpublishes',
+      }),
+    ),
+  },
+  {
+    description:
+      "Definition fields given replace the draft's and make a new version; the others stay. " +
+      DEFINITION_FIELDS,
+  },
+);
+export type ApiAutomationPatch = Static<typeof ApiAutomationPatch>;
+
+const AutomationStatus = Type.Union([
+  Type.Literal('draft'),
+  Type.Literal('published'),
+  Type.Literal('archived'),
+]);
+
+export const ApiAutomationQuery = Type.Object({
+  status: Type.Optional(AutomationStatus),
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  cursor: Type.Optional(
+    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
+  ),
+});
+
+export const NewApiAutomationResult = Type.Object({
+  result: Type.Literal(true),
+  id: Type.String(),
+  kind: Kind,
+  published: Type.Boolean(),
+  webhook: Type.Optional(
+    Type.Object(
+      { url: Type.String(), url_without_secret: Type.String(), secret: Type.String() },
+      {
+        description:
+          'A sequence started by a webhook: its intake address and secret, shown here once (the app shows them to the team)',
+      },
+    ),
+  ),
+});
+
+const ApiAutomationSummary = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  kind: Kind,
+  trigger: Type.Object({ type: Type.String() }, { additionalProperties: true }),
+  status: AutomationStatus,
+  published: Type.Boolean({ description: 'New runs start on its published version' }),
+  published_version: Type.Union([Type.Integer(), Type.Null()]),
+  draft_version: Type.Integer({ description: 'The latest version, what a PATCH changes' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ApiAutomationList = Type.Object({
+  result: Type.Literal(true),
+  automations: Type.Array(ApiAutomationSummary),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
+});
+
+const ApiAutomation = Type.Object({
+  ...ApiAutomationSummary.properties,
+  archived_at: MaybeTimestamp,
+  unpublished_changes: Type.Boolean({ description: 'The latest version is not the published one' }),
+  draft: StoredDefinition,
+  published_definition: Type.Union([StoredDefinition, Type.Null()]),
+  versions: Type.Array(Type.Object({ version: Type.Integer(), published_at: Timestamp }), {
+    description: 'The versions ever published, newest first',
+  }),
+  runs: Type.Object({
+    total: Type.Integer(),
+    running: Type.Integer(),
+    waiting: Type.Integer(),
+    completed: Type.Integer(),
+    failed: Type.Integer(),
+    stopped: Type.Integer(),
+    last_run_at: MaybeTimestamp,
+  }),
+  warnings: Type.Array(Type.Object({ step: Type.String(), message: Type.String() })),
+  webhook: Type.Union([Type.Object({ url_without_secret: Type.String() }), Type.Null()], {
+    description: "A webhook sequence's intake address; its secret goes in the path or the x-api-key header",
+  }),
+});
+export type ApiAutomation = Static<typeof ApiAutomation>;
+
+export const ApiAutomationResult = Type.Object({ result: Type.Literal(true), automation: ApiAutomation });

@@ -1,0 +1,183 @@
+import { Type } from 'typebox';
+import { ApiError } from '../../http/errors.js';
+import type { RestApp } from '../../http/rest-app.js';
+import { errorResponses } from '../../http/schema.js';
+import { IdParams } from '../accounts/schemas.js';
+import type { Principal } from '../api-keys/key-verifier.js';
+import { type Actor, recordAudit } from '../audit/record-audit.js';
+import { setArchived } from '../audit/set-archived.js';
+import { answerWriter } from '../idempotency/outcome.js';
+import { getApiAutomation, listApiAutomations } from './api-automations.js';
+import { changeAutomation } from './change-automation.js';
+import { intakeLinks } from './list-automations.js';
+import { createAutomation, type SavedAutomation, unpublishAutomation } from './save-automation.js';
+import {
+  ApiAutomationBody,
+  ApiAutomationList,
+  ApiAutomationPatch,
+  ApiAutomationQuery,
+  ApiAutomationResult,
+  NewApiAutomationResult,
+} from './schemas.js';
+
+const tags = ['automations'];
+const NOT_FOUND = 'No automation with that id';
+const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
+
+/** REST v1: flows and sequences from their definition JSON (docs/automation.md), as the app makes them. */
+export function registerAutomationRoutes(app: RestApp): void {
+  const { ctx } = app;
+
+  const createdAnswer = (saved: SavedAutomation) => {
+    // Only a webhook sequence is made with a secret.
+    const link = saved.secret ? intakeLinks(ctx, saved.id, saved.secret) : null;
+    return {
+      status: 201 as const,
+      body: {
+        result: true as const,
+        id: saved.id,
+        kind: saved.kind,
+        published: saved.published_version !== null,
+        ...(link ? { webhook: link } : {}),
+      },
+    };
+  };
+
+  const found = async (workspaceId: string, id: string) => {
+    const automation = await getApiAutomation(ctx, workspaceId, id);
+    if (!automation) throw new ApiError('not_found', NOT_FOUND);
+    return { result: true as const, automation };
+  };
+
+  app.post(
+    '/automations',
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Create a flow or a sequence from its definition',
+        description:
+          'The body is the definition of docs/automation.md (`name`, `trigger`, `steps` and its optional ' +
+          'top-level fields) and `published`. The trigger decides the kind (the triggers table of ' +
+          'docs/automation.md). Each problem of the definition is a 422 detail at its field. A ' +
+          'sequence started by a webhook answers its intake URL and secret, once (the app shows them to the team).',
+        tags,
+        body: ApiAutomationBody,
+        response: { 201: NewApiAutomationResult, ...errorResponses(400, 401, 409, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal();
+      const { published, ...definition } = request.body;
+      const writer = answerWriter(request, createdAnswer);
+      const saved = await createAutomation(ctx, principal.workspaceId, definition, {
+        publish: published ?? false,
+        within: async (tx, saved) => {
+          const entry = {
+            workspaceId: principal.workspaceId,
+            actor: keyActor(principal),
+            entityType: saved.kind,
+            entityId: saved.id,
+          };
+          await recordAudit(tx, { ...entry, action: 'create' });
+          if (saved.published_version !== null) await recordAudit(tx, { ...entry, action: 'publish' });
+          await writer?.(tx, saved);
+        },
+      });
+      const answer = createdAnswer(saved);
+      return reply.code(answer.status).send(answer.body);
+    },
+  );
+
+  app.get(
+    '/automations',
+    {
+      schema: {
+        summary: 'List flows and sequences, newest first',
+        description:
+          'Without `status`, archived ones are left out. Pages follow `next_cursor` (null on the last page): ' +
+          'send it back as `cursor`.',
+        tags,
+        querystring: ApiAutomationQuery,
+        response: { 200: ApiAutomationList, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => ({
+      result: true as const,
+      ...(await listApiAutomations(ctx.db, request.principal().workspaceId, request.query)),
+    }),
+  );
+
+  app.get(
+    '/automations/:id',
+    {
+      schema: {
+        summary: 'A flow or sequence: its draft and published definitions, versions and run counts',
+        tags,
+        params: IdParams,
+        response: { 200: ApiAutomationResult, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => found(request.principal().workspaceId, request.params.id),
+  );
+
+  app.patch(
+    '/automations/:id',
+    {
+      schema: {
+        summary: 'Change the definition (a new version), publish or unpublish',
+        description:
+          'Definition fields given replace those of the latest version and make a new one, which new runs ' +
+          'start on only once published; `published: true` publishes the latest version, `false` stops new ' +
+          'runs (runs under way finish on their version). The same definition sent again makes no new ' +
+          'version. A flow stays a flow and a sequence a sequence (422 at `trigger`). An archived one is a 409.',
+        tags,
+        params: IdParams,
+        body: ApiAutomationPatch,
+        response: { 200: ApiAutomationResult, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const principal = request.principal();
+      const { published, ...fields } = request.body;
+      if (published === undefined && Object.keys(fields).length === 0)
+        throw ApiError.invalid('body', 'Send what to change: name, trigger, steps or published.');
+      await changeAutomation(
+        ctx,
+        principal.workspaceId,
+        request.params.id,
+        { fields, published },
+        keyActor(principal),
+      );
+      return found(principal.workspaceId, request.params.id);
+    },
+  );
+
+  app.delete(
+    '/automations/:id',
+    {
+      schema: {
+        summary: 'Archive a flow or sequence',
+        description:
+          'It is unpublished and leaves the list (GET /automations?status=archived shows it); runs under way ' +
+          'finish. Archiving again changes nothing. The app restores it.',
+        tags,
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal();
+      await setArchived(ctx.db, {
+        table: 'automations',
+        entityType: (row) => (row.kind === 'sequence' ? 'sequence' : 'flow'),
+        workspaceId: principal.workspaceId,
+        id: request.params.id,
+        archived: true,
+        actor: keyActor(principal),
+        notFound: NOT_FOUND,
+        also: (tx, c) => unpublishAutomation(tx, c.workspaceId, c.id),
+      });
+      return reply.code(204).send(null);
+    },
+  );
+}
