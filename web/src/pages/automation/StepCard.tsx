@@ -2,6 +2,9 @@ import type { ReactNode } from 'react';
 import { TemplateValues } from '../templates/TemplateValues';
 import type { Template, TemplateValues as Values } from '../templates/types';
 import { emptyValues } from '../templates/values';
+import { AskFields } from './AskFields';
+import { AssignFields } from './AssignFields';
+import { exitsOf, targetOf } from './links';
 import {
   type Check,
   hasWindow,
@@ -28,6 +31,8 @@ interface Props {
   onRemove: () => void;
   onMove: (delta: -1 | 1) => void;
 }
+
+const NEW_TYPES = new Set(['ask', 'assign', 'resolve']);
 
 const FIELD_HINT = 'e.g. contact.tags, contact.traits.plan, event.properties.plan, lead.fields.city';
 const PLACEHOLDER_HINT = 'Placeholders such as {{contact.name | there}} are filled in for each contact.';
@@ -76,7 +81,7 @@ export function StepCard({
     );
   };
   return (
-    <li className={`step ${step.type === 'condition' ? 'step-branch' : ''}`}>
+    <li className={`step ${step.type === 'condition' ? 'step-branch' : ''}`} data-step={step.id}>
       <div className="step-card">
         <button type="button" className="step-head" onClick={onToggle} aria-expanded={open}>
           <span className="step-icon" aria-hidden="true">
@@ -89,7 +94,18 @@ export function StepCard({
           <span className="step-id mono">{step.id}</span>
         </button>
         {warning && <p className="step-warning small">⚠ {warning}</p>}
-        {step.type === 'condition' ? (
+        {NEW_TYPES.has(step.type) ? (
+          <div className="branches">
+            {exitsOf(step).map((e) => {
+              const to = targetOf(steps, index, e.key).target;
+              return (
+                <span key={e.key} className="branch">
+                  {e.label} → {to === null ? 'end the run' : `go to ${to}`}
+                </span>
+              );
+            })}
+          </div>
+        ) : step.type === 'condition' ? (
           <div className="branches">
             <span className="branch yes">
               Yes → {targetLabel(steps, index, step.if_true as string | null)}
@@ -112,9 +128,17 @@ export function StepCard({
         )}
         {open && (
           <div className="step-body stack">
-            <StepFields step={step} set={set} templates={templates} problems={problems} />
+            <StepFields step={step} steps={steps} set={set} templates={templates} problems={problems} />
+            {problems[''] && <p className="field-error">{problems['']}</p>}
             <div className="grid-fields">
-              {step.type === 'condition' ? (
+              {step.type === 'ask' ? (
+                <>
+                  {target('Then (other answers)', 'next', true)}
+                  {target('When the answers stay invalid', 'on_invalid', false)}
+                  {target('When no answer comes in time', 'on_timeout', false)}
+                  {target('When the window is closed', 'not_sent', false)}
+                </>
+              ) : step.type === 'assign' && step.then !== 'wait' ? null : step.type === 'condition' ? (
                 <>
                   {target('When yes', 'if_true', false)}
                   {target('When no', 'if_false', false)}
@@ -162,11 +186,13 @@ function Input({ label, hint, children }: { label: string; hint?: string; childr
 
 function StepFields({
   step,
+  steps,
   set,
   templates,
   problems,
 }: {
   step: Step;
+  steps: Step[];
   set: (p: Record<string, unknown>) => void;
   templates: Template[];
   problems: Record<string, string>;
@@ -335,6 +361,12 @@ function StepFields({
           </Input>
         </>
       );
+    case 'ask':
+      return <AskFields step={step} steps={steps} set={set} problems={problems} />;
+    case 'assign':
+      return <AssignFields step={step} set={set} problems={problems} />;
+    case 'resolve':
+      return <p className="small muted">The conversation is marked resolved; the run goes on.</p>;
     case 'update_lead_status':
       return (
         <Input label="New status">
