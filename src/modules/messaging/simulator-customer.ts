@@ -30,14 +30,13 @@ export async function testCustomerContact(ctx: AppContext, workspaceId: string, 
 
 /** The workspace's number, when it is connected to the simulator mounted on this server. */
 async function simulatedNumber(ctx: AppContext, workspaceId: string) {
-  if (!simulatorMounted(ctx)) throw new ApiError('conflict', 'The simulator is not mounted on this server');
   const number = await numberOfWorkspace(ctx, ctx.db, workspaceId);
   if (!number)
     throw new ApiError(
       'no_connected_number',
       'This workspace has no connected number: connect the built-in simulator under Settings › Connected number',
     );
-  if (number.graphBaseUrl !== localSimulatorUrl(ctx))
+  if (!simulatorMounted(ctx) || number.graphBaseUrl !== localSimulatorUrl(ctx))
     throw new ApiError(
       'conflict',
       "This workspace's number is a real WhatsApp number: try the bot from a phone instead",
