@@ -1,10 +1,12 @@
 import {
   applyNodeChanges,
   Background,
+  BaseEdge,
   type Connection,
   Controls,
   type Edge,
   type EdgeChange,
+  type EdgeProps,
   Handle,
   MarkerType,
   type Node,
@@ -14,6 +16,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useUpdateNodeInternals,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -37,6 +40,11 @@ type FlowNode = Node<NodeData, 'step'>;
 /** A step (or the trigger) on the graph: a button that opens its editor, its problems, a handle per exit. */
 function StepNode({ data, id }: NodeProps<FlowNode>) {
   const isTrigger = id === TRIGGER_NODE;
+  // Handles come and go with the options: React Flow measures them again, or their edges are not drawn.
+  const updateInternals = useUpdateNodeInternals();
+  const handles = data.exits.map((e) => e.key).join(' ');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measured again when the handles change
+  useEffect(() => updateInternals(id), [handles, id, updateInternals]);
   return (
     <div
       className={`flow-node${data.open ? ' open' : ''}${data.problems.length ? ' has-problems' : ''}`}
@@ -91,6 +99,31 @@ function StepNode({ data, id }: NodeProps<FlowNode>) {
 
 const nodeTypes = { step: StepNode };
 
+const LOOP_GAP = 24;
+
+/**
+ * A link back up: out of the bottom, round the right of the nodes, into the top of the earlier step,
+ * so it is never hidden behind the steps it passes.
+ */
+function LoopEdge({ sourceX, sourceY, targetX, targetY, label, markerEnd, style }: EdgeProps) {
+  const right = Math.max(sourceX, targetX) + NODE_WIDTH / 2 + LOOP_GAP;
+  const below = sourceY + LOOP_GAP;
+  const above = targetY - LOOP_GAP;
+  const path = `M ${sourceX} ${sourceY} L ${sourceX} ${below} L ${right} ${below} L ${right} ${above} L ${targetX} ${above} L ${targetX} ${targetY}`;
+  return (
+    <BaseEdge
+      path={path}
+      label={label}
+      labelX={right}
+      labelY={(below + above) / 2}
+      markerEnd={markerEnd}
+      style={style}
+    />
+  );
+}
+
+const edgeTypes = { loop: LoopEdge };
+
 function edgeOf(l: Link, selected: string | null): Edge {
   const label = l.loop ? `↺ ${l.label || 'back'}` : l.label;
   return {
@@ -99,7 +132,7 @@ function edgeOf(l: Link, selected: string | null): Edge {
     target: l.target,
     sourceHandle: l.key === 'start' ? 'start' : l.key,
     label: label || undefined,
-    type: l.loop ? 'smoothstep' : 'default',
+    type: l.loop ? 'loop' : 'default',
     className: `${l.loop ? 'flow-edge-loop' : ''}${l.implicit ? ' flow-edge-implicit' : ''}`,
     animated: l.loop,
     selected: selected === l.id,
@@ -185,12 +218,13 @@ function Graph({ def, triggerText, placed, open, onOpen, onChange }: Props) {
     });
   }, [def, links, placed, open, onOpen, triggerText, layoutRound]);
 
-  // After a layout the view fits the graph again, once the nodes are drawn at their new places.
+  // After a layout, or a step added or removed, the view fits the graph again once the nodes are drawn.
+  const count = def.steps.length;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: fitted again when the count changes
   useEffect(() => {
-    if (layoutRound === 0) return;
-    const t = setTimeout(() => void flow.fitView({ padding: 0.15 }), 50);
+    const t = setTimeout(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }), 50);
     return () => clearTimeout(t);
-  }, [layoutRound, flow]);
+  }, [layoutRound, count, flow]);
 
   const edges = links.map((l) => edgeOf(l, selectedEdge));
   const byId = new Map(links.map((l) => [l.id, l]));
@@ -200,6 +234,7 @@ function Graph({ def, triggerText, placed, open, onOpen, onChange }: Props) {
     for (const c of changes) {
       if (c.type === 'select') setSelectedEdge(c.selected ? c.id : null);
       if (c.type === 'remove') {
+        setSelectedEdge(null);
         const l = byId.get(c.id);
         if (l && l.source !== TRIGGER_NODE) next = setLink(next, l.source, l.key, null);
       }
@@ -217,6 +252,7 @@ function Graph({ def, triggerText, placed, open, onOpen, onChange }: Props) {
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodesChange={(changes: NodeChange<FlowNode>[]) => setNodes((ns) => applyNodeChanges(changes, ns))}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
@@ -234,7 +270,7 @@ function Graph({ def, triggerText, placed, open, onOpen, onChange }: Props) {
         <button type="button" className="btn small" onClick={() => setLayoutRound((n) => n + 1)}>
           Lay out
         </button>
-        {selectedEdge && byId.get(selectedEdge)?.source !== TRIGGER_NODE && (
+        {selectedEdge && byId.has(selectedEdge) && byId.get(selectedEdge)!.source !== TRIGGER_NODE && (
           <button
             type="button"
             className="btn small danger"
