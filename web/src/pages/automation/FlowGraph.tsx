@@ -7,6 +7,7 @@ import {
   type Edge,
   type EdgeChange,
   type EdgeProps,
+  getBezierPath,
   Handle,
   MarkerType,
   type Node,
@@ -122,7 +123,26 @@ function LoopEdge({ sourceX, sourceY, targetX, targetY, label, markerEnd, style 
   );
 }
 
-const edgeTypes = { loop: LoopEdge };
+/**
+ * A link down: a curve whose label sits near its source handle, so the labels of several options
+ * going to one step do not fall on each other at the middle.
+ */
+function LinkEdge(props: EdgeProps) {
+  const { sourceX, sourceY, targetX, targetY, label, markerEnd, style } = props;
+  const [path] = getBezierPath(props);
+  return (
+    <BaseEdge
+      path={path}
+      label={label}
+      labelX={sourceX + (targetX - sourceX) * 0.2}
+      labelY={sourceY + Math.min(28, (targetY - sourceY) * 0.35)}
+      markerEnd={markerEnd}
+      style={style}
+    />
+  );
+}
+
+const edgeTypes = { loop: LoopEdge, link: LinkEdge };
 
 function edgeOf(l: Link, selected: string | null): Edge {
   const label = l.loop ? `↺ ${l.label || 'back'}` : l.label;
@@ -132,7 +152,7 @@ function edgeOf(l: Link, selected: string | null): Edge {
     target: l.target,
     sourceHandle: l.key === 'start' ? 'start' : l.key,
     label: label || undefined,
-    type: l.loop ? 'loop' : 'default',
+    type: l.loop ? 'loop' : 'link',
     className: `${l.loop ? 'flow-edge-loop' : ''}${l.implicit ? ' flow-edge-implicit' : ''}`,
     animated: l.loop,
     selected: selected === l.id,
