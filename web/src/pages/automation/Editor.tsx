@@ -52,6 +52,8 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
   const [open, setOpen] = useState<string | null>(null);
   const [dirty, setDirty] = useState(false);
   const [problems, setProblems] = useState<Problem[]>([]);
+  // After a first try to save, what is plainly missing is named as it is typed, and cleared as it is fixed.
+  const [checked, setChecked] = useState(false);
   const [run, setRun] = useState<string | null>(null);
   const action = useAction();
   const { session } = useSession();
@@ -62,7 +64,10 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
 
   // The problems as they stand against the definition they were found in; a fix typed since clears none
   // of the server's, but each stays next to its own step.
-  const placed = useMemo(() => (def ? placeProblems(def, problems) : []), [def, problems]);
+  const placed = useMemo(
+    () => (def ? placeProblems(def, [...(checked ? draftProblems(def) : []), ...problems]) : []),
+    [def, problems, checked],
+  );
   const openNode = useCallback((node: string) => {
     setOpen(node === TRIGGER_NODE ? null : node);
     focusNode(node);
@@ -92,18 +97,18 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
     setSteps(steps);
   };
 
-  /** Shows the problems and opens the first step that has one, to show it beside its field. */
-  const showProblems = (found: Problem[]) => {
-    setProblems(found);
+  /** Opens the first step with a problem, to show it beside its field. */
+  const openFirst = (found: Problem[]) => {
     const first = placeProblems(def, found).find((p) => p.node && p.node !== TRIGGER_NODE);
     if (first?.node) setOpen(first.node);
   };
 
   const save = async (): Promise<string | undefined> => {
     setProblems([]);
+    setChecked(true);
     const found = draftProblems(def);
     if (found.length) {
-      showProblems(found);
+      openFirst(found);
       throw new DraftProblems();
     }
     try {
@@ -118,7 +123,10 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
       loaded.reload();
       return id;
     } catch (err) {
-      if (err instanceof ApiFailure && err.body.details) showProblems(err.body.details);
+      if (err instanceof ApiFailure && err.body.details) {
+        setProblems(err.body.details);
+        openFirst(err.body.details);
+      }
       throw err;
     }
   };

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { api, useApi } from '../../api';
 import { Link } from '../../router';
 import type { Conversation, ConversationMessage } from '../../server-types';
@@ -61,6 +61,12 @@ export function TryIt() {
   });
   const [text, setText] = useState('');
   const send = useAction();
+  const count = chat.data?.messages.length ?? 0;
+  // The newest message in sight, as in any chat.
+  useEffect(() => {
+    const box = document.querySelector('.tryit-messages');
+    if (count && box) box.scrollTop = box.scrollHeight;
+  }, [count]);
 
   const post = (body: Record<string, unknown>) =>
     send.run(async () => {
