@@ -29,8 +29,11 @@ export function AssignFields({
           <select
             id={id}
             value={String(step.then ?? 'end')}
+            // An assign that ends the run goes nowhere after it: its link goes with it.
             // biome-ignore lint/suspicious/noThenProperty: the definition names the field `then` (docs/automation.md)
-            onChange={(e) => set({ then: e.target.value })}
+            onChange={(e) =>
+              set({ then: e.target.value, ...(e.target.value === 'end' ? { next: undefined } : {}) })
+            }
           >
             <option value="end">ends its run</option>
             <option value="wait">waits until a teammate hands the conversation back, then goes on</option>
