@@ -14,10 +14,10 @@ export function AssignFields({
 }) {
   const members = useMembers();
   const to = (step.to as string | null | undefined) ?? null;
-  // An assign that ends the run goes nowhere after it: its link goes with it. (The field is named
-  // `then` by the definition, which a literal object may not hold under the lint rules.)
+  // An assign that ends the run goes nowhere after it: its link goes with it.
   const setThen = (value: string) => {
     const patch: Record<string, unknown> = value === 'end' ? { next: undefined } : {};
+    // biome-ignore lint/suspicious/noThenProperty: the definition names the field `then` (docs/automation.md)
     patch.then = value;
     set(patch);
   };
