@@ -209,6 +209,21 @@ const WALLS: Record<string, Wall> = {
     await a.number();
     return { status: 201, snapshot: read(a, '/number') };
   },
+  // A's test customer (a contact with its phone) is A's; B's has another phone, and B has no number to write to.
+  'GET /number/simulator/customer': async (a) => {
+    const { phone } = (await a.app('GET', '/number/simulator/customer')).json();
+    const { id } = (await a.rest('POST', '/contacts', { phone: `+${phone}` })).json();
+    return { markers: [id, phone] };
+  },
+  'POST /number/simulator/customer/messages': async (a) => {
+    await a.number();
+    return {
+      body: { text: 'From B' },
+      status: 409,
+      code: 'no_connected_number',
+      snapshot: read(a, '/number/simulator/customer'),
+    };
+  },
   'GET /usage': async (a) => {
     await a.contact();
     return { shows: (body) => (body as { contacts: { used: number } }).contacts.used > 0 };

@@ -16,6 +16,7 @@ import { registerLiveRoutes } from '../modules/live/app-routes.js';
 import { registerAppMediaRoutes } from '../modules/media/app-routes.js';
 import { registerAppMessageRoutes } from '../modules/messaging/app-routes.js';
 import { registerAppNumberRoutes } from '../modules/messaging/number-app-routes.js';
+import { registerAppSimulatorCustomerRoutes } from '../modules/messaging/simulator-customer-routes.js';
 import { registerAppRetentionRoutes } from '../modules/retention/app-routes.js';
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
 import { registerAppWebhookRoutes } from '../modules/webhooks/app-routes.js';
@@ -78,6 +79,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerSettingsRoutes(app);
   registerAppRetentionRoutes(app);
   registerAppNumberRoutes(app);
+  registerAppSimulatorCustomerRoutes(app);
   registerAppApiKeyRoutes(app);
   registerAppWebhookRoutes(app);
   registerAppContactRoutes(app);

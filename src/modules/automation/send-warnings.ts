@@ -17,8 +17,12 @@ interface SendWarning {
 
 const WINDOWED = new Set(['send_text', 'send_message']);
 
+// A flow's event comes from the business's own system, and a bot starts from the customer's own
+// message, inside the window: neither is warned about.
+const NOT_WARNED = new Set(['event', 'message_received']);
+
 export function sendWarnings(draft: { trigger: { type: string }; steps: DraftStep[] }): SendWarning[] {
-  if (draft.trigger.type === 'event') return [];
+  if (NOT_WARNED.has(draft.trigger.type)) return [];
   return draft.steps
     .filter((s) => WINDOWED.has(s.type))
     .map((s) => ({

@@ -50,3 +50,13 @@ export function createWebhookRateLimiters(redisUrl: string | undefined, log?: Ou
     failures: one(WEBHOOK_LIMITS.failuresPerAddress, 'failures'),
   };
 }
+
+const TRY_IT_RATE_LIMIT = 30;
+const TRY_IT_RATE_WINDOW_MS = 60_000;
+
+/** Messages a teammate sends as the simulator's test customer ("try it"): 30 a minute per person. */
+export function createTryItRateLimiter(redisUrl: string | undefined, log?: OutageLog): RateLimiter {
+  return redisUrl
+    ? new RedisRateLimiter(redisUrl, TRY_IT_RATE_LIMIT, TRY_IT_RATE_WINDOW_MS, 'parley:rl:tryit:', log)
+    : new MemoryRateLimiter(TRY_IT_RATE_LIMIT, TRY_IT_RATE_WINDOW_MS);
+}

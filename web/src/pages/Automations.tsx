@@ -14,7 +14,7 @@ export const KIND_TEXT = {
     path: '/flows',
     one: 'flow',
     description:
-      'Flows start when your systems track an event (POST /api/v1/events) with the name they listen for.',
+      'Flows start when your systems track an event (POST /api/v1/events) with the name they listen for, or when a customer writes (a bot).',
     empty:
       'A flow listens for an event such as “signup” and then sends templates, waits, tags contacts and branches on what it knows.',
   },
@@ -39,6 +39,8 @@ export function triggerLabel(a: Pick<Automation, 'trigger_type' | 'trigger_event
       return 'Form submitted';
     case 'lead_created':
       return 'Lead created';
+    case 'message_received':
+      return 'A customer writes';
     default:
       return a.trigger_type;
   }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { sendWarnings } from '../../../../src/modules/automation/send-warnings';
 import { ApiFailure, api, formatDate, useApi } from '../../api';
 import { ArchiveButton, ConfirmButton } from '../../confirm';
@@ -9,21 +9,13 @@ import { Badge, Card, CopyButton, ErrorNote, Loading, Modal, PageHeader, Secret,
 import { KIND_TEXT, type Kind } from '../Automations';
 import { RunContact, RunStatus, RunSteps } from '../runs/RunSteps';
 import type { Template } from '../templates/types';
-import { FormPicker } from './FormPicker';
+import { FlowGraph } from './FlowGraph';
+import { removeStep, TRIGGER_NODE } from './links';
 import { type Definition, newStep, STEP_TYPES, type Step, type StepType } from './model';
+import { draftProblems, type Problem, placeProblems, problemsOf } from './problems';
 import { StepCard } from './StepCard';
-
-/** A step's problems from the server, by field inside the step: `template.header`. */
-const stepProblems = (problems: { field: string; message: string }[], i: number) =>
-  Object.fromEntries(
-    problems
-      .filter((p) => p.field.startsWith(`steps.${i}.`))
-      .map((p) => [p.field.slice(`steps.${i}.`.length), p.message.replace(/^step "[^"]*": /, '')]),
-  );
-
-/** Every problem is one a step card shows beside its field (a send_template step's values). */
-const allInSteps = (problems: { field: string }[]) =>
-  problems.length > 0 && problems.every((p) => /^steps\.\d+\.template\./.test(p.field));
+import { TriggerCard, triggerText } from './TriggerCard';
+import { TryIt } from './TryIt';
 
 const blank = (kind: Kind): Definition => ({
   name: '',
@@ -33,7 +25,22 @@ const blank = (kind: Kind): Definition => ({
 
 const RUNS_REFRESH_MS = 4000;
 
-/** The builder: trigger, a vertical graph of steps with branches, save, publish, webhook URL, runs. */
+/** Thrown when the draft has problems found before sending it: they are shown at their fields. */
+class DraftProblems extends Error {}
+
+/** Brings a step's card (or the trigger's fields) into view and gives it the focus. */
+function focusNode(node: string) {
+  requestAnimationFrame(() => {
+    const el =
+      node === TRIGGER_NODE
+        ? document.querySelector<HTMLElement>('#trigger-fields input, #trigger-fields select')
+        : document.querySelector<HTMLElement>(`[data-step="${CSS.escape(node)}"] .step-head`);
+    el?.scrollIntoView({ block: 'nearest' });
+    el?.focus({ preventScroll: true });
+  });
+}
+
+/** The builder: trigger, the steps as a graph and as a list of cards, save, publish, try it, runs. */
 export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
   const text = KIND_TEXT[kind];
   // Runs move on their own: looked at again every few seconds.
@@ -44,14 +51,27 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
   const [def, setDef] = useState<Definition | null>(id ? null : blank(kind));
   const [open, setOpen] = useState<string | null>(null);
   const [dirty, setDirty] = useState(false);
-  const [problems, setProblems] = useState<{ field: string; message: string }[]>([]);
+  const [problems, setProblems] = useState<Problem[]>([]);
+  // After a first try to save, what is plainly missing is named as it is typed, and cleared as it is fixed.
+  const [checked, setChecked] = useState(false);
   const [run, setRun] = useState<string | null>(null);
   const action = useAction();
   const { session } = useSession();
 
   useEffect(() => {
-    if (loaded.data && !dirty) setDef(structuredClone(loaded.data.automation.draft));
+    if (loaded.data && !dirty) setDef(structuredClone(loaded.data.automation.draft) as Definition);
   }, [loaded.data, dirty]);
+
+  // The problems as they stand against the definition they were found in; a fix typed since clears none
+  // of the server's, but each stays next to its own step.
+  const placed = useMemo(
+    () => (def ? placeProblems(def, [...(checked ? draftProblems(def) : []), ...problems]) : []),
+    [def, problems, checked],
+  );
+  const openNode = useCallback((node: string) => {
+    setOpen(node === TRIGGER_NODE ? null : node);
+    focusNode(node);
+  }, []);
 
   if (id && loaded.loading && !loaded.data) return <Loading />;
   if (id && loaded.error && !loaded.data) return <ErrorNote message={loaded.error} onRetry={loaded.reload} />;
@@ -68,18 +88,8 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
     setSteps([...def.steps, step]);
     setOpen(step.id);
   };
-  const remove = (i: number) => {
-    const gone = def.steps[i]!.id;
-    // Links to the removed step end the run instead of pointing nowhere.
-    const steps = def.steps
-      .filter((_, j) => j !== i)
-      .map((s) => {
-        const copy = { ...s } as Record<string, unknown>;
-        for (const k of ['next', 'if_true', 'if_false', 'not_sent']) if (copy[k] === gone) copy[k] = null;
-        return copy as Step;
-      });
-    setSteps(steps);
-  };
+  // Links to the removed step end the run instead of pointing nowhere.
+  const remove = (i: number) => change(removeStep(def, def.steps[i]!.id));
   const move = (i: number, delta: -1 | 1) => {
     const steps = [...def.steps];
     const [s] = steps.splice(i, 1);
@@ -87,8 +97,20 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
     setSteps(steps);
   };
 
+  /** Opens the first step with a problem, to show it beside its field. */
+  const openFirst = (found: Problem[]) => {
+    const first = placeProblems(def, found).find((p) => p.node && p.node !== TRIGGER_NODE);
+    if (first?.node) setOpen(first.node);
+  };
+
   const save = async (): Promise<string | undefined> => {
     setProblems([]);
+    setChecked(true);
+    const found = draftProblems(def);
+    if (found.length) {
+      openFirst(found);
+      throw new DraftProblems();
+    }
     try {
       if (!id) {
         const r = await api<NewAutomation>('POST', '/automations', { kind, definition: def });
@@ -103,9 +125,7 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
     } catch (err) {
       if (err instanceof ApiFailure && err.body.details) {
         setProblems(err.body.details);
-        // The first step with a problem opens, to show it beside its field.
-        const at = err.body.details.map((d) => /^steps\.(\d+)\./.exec(d.field)).find(Boolean);
-        if (at) setOpen(def.steps[Number(at[1])]?.id ?? null);
+        openFirst(err.body.details);
       }
       throw err;
     }
@@ -121,8 +141,17 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
     loaded.reload();
   };
 
-  const trigger = def.trigger;
   const warnings = sendWarnings(def);
+  const general = placed.filter((p) => p.node === null);
+  const onNodes = placed.length - general.length;
+  const triggerProblems = {
+    ...problemsOf(placed, TRIGGER_NODE),
+    ...Object.fromEntries(
+      general
+        .filter((p) => p.field === 'name' || p.field === 'on_teammate_reply')
+        .map((p) => [p.field, p.message]),
+    ),
+  };
   return (
     <>
       <PageHeader
@@ -197,17 +226,23 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
           again.
         </p>
       )}
-      {action.error && (
+      {(action.error || placed.length > 0) && (
         <ErrorNote
-          message={allInSteps(problems) ? 'A step needs a change: see the marked fields.' : action.error}
+          message={
+            placed.length === 0
+              ? action.error!
+              : onNodes > 0
+                ? `${placed.length === 1 ? 'A change is needed' : `${placed.length} changes are needed`}: see the marked ${onNodes === 1 ? 'step' : 'steps'}${general.length ? ' and the list below' : ''}.`
+                : placed.length === 1
+                  ? placed[0]!.text
+                  : 'A few changes are needed: see the list below.'
+          }
         />
       )}
-      {problems.length > 1 && !allInSteps(problems) && (
+      {general.length > (onNodes === 0 && placed.length === 1 ? 1 : 0) && (
         <ul className="problems">
-          {problems.map((p) => (
-            <li key={`${p.field}${p.message}`}>
-              <code>{p.field}</code> {p.message}
-            </li>
+          {general.map((p) => (
+            <li key={`${p.field}${p.message}`}>{p.text}</li>
           ))}
         </ul>
       )}
@@ -218,107 +253,64 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
           goes out only inside the 24-hour window. See the marked {warnings.length === 1 ? 'step' : 'steps'}.
         </div>
       )}
-      <div className="builder">
-        <div className="stack">
-          <Card title="Name and trigger">
-            <div className="grid-fields">
-              <label className="field">
-                <span>Name</span>
-                <input
-                  value={def.name}
-                  maxLength={200}
-                  onChange={(e) => change({ ...def, name: e.target.value })}
-                />
-              </label>
-              {kind === 'flow' ? (
-                <label className="field">
-                  <span>When this event is tracked</span>
-                  <input
-                    value={trigger.type === 'event' ? trigger.event : ''}
-                    placeholder="signup"
-                    onChange={(e) => change({ ...def, trigger: { type: 'event', event: e.target.value } })}
+      <div className="stack">
+        <TriggerCard kind={kind} def={def} problems={triggerProblems} onChange={change} />
+        <Card
+          title="Steps"
+          description="Each run goes from the trigger down, following the links. Drag from a step's handle to another step to link them; select a link and press Delete to cut it. Open a step to edit it."
+        >
+          <div className="bot-builder">
+            <FlowGraph
+              def={def}
+              triggerText={triggerText(def)}
+              placed={placed}
+              open={open}
+              onOpen={openNode}
+              onChange={change}
+            />
+            <div className="bot-panel">
+              <ol className="graph" aria-label="Steps">
+                {def.steps.map((s, i) => (
+                  <StepCard
+                    key={s.id}
+                    steps={def.steps}
+                    index={i}
+                    templates={templates.data?.templates ?? []}
+                    problems={problemsOf(placed, s.id)}
+                    warning={warnings.find((w) => w.step === s.id)?.message}
+                    open={open === s.id}
+                    onToggle={() => setOpen(open === s.id ? null : s.id)}
+                    onChange={(step) => setSteps(def.steps.map((x, j) => (j === i ? step : x)))}
+                    onRemove={() => remove(i)}
+                    onMove={(d) => move(i, d)}
                   />
-                </label>
-              ) : (
-                <label className="field">
-                  <span>Starts when</span>
-                  <select
-                    value={trigger.type}
-                    onChange={(e) => change({ ...def, trigger: { type: e.target.value as 'webhook' } })}
-                  >
-                    <option value="webhook">its webhook URL is called</option>
-                    <option value="form_submitted">a form is submitted</option>
-                    <option value="lead_created">any lead is created</option>
-                  </select>
-                </label>
-              )}
-              {trigger.type === 'form_submitted' && (
-                <FormPicker
-                  value={trigger.form_id}
-                  onChange={(form_id) =>
-                    change({ ...def, trigger: { type: 'form_submitted', ...(form_id ? { form_id } : {}) } })
-                  }
-                />
-              )}
-            </div>
-            {kind === 'flow' && (
-              <p className="small muted">
-                Track it with <code>POST /api/v1/events</code> and{' '}
-                <code>{`{"phone": "…", "event": "${trigger.type === 'event' ? trigger.event || 'signup' : ''}"}`}</code>
-                . Only published flows start.
-              </p>
-            )}
-          </Card>
-          <Card
-            title="Steps"
-            description="Each run goes from the first step down, following the branches you set. A step runs at most once per run."
-          >
-            <ol className="graph">
-              <li>
-                <span className="graph-start">
-                  <span className="step-icon" aria-hidden="true">
-                    ⚡
-                  </span>
-                  {kind === 'flow'
-                    ? `Event “${trigger.type === 'event' ? trigger.event || '…' : ''}”`
-                    : 'Trigger'}
-                </span>
-              </li>
-              {def.steps.map((s, i) => (
-                <StepCard
-                  key={s.id}
-                  steps={def.steps}
-                  index={i}
-                  templates={templates.data?.templates ?? []}
-                  problems={stepProblems(problems, i)}
-                  warning={warnings.find((w) => w.step === s.id)?.message}
-                  open={open === s.id}
-                  onToggle={() => setOpen(open === s.id ? null : s.id)}
-                  onChange={(step) => setSteps(def.steps.map((x, j) => (j === i ? step : x)))}
-                  onRemove={() => remove(i)}
-                  onMove={(d) => move(i, d)}
-                />
-              ))}
-            </ol>
-            <div className="add-step">
-              <span className="small muted">Add a step</span>
-              <div className="add-step-grid">
-                {STEP_TYPES.filter((t) => kind === 'sequence' || t.type !== 'update_lead_status').map((t) => (
-                  <button
-                    key={t.type}
-                    type="button"
-                    className="add-step-btn"
-                    onClick={() => add(t.type)}
-                    title={t.hint}
-                  >
-                    <span aria-hidden="true">{t.icon}</span> {t.label}
-                  </button>
                 ))}
+              </ol>
+              <div className="add-step">
+                <span className="small muted">Add a step</span>
+                <div className="add-step-grid">
+                  {STEP_TYPES.filter(
+                    (t) =>
+                      (kind === 'sequence' || t.type !== 'update_lead_status') &&
+                      (kind === 'flow' || !CONVERSATION_STEPS.has(t.type)),
+                  ).map((t) => (
+                    <button
+                      key={t.type}
+                      type="button"
+                      className="add-step-btn"
+                      onClick={() => add(t.type)}
+                      title={t.hint}
+                    >
+                      <span aria-hidden="true">{t.icon}</span> {t.label}
+                    </button>
+                  ))}
+                </div>
               </div>
             </div>
-          </Card>
-        </div>
-        <div className="stack">
+          </div>
+        </Card>
+        <div className="builder">
+          {kind === 'flow' && <TryIt />}
           {a?.webhook && <WebhookCard automation={a} onRotated={loaded.reload} />}
           {id && (
             <Card title="Runs" description="Newest first; open one to see each step's outcome.">
@@ -358,6 +350,9 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
     </>
   );
 }
+
+/** Steps that talk with a customer in a conversation: for flows (a sequence works through leads). */
+const CONVERSATION_STEPS = new Set<StepType>(['ask', 'assign', 'resolve']);
 
 function WebhookCard({ automation, onRotated }: { automation: Automation; onRotated: () => void }) {
   const rotate = useAction();

@@ -2,6 +2,9 @@ import type { ReactNode } from 'react';
 import { TemplateValues } from '../templates/TemplateValues';
 import type { Template, TemplateValues as Values } from '../templates/types';
 import { emptyValues } from '../templates/values';
+import { AskFields } from './AskFields';
+import { AssignFields } from './AssignFields';
+import { exitsOf, targetOf } from './links';
 import {
   type Check,
   hasWindow,
@@ -12,6 +15,7 @@ import {
   summarize,
   targetLabel,
 } from './model';
+import { fieldName } from './problems';
 import { type RichMessage, RichMessageFields } from './RichMessageFields';
 
 interface Props {
@@ -28,6 +32,27 @@ interface Props {
   onRemove: () => void;
   onMove: (delta: -1 | 1) => void;
 }
+
+const NEW_TYPES = new Set(['ask', 'assign', 'resolve']);
+
+/** The fields each kind of step shows its problems beside (by prefix); links show theirs at their select. */
+const AT_FIELDS: Record<string, string[]> = {
+  send_template: ['template'],
+  send_text: ['text'],
+  send_message: ['message'],
+  wait: ['duration'],
+  add_tag: ['tag'],
+  remove_tag: ['tag'],
+  set_trait: ['key', 'value'],
+  condition: ['if.field', 'if.value'],
+  http_request: ['method', 'url', 'body'],
+  update_lead_status: ['status'],
+  ask: ['text', 'buttons', 'list', 'expect', 'save_to', 'timeout', 'attempts', 'retry_text'],
+  assign: ['to', 'then'],
+};
+const LINKS = ['next', 'not_sent', 'if_true', 'if_false', 'on_invalid', 'on_timeout'];
+const shownAtField = (type: string, field: string) =>
+  LINKS.includes(field) || (AT_FIELDS[type] ?? []).some((f) => field === f || field.startsWith(`${f}.`));
 
 const FIELD_HINT = 'e.g. contact.tags, contact.traits.plan, event.properties.plan, lead.fields.city';
 const PLACEHOLDER_HINT = 'Placeholders such as {{contact.name | there}} are filled in for each contact.';
@@ -72,11 +97,14 @@ export function StepCard({
             </option>
           ))}
         </select>
+        {problems[key] && <span className="field-error">{problems[key]}</span>}
       </label>
     );
   };
+  // Problems no field of the form shows are listed in words at the top of its body.
+  const elsewhere = Object.entries(problems).filter(([field]) => !shownAtField(step.type, field));
   return (
-    <li className={`step ${step.type === 'condition' ? 'step-branch' : ''}`}>
+    <li className={`step ${step.type === 'condition' ? 'step-branch' : ''}`} data-step={step.id}>
       <div className="step-card">
         <button type="button" className="step-head" onClick={onToggle} aria-expanded={open}>
           <span className="step-icon" aria-hidden="true">
@@ -89,7 +117,18 @@ export function StepCard({
           <span className="step-id mono">{step.id}</span>
         </button>
         {warning && <p className="step-warning small">⚠ {warning}</p>}
-        {step.type === 'condition' ? (
+        {NEW_TYPES.has(step.type) ? (
+          <div className="branches">
+            {exitsOf(step).map((e) => {
+              const to = targetOf(steps, index, e.key).target;
+              return (
+                <span key={e.key} className="branch">
+                  {e.label} → {to === null ? 'end the run' : `go to ${to}`}
+                </span>
+              );
+            })}
+          </div>
+        ) : step.type === 'condition' ? (
           <div className="branches">
             <span className="branch yes">
               Yes → {targetLabel(steps, index, step.if_true as string | null)}
@@ -112,9 +151,23 @@ export function StepCard({
         )}
         {open && (
           <div className="step-body stack">
-            <StepFields step={step} set={set} templates={templates} problems={problems} />
+            {elsewhere.length > 0 && (
+              <ul className="problems">
+                {elsewhere.map(([field, message]) => (
+                  <li key={field}>{field ? `${fieldName(field, step)}: ${message}` : message}</li>
+                ))}
+              </ul>
+            )}
+            <StepFields step={step} steps={steps} set={set} templates={templates} problems={problems} />
             <div className="grid-fields">
-              {step.type === 'condition' ? (
+              {step.type === 'ask' ? (
+                <>
+                  {target('Then (other answers)', 'next', true)}
+                  {target('When the answers stay invalid', 'on_invalid', false)}
+                  {target('When no answer comes in time', 'on_timeout', false)}
+                  {target('When the window is closed', 'not_sent', false)}
+                </>
+              ) : step.type === 'assign' && step.then !== 'wait' ? null : step.type === 'condition' ? (
                 <>
                   {target('When yes', 'if_true', false)}
                   {target('When no', 'if_false', false)}
@@ -149,24 +202,37 @@ export function StepCard({
   );
 }
 
-function Input({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
+function Input({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  error?: string;
+  children: ReactNode;
+}) {
   return (
     // biome-ignore lint/a11y/noLabelWithoutControl: every caller passes the control as children
     <label className="field">
       <span>{label}</span>
       {children}
-      {hint && <span className="hint">{hint}</span>}
+      {hint && !error && <span className="hint">{hint}</span>}
+      {error && <span className="field-error">{error}</span>}
     </label>
   );
 }
 
 function StepFields({
   step,
+  steps,
   set,
   templates,
   problems,
 }: {
   step: Step;
+  steps: Step[];
   set: (p: Record<string, unknown>) => void;
   templates: Template[];
   problems: Record<string, string>;
@@ -213,7 +279,7 @@ function StepFields({
     }
     case 'send_text':
       return (
-        <Input label="Text" hint={PLACEHOLDER_HINT}>
+        <Input label="Text" hint={PLACEHOLDER_HINT} error={problems.text}>
           <textarea rows={3} value={String(s.text ?? '')} onChange={(e) => set({ text: e.target.value })} />
         </Input>
       );
@@ -229,7 +295,7 @@ function StepFields({
       const m = /^(\d+)([smhd])$/.exec(String(s.duration ?? '1h')) ?? ['', '1', 'h'];
       return (
         <div className="grid-fields">
-          <Input label="Wait for">
+          <Input label="Wait for" error={problems.duration}>
             <input
               type="number"
               min={1}
@@ -252,21 +318,21 @@ function StepFields({
     case 'add_tag':
     case 'remove_tag':
       return (
-        <Input label="Tag">
+        <Input label="Tag" error={problems.tag}>
           <input value={String(s.tag ?? '')} maxLength={64} onChange={(e) => set({ tag: e.target.value })} />
         </Input>
       );
     case 'set_trait':
       return (
         <div className="grid-fields">
-          <Input label="Trait">
+          <Input label="Trait" error={problems.key}>
             <input
               value={String(s.key ?? '')}
               maxLength={64}
               onChange={(e) => set({ key: e.target.value })}
             />
           </Input>
-          <Input label="Value" hint="Placeholders allowed.">
+          <Input label="Value" hint="Placeholders allowed." error={problems.value}>
             <input value={String(s.value ?? '')} onChange={(e) => set({ value: e.target.value })} />
           </Input>
         </div>
@@ -281,7 +347,7 @@ function StepFields({
       const needsValue = c.op !== 'exists' && c.op !== 'not_exists';
       return (
         <div className="grid-fields">
-          <Input label="Field" hint={FIELD_HINT}>
+          <Input label="Field" hint={FIELD_HINT} error={problems['if.field']}>
             <input value={c.field} onChange={(e) => set({ if: { ...c, field: e.target.value } })} />
           </Input>
           <Input label="Check">
@@ -302,7 +368,7 @@ function StepFields({
             </select>
           </Input>
           {needsValue && (
-            <Input label="Value">
+            <Input label="Value" error={problems['if.value']}>
               <input value={c.value ?? ''} onChange={(e) => set({ if: { ...c, value: e.target.value } })} />
             </Input>
           )}
@@ -313,18 +379,18 @@ function StepFields({
       return (
         <>
           <div className="grid-fields">
-            <Input label="Method">
+            <Input label="Method" error={problems.method}>
               <select value={String(s.method ?? 'POST')} onChange={(e) => set({ method: e.target.value })}>
                 {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => (
                   <option key={m}>{m}</option>
                 ))}
               </select>
             </Input>
-            <Input label="URL" hint="Placeholders allowed.">
+            <Input label="URL" hint="Placeholders allowed." error={problems.url}>
               <input value={String(s.url ?? '')} onChange={(e) => set({ url: e.target.value })} />
             </Input>
           </div>
-          <Input label="Body (optional)">
+          <Input label="Body (optional)" error={problems.body}>
             <textarea
               rows={3}
               className="mono"
@@ -335,9 +401,15 @@ function StepFields({
           </Input>
         </>
       );
+    case 'ask':
+      return <AskFields step={step} steps={steps} set={set} problems={problems} />;
+    case 'assign':
+      return <AssignFields step={step} set={set} problems={problems} />;
+    case 'resolve':
+      return <p className="small muted">The conversation is marked resolved; the run goes on.</p>;
     case 'update_lead_status':
       return (
-        <Input label="New status">
+        <Input label="New status" error={problems.status}>
           <select value={String(s.status)} onChange={(e) => set({ status: e.target.value })}>
             {LEAD_STATUSES.map((x) => (
               <option key={x}>{x}</option>

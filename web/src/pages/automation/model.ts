@@ -29,17 +29,41 @@ export interface Step {
   [key: string]: unknown;
 }
 
+/** A question's option: a reply button, or a row of a list; its own `next` wins over the step's. */
+export interface Option {
+  id: string;
+  title: string;
+  description?: string;
+  next?: string | null;
+}
+
+export interface AskList {
+  button: string;
+  sections: { title?: string; rows: Option[] }[];
+}
+
+export interface MessageReceived {
+  type: 'message_received';
+  keywords?: string[];
+  match?: 'exact' | 'contains';
+  payloads?: string[];
+  first_message?: boolean;
+  after_silence?: string;
+  while_assigned?: boolean;
+}
+
 export type Trigger =
   | { type: 'event'; event: string }
   | { type: 'webhook' }
   | { type: 'form_submitted'; form_id?: string }
   | { type: 'lead_created' }
-  | { type: 'message_received'; keywords?: string[]; payloads?: string[] };
+  | MessageReceived;
 
 export interface Definition {
   name: string;
   trigger: Trigger;
   steps: Step[];
+  on_teammate_reply?: 'stop' | 'continue';
 }
 
 export const STEP_TYPES: { type: StepType; label: string; icon: string; hint: string }[] = [
@@ -63,7 +87,24 @@ export const STEP_TYPES: { type: StepType; label: string; icon: string; hint: st
   { type: 'set_trait', label: 'Set trait', icon: '≔', hint: 'Store a value on the contact' },
   { type: 'http_request', label: 'HTTP request', icon: '⇄', hint: 'Call another system' },
   { type: 'update_lead_status', label: 'Update lead status', icon: '◉', hint: 'Move the lead along' },
+  {
+    type: 'ask',
+    label: 'Ask a question',
+    icon: '?',
+    hint: 'Ask, with buttons or a list, and wait for the answer',
+  },
+  { type: 'assign', label: 'Hand to a teammate', icon: '☺', hint: 'Give the conversation to people' },
+  { type: 'resolve', label: 'Resolve', icon: '✓', hint: 'Close the conversation' },
 ];
+
+/** The kinds of answer an ask without options checks. */
+export const EXPECTS = [
+  ['text', 'any text'],
+  ['number', 'a number'],
+  ['email', 'an e-mail address'],
+  ['phone', 'a phone number'],
+  ['date', 'a date'],
+] as const;
 
 export const OPS = [
   ['equals', 'equals'],
@@ -122,6 +163,18 @@ export function newStep(type: StepType, steps: Step[]): Step {
   }
 }
 
+/** A question's options, buttons or list rows, each with where it sits in the step (`buttons.0`). */
+export function optionsOf(step: Step): { option: Option; path: string }[] {
+  if (step.type !== 'ask') return [];
+  const buttons = step.buttons as Option[] | undefined;
+  if (buttons) return buttons.map((option, i) => ({ option, path: `buttons.${i}` }));
+  const list = step.list as AskList | undefined;
+  if (!list) return [];
+  return list.sections.flatMap((section, s) =>
+    section.rows.map((option, r) => ({ option, path: `list.sections.${s}.rows.${r}` })),
+  );
+}
+
 /** One line saying what a step does, for the graph. */
 export function summarize(step: Step): string {
   const s = step as Record<string, unknown> & Step;
@@ -151,17 +204,21 @@ export function summarize(step: Step): string {
       return `${String(s.method ?? 'POST')} ${String(s.url)}`;
     case 'update_lead_status':
       return `to ${String(s.status)}`;
-    case 'ask':
-      return String(s.text || 'Write the question');
+    case 'ask': {
+      const options = optionsOf(step).map((o) => o.option.title || '…');
+      const question = String(s.text || 'Write the question');
+      return options.length ? `${question} [${options.join(' | ')}]` : question;
+    }
     case 'assign':
-      return s.to ? 'to a teammate' : 'to the unassigned queue';
+      return `${s.to ? 'to a teammate' : 'to the unassigned queue'}${s.then === 'wait' ? ', then wait' : ''}`;
     case 'resolve':
-      return 'the conversation';
+      return 'close the conversation';
   }
 }
 
 /** Steps sent only inside the 24-hour window, with a "not sent" link for when it is closed. */
-export const hasWindow = (step: Step) => step.type === 'send_text' || step.type === 'send_message';
+export const hasWindow = (step: Step) =>
+  step.type === 'send_text' || step.type === 'send_message' || step.type === 'ask';
 
 /** Where a step's link leads, in words. */
 export function targetLabel(steps: Step[], index: number, target: string | null | undefined): string {
