@@ -396,6 +396,7 @@ const WALLS: Record<string, Wall> = {
     const bot = {
       name: 'Hands over',
       trigger: { type: 'message_received', keywords: ['hand over'] },
+      // biome-ignore lint/suspicious/noThenProperty: the assign step's field
       steps: [{ id: 'handoff', type: 'assign', to: null, then: 'wait' }],
     };
     const { id: automationId } = await createAutomation(t.ctx, ws, bot, { publish: true });
