@@ -192,7 +192,7 @@ const STEPS = {
     buttons: Type.Optional(
       Type.Array(
         Type.Object(
-          { id: OptionId, title: Text({ minLength: 1, maxLength: 20 }), next: OptionNext },
+          { id: OptionId, title: NameText({ minLength: 1, maxLength: 20 }), next: OptionNext },
           { additionalProperties: false },
         ),
         { minItems: 1, maxItems: 3 },
@@ -205,12 +205,12 @@ const STEPS = {
           sections: Type.Array(
             Type.Object(
               {
-                title: Type.Optional(Text({ maxLength: 24 })),
+                title: Type.Optional(NameText({ maxLength: 24 })),
                 rows: Type.Array(
                   Type.Object(
                     {
                       id: OptionId,
-                      title: Text({ minLength: 1, maxLength: 24 }),
+                      title: NameText({ minLength: 1, maxLength: 24 }),
                       description: Type.Optional(Text({ maxLength: 72 })),
                       next: OptionNext,
                     },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
-import { Text } from '../../http/schema.js';
+import { NameText, Text } from '../../http/schema.js';
 import { createTryItRateLimiter } from '../rate-limit/create-limiter.js';
 import type { LimitDecision } from '../rate-limit/limiter.js';
 import { numberOfWorkspace } from './connected-numbers.js';
@@ -16,7 +16,7 @@ import { localSimulatorUrl, simulatorMounted } from './simulator-link.js';
 const Reply = Type.Object(
   {
     id: Text({ minLength: 1, maxLength: 256 }),
-    title: Text({ minLength: 1, maxLength: 24 }),
+    title: NameText({ minLength: 1, maxLength: 24 }),
     description: Type.Optional(Text({ maxLength: 72 })),
   },
   { additionalProperties: false },
