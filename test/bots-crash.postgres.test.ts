@@ -1,58 +1,23 @@
-import { createServer, type ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getRun, listRuns } from '../src/modules/automation/list-runs.js';
 import { createAutomation } from '../src/modules/automation/save-automation.js';
-import { createTestApp, type TestApp } from './support/app.js';
-import { type RunningServer, startServer } from './support/cli.js';
-import { connectedWorkspace, listen, simControl, simState } from './support/messaging.js';
+import { connectedWorkspace, simControl, simState } from './support/messaging.js';
 import { queueIdle } from './support/queue-idle.js';
 import { until } from './support/until.js';
+import { workerCrashHarness } from './support/worker-crash.js';
 
 // A bot that loops back through a question: the worker is killed with SIGKILL in the middle of the
 // second visit of a step and replaced; that visit is done again under its own key, and no other.
 describe('a worker killed mid-step on a loop', () => {
-  let t: TestApp;
-  let base: string;
-  const workers: RunningServer[] = [];
-  const requests: { key: string; res: ServerResponse }[] = [];
-  const receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const key = String(req.headers['idempotency-key']);
-      requests.push({ key, res });
-      // The second visit's first call is left hanging: its worker dies while waiting for the answer.
-      if (!(key.endsWith('/crm/2') && requests.filter((r) => r.key === key).length === 1))
-        res.writeHead(200).end('ok');
-    });
-  });
-
-  beforeAll(async () => {
-    t = await createTestApp({ queue: true, role: 'api' });
-    base = await listen(t);
-    simState(t).statusDelaysMs = [-1, -1, -1];
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  });
-  afterAll(async () => {
-    for (const w of workers) await w.stop('SIGKILL');
-    receiver.closeAllConnections();
-    receiver.close();
-    await t?.close();
-  });
-
-  const startWorker = async () => {
-    const worker = await startServer(['--role', 'worker'], {
-      DATABASE_URL: t.ctx.config.databaseUrl!,
-      PARLEY_SECRET_KEY: '0'.repeat(64),
-      WEBHOOKS_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'warn',
-    });
-    workers.push(worker);
-    return worker;
-  };
+  // The second visit's first call is left hanging: its worker dies while waiting for the answer.
+  const h = workerCrashHarness(
+    (key, calls) => key.endsWith('/crm/2') && calls.filter((c) => c.key === key).length === 1,
+  );
 
   it('does the killed visit again under its own key, and each other visit once', async () => {
+    const { t, base, requests, startWorker } = h;
     const ws = await connectedWorkspace(t, base);
-    const { port } = receiver.address() as { port: number };
+    const port = h.port();
     const phone = '14155550124';
     const flow = await createAutomation(
       t.ctx,

@@ -109,13 +109,7 @@ export async function answerAwaited(
   contactId: string,
   message: ReceivedMessage,
 ): Promise<boolean> {
-  const { rows } = await tx.query<WaitingRun>(
-    `SELECT id, automation_id, version, status, awaiting FROM runs
-     WHERE workspace_id = $1 AND contact_id = $2 AND status = 'waiting' AND awaiting->>'kind' = 'answer'
-     ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`,
-    [workspaceId, contactId],
-  );
-  const run = rows[0];
+  const run = await waitingRun(tx, workspaceId, contactId, 'answer');
   const awaiting = run?.awaiting;
   if (!run || awaiting?.kind !== 'answer' || Date.parse(awaiting.until) <= Date.now()) return false;
   const definition = await definitionOf(tx, workspaceId, run);
@@ -257,6 +251,17 @@ export async function stopConversationBot(
   return run.id;
 }
 
+/** The contact's run waiting for an answer or to be handed the conversation back, locked. */
+async function waitingRun(tx: Queryable, workspaceId: string, contactId: string, kind: 'answer' | 'handoff') {
+  const { rows } = await tx.query<WaitingRun>(
+    `SELECT id, automation_id, version, status, awaiting FROM runs
+     WHERE workspace_id = $1 AND contact_id = $2 AND status = 'waiting' AND awaiting->>'kind' = $3
+     ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`,
+    [workspaceId, contactId, kind],
+  );
+  return rows[0];
+}
+
 /**
  * A teammate hands the conversation back: the run waiting after an `assign` with then=wait goes on to
  * its next step, holding the conversation again unless another bot has taken it meanwhile. Its id, or null.
@@ -267,13 +272,7 @@ export async function resumeConversationBot(
   workspaceId: string,
   contactId: string,
 ): Promise<string | null> {
-  const { rows } = await tx.query<WaitingRun>(
-    `SELECT id, automation_id, version, status, awaiting FROM runs
-     WHERE workspace_id = $1 AND contact_id = $2 AND status = 'waiting' AND awaiting->>'kind' = 'handoff'
-     ORDER BY updated_at DESC LIMIT 1 FOR UPDATE`,
-    [workspaceId, contactId],
-  );
-  const run = rows[0];
+  const run = await waitingRun(tx, workspaceId, contactId, 'handoff');
   const awaiting = run?.awaiting;
   if (!run || !awaiting) return null;
   const definition = await definitionOf(tx, workspaceId, run);

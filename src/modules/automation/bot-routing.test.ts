@@ -18,31 +18,8 @@ type Ws = Awaited<ReturnType<typeof t.connectedWorkspace>>;
 let phones = 14155550700;
 const nextPhone = () => String(phones++);
 
-const replyBot = (
-  ws: Ws,
-  name: string,
-  trigger: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-) =>
-  createAutomation(
-    t.ctx,
-    ws.id,
-    {
-      name,
-      trigger: { type: 'message_received', ...trigger },
-      steps: [{ id: 'answer', type: 'send_text', text: `${name} here` }],
-      ...extra,
-    },
-    { publish: true },
-  );
-
-/** A bot that answers and then holds the conversation for an hour. */
-const holdingBot = (
-  ws: Ws,
-  name: string,
-  trigger: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-) =>
+/** A published bot that answers "<name> here"; `hold` keeps it holding the conversation an hour after. */
+const replyBot = (ws: Ws, name: string, trigger: Record<string, unknown>, hold = false) =>
   createAutomation(
     t.ctx,
     ws.id,
@@ -51,12 +28,13 @@ const holdingBot = (
       trigger: { type: 'message_received', ...trigger },
       steps: [
         { id: 'answer', type: 'send_text', text: `${name} here` },
-        { id: 'hold', type: 'wait', duration: '1h' },
+        ...(hold ? [{ id: 'hold', type: 'wait', duration: '1h' }] : []),
       ],
-      ...extra,
     },
     { publish: true },
   );
+const holdingBot = (ws: Ws, name: string, trigger: Record<string, unknown>) =>
+  replyBot(ws, name, trigger, true);
 
 async function say(ws: Ws, from: string, body: Record<string, unknown>) {
   const res = await simControl(t.base, '/inbound', {
