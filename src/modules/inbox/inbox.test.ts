@@ -79,6 +79,21 @@ describe('the inbox', () => {
     expect((await inbox(c.client)).conversations[0]).toMatchObject({ unread: 1, last_text: 'Third' });
   });
 
+  it('shows a question sent with buttons by its body in the list, a tapped button by its title', async () => {
+    const c = await customerWrote();
+    const principal = { workspaceId: c.workspaceId, defaultCountryCode: null };
+    await sendMessage(t.ctx, principal, {
+      to: `+${c.from}`,
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        body: { text: 'What can we do for you?' },
+        action: { buttons: [{ type: 'reply', reply: { id: 'track', title: 'Track order' } }] },
+      },
+    });
+    expect((await inbox(c.client)).conversations[0]).toMatchObject({ last_text: 'What can we do for you?' });
+  });
+
   it('filters mine, unassigned, open and all; a customer message reopens a resolved conversation', async () => {
     const c = await customerWrote();
     const ids = async (filter: string) =>

@@ -31,7 +31,10 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
     `SELECT cv.contact_id, ct.name, ct.phone, cv.state, cv.assignee_id, ${displayName('u')} AS assignee_name,
        to_char(cv.last_message_at AT TIME ZONE 'UTC', ${ISO}) AS last_message_at,
        to_char(cv.team_read_at AT TIME ZONE 'UTC', ${ISO}) AS team_read_at,
-       last.id AS last_id, last.direction AS last_direction, last.type AS last_type, last.text AS last_text,
+       last.id AS last_id, last.direction AS last_direction, last.type AS last_type,
+       -- A question sent with buttons or a list (a bot's ask) has no text of its own: its body reads as one.
+       COALESCE(last.text, CASE WHEN last.type = 'interactive' AND last.content_removed_at IS NULL
+         THEN last.content #>> '{body,text}' END) AS last_text,
        last.template_name AS last_template_name, last.status AS last_status,
        COALESCE(last.content_removed_at IS NOT NULL, false) AS last_content_removed,
        CASE WHEN cv.last_inbound_at > COALESCE(cv.team_read_at, '-infinity') THEN
@@ -43,7 +46,7 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
      JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id
      LEFT JOIN users u ON u.id = cv.assignee_id
      ${HOLDING_BOT}
-     LEFT JOIN LATERAL (SELECT m.id, m.direction, m.type, m.text, m.template_name, m.status, m.content_removed_at
+     LEFT JOIN LATERAL (SELECT m.id, m.direction, m.type, m.text, m.content, m.template_name, m.status, m.content_removed_at
        FROM messages m
        WHERE m.workspace_id = cv.workspace_id AND m.contact_id = cv.contact_id
        ORDER BY m.created_at DESC, m.updated_at DESC LIMIT 1) AS last ON true

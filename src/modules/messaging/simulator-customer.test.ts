@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, signIn, workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { connectSimulator, simulatorAppForTests } from '../../../test/support/messaging.js';
+import { normalizePhone } from '../../lib/phone.js';
 import { addMember, createUser } from '../accounts/users.js';
 import { connectNumber } from './connected-numbers.js';
 
@@ -20,7 +21,9 @@ describe('the test customer of "try it"', () => {
     const { workspaceId, client } = await workspaceWithOwner(t);
     const before = (await client.call('GET', '/number/simulator/customer')).json();
     expect(before).toMatchObject({ result: true, contact_id: null, available: false });
-    expect(before.phone).toMatch(/^1555\d{7}$/);
+    expect(before.phone).toMatch(/^1\d{3}555\d{4}$/);
+    // A number the app can answer: a reply to it is checked as any other `to`.
+    expect(normalizePhone(`+${before.phone}`, null)).toEqual({ ok: true, digits: before.phone });
     expectRestError(
       await client.call('POST', '/number/simulator/customer/messages', { text: 'hi' }),
       409,
@@ -59,7 +62,7 @@ describe('the test customer of "try it"', () => {
     const mate = await signIn(t, email);
     const mine = (await client.call('GET', '/number/simulator/customer')).json().phone;
     const theirs = (await mate.call('GET', '/number/simulator/customer')).json().phone;
-    expect(theirs).toMatch(/^1555\d{7}$/);
+    expect(theirs).toMatch(/^1\d{3}555\d{4}$/);
     expect(theirs).not.toBe(mine);
   });
 

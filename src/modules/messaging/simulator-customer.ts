@@ -10,13 +10,18 @@ export type CustomerMessage =
   | { button_reply: { id: string; title: string } }
   | { list_reply: { id: string; title: string; description?: string } };
 
+// Area codes with a 555 exchange libphonenumber takes as valid (+1 555 ... is not one, and the bot's
+// replies to such a number were refused as "not a valid phone number").
+const AREA_CODES = ['415', '628', '650', '510', '408', '925', '707', '831', '209', '916'];
+
 /**
- * The simulator's test customer of one teammate in one workspace: +1 555 and seven digits of a hash,
- * the same every time, so the conversation goes on across visits and teammates do not share one.
+ * The simulator's test customer of one teammate in one workspace: +1, an area code, 555 and four
+ * digits, from a hash, the same every time, so the conversation goes on across visits and teammates
+ * do not share one.
  */
 export function testCustomerPhone(workspaceId: string, userId: string): string {
-  const digest = createHash('sha256').update(`${workspaceId}:${userId}`).digest();
-  return `1555${String(digest.readUInt32BE(0) % 10_000_000).padStart(7, '0')}`;
+  const n = createHash('sha256').update(`${workspaceId}:${userId}`).digest().readUInt32BE(0) % 100_000;
+  return `1${AREA_CODES[Math.floor(n / 10_000)]}555${String(n % 10_000).padStart(4, '0')}`;
 }
 
 /** The contact the test customer is in this workspace, once it has written. */
