@@ -142,7 +142,11 @@ export function InboxPage({ contactId }: { contactId?: string }) {
                   {r.assignee_name !== null && (
                     <span className="small muted">→ {r.assignee_name || 'Teammate'}</span>
                   )}
-                  {r.bot_name !== null && <Badge tone="blue">{`Bot: ${r.bot_name}`}</Badge>}
+                  {r.bot_name !== null && (
+                    <span className="small muted">
+                      <Badge tone="blue">Bot</Badge> {r.bot_name}
+                    </span>
+                  )}
                 </span>
               </Link>
             </li>
