@@ -81,6 +81,20 @@ describe.skipIf(!hasChromium)('the bot builder', { timeout: 180_000 }, () => {
     await expect.poll(edgeLabels).not.toContain('invalid');
     await page().getByRole('button', { name: 'Lay out' }).click();
 
+    // Renaming a step (its placeholders read the id): the links to it follow, in the graph too.
+    await node('step_3').getByRole('button').first().click();
+    const stepId = card('step_3').getByLabel(/^Step id/);
+    await stepId.fill('step 3');
+    await card('step_3')
+      .locator('.field-error', { hasText: 'Use 1 to 40 letters, digits, _ or -.' })
+      .waitFor();
+    await stepId.fill('handoff');
+    await stepId.press('Enter');
+    await node('handoff').waitFor();
+    await page().locator('[data-testid="rf__edge-step_1:option:buttons.1>handoff"]').waitFor();
+    await node('step_1').getByRole('button').first().click();
+    await expect.poll(() => card('step_1').locator('.step-head').getAttribute('aria-expanded')).toBe('true');
+
     // The question is empty: named on its node and under its field, in words, before anything is sent.
     await page().getByRole('button', { name: 'Publish' }).click();
     await node('step_1').locator('.flow-badge', { hasText: '1 problem' }).waitFor();

@@ -10,7 +10,7 @@ import { KIND_TEXT, type Kind } from '../Automations';
 import { RunContact, RunStatus, RunSteps } from '../runs/RunSteps';
 import type { Template } from '../templates/types';
 import { FlowGraph } from './FlowGraph';
-import { removeStep, TRIGGER_NODE } from './links';
+import { removeStep, renameStep, TRIGGER_NODE } from './links';
 import { type Definition, newStep, STEP_TYPES, type Step, type StepType } from './model';
 import { draftProblems, type Problem, placeProblems, problemsOf } from './problems';
 import { StepCard } from './StepCard';
@@ -281,6 +281,10 @@ export function AutomationEditor({ kind, id }: { kind: Kind; id?: string }) {
                     open={open === s.id}
                     onToggle={() => setOpen(open === s.id ? null : s.id)}
                     onChange={(step) => setSteps(def.steps.map((x, j) => (j === i ? step : x)))}
+                    onRename={(id) => {
+                      change(renameStep(def, s.id, id));
+                      if (open === s.id) setOpen(id);
+                    }}
                     onRemove={() => remove(i)}
                     onMove={(d) => move(i, d)}
                   />

@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { TemplateValues } from '../templates/TemplateValues';
 import type { Template, TemplateValues as Values } from '../templates/types';
 import { emptyValues } from '../templates/values';
 import { AskFields } from './AskFields';
 import { AssignFields } from './AssignFields';
-import { exitsOf, targetOf } from './links';
+import { exitsOf, stepIdProblem, targetOf } from './links';
 import {
   type Check,
   hasWindow,
@@ -29,6 +29,8 @@ interface Props {
   open: boolean;
   onToggle: () => void;
   onChange: (step: Step) => void;
+  /** A new id for the step: the links to it and the reads of its outcome follow. */
+  onRename: (id: string) => void;
   onRemove: () => void;
   onMove: (delta: -1 | 1) => void;
 }
@@ -67,6 +69,7 @@ export function StepCard({
   open,
   onToggle,
   onChange,
+  onRename,
   onRemove,
   onMove,
 }: Props) {
@@ -179,6 +182,7 @@ export function StepCard({
                 </>
               )}
             </div>
+            <StepIdField steps={steps} id={step.id} onRename={onRename} />
             <div className="row wrap">
               <button type="button" className="btn small" onClick={() => onMove(-1)} disabled={index === 0}>
                 Move up
@@ -418,4 +422,29 @@ function StepFields({
         </Input>
       );
   }
+}
+
+/** The step's id, which placeholders name (`{{steps.<id>.answer}}`): renamed when the field is left. */
+function StepIdField({ steps, id, onRename }: { steps: Step[]; id: string; onRename: (id: string) => void }) {
+  const [value, setValue] = useState(id);
+  const problem = stepIdProblem(steps, id, value.trim());
+  const commit = () => {
+    if (!problem && value.trim() !== id) onRename(value.trim());
+  };
+  return (
+    <label className="field">
+      <span>Step id (placeholders read it: {`{{steps.${id}.answer}}`})</span>
+      <input
+        value={value}
+        maxLength={40}
+        aria-invalid={problem ? true : undefined}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+        }}
+      />
+      {problem && <span className="field-error">{problem}</span>}
+    </label>
+  );
 }

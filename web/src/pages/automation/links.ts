@@ -137,3 +137,42 @@ export function removeStep(def: Definition, id: string): Definition {
   }
   return next;
 }
+
+const STEP_ID = /^[A-Za-z0-9_-]{1,40}$/;
+
+/** Why `to` cannot be the new id of step `from`, in plain words; null when it can. */
+export function stepIdProblem(steps: Step[], from: string, to: string): string | null {
+  if (!STEP_ID.test(to)) return 'Use 1 to 40 letters, digits, _ or -.';
+  if (to !== from && steps.some((s) => s.id === to)) return 'Another step has this id: pick another.';
+  return null;
+}
+
+/** Placeholders and condition fields that read the step (`steps.<id>.body...`), in any text of a step. */
+function renamedReads(value: unknown, from: string, to: string): unknown {
+  if (typeof value === 'string')
+    return value.replace(new RegExp(`\\bsteps\\.${from}(?=[.\\s}|]|$)`, 'g'), `steps.${to}`);
+  if (Array.isArray(value)) return value.map((v) => renamedReads(v, from, to));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renamedReads(v, from, to)]));
+  return value;
+}
+
+/** The step `from` named `to`, with every link to it and every read of its outcome following. */
+export function renameStep(def: Definition, from: string, to: string): Definition {
+  let next: Definition = {
+    ...def,
+    steps: def.steps.map((s) => {
+      const read = renamedReads(s, from, to) as Step;
+      return s.id === from ? { ...read, id: to } : read;
+    }),
+  };
+  for (const step of next.steps) {
+    for (const exit of exitsOf(step)) {
+      const value = exit.key.startsWith('option:')
+        ? optionAt(step, exit.key)?.next
+        : (step[exit.key] as string | null | undefined);
+      if (value === from) next = setLink(next, step.id, exit.key, to);
+    }
+  }
+  return next;
+}

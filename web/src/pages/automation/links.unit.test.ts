@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitsOf, linksOf, removeStep, setLink, TRIGGER_NODE } from './links';
+import { exitsOf, linksOf, removeStep, renameStep, setLink, stepIdProblem, TRIGGER_NODE } from './links';
 import type { Definition } from './model';
 
 /** A keyword bot: a menu of two buttons, one looping back to the menu, and a question with branches. */
@@ -139,5 +139,50 @@ describe('removeStep', () => {
       'menu -other answers-> hello',
       'hello --> handoff',
     ]);
+  });
+});
+
+describe('renameStep', () => {
+  it('renames a step with every link to it and every read of its outcome', () => {
+    const def = bot();
+    def.steps.push({
+      id: 'tell',
+      type: 'send_text',
+      text: 'It is {{steps.order.answer}} ({{ steps.orders.answer }})',
+    });
+    def.steps.push({
+      id: 'check',
+      type: 'condition',
+      if: { field: 'steps.order.answer', op: 'exists' },
+      if_true: 'order',
+      if_false: null,
+    });
+    const renamed = renameStep(def, 'order', 'order_number');
+    expect(renamed.steps.map((s) => s.id)).toEqual([
+      'menu',
+      'hello',
+      'order_number',
+      'handoff',
+      'tell',
+      'check',
+    ]);
+    expect((renamed.steps[0]!.buttons as { next: string }[]).map((b) => b.next)).toEqual([
+      'order_number',
+      'menu',
+    ]);
+    expect(renamed.steps[4]!.text).toBe('It is {{steps.order_number.answer}} ({{ steps.orders.answer }})');
+    expect(renamed.steps[5]).toMatchObject({
+      if: { field: 'steps.order_number.answer' },
+      if_true: 'order_number',
+    });
+    // The menu's button, the condition's yes, and hello's implicit next.
+    expect(linksOf(renamed).filter((l) => l.target === 'order_number')).toHaveLength(3);
+  });
+
+  it('says in words why an id cannot be used', () => {
+    expect(stepIdProblem(bot().steps, 'order', 'order number')).toBe('Use 1 to 40 letters, digits, _ or -.');
+    expect(stepIdProblem(bot().steps, 'order', 'menu')).toBe('Another step has this id: pick another.');
+    expect(stepIdProblem(bot().steps, 'order', 'order')).toBeNull();
+    expect(stepIdProblem(bot().steps, 'order', 'lookup-2')).toBeNull();
   });
 });
