@@ -285,6 +285,27 @@ describe('a bot', () => {
     expect(done.steps.find((s) => s.step_id === 'born')!.outcome).toMatchObject({ attempts: 2 });
   });
 
+  it('leaves an answer that comes after the deadline to the deadline job, which takes on_timeout', async () => {
+    const b = await botFor([
+      { id: 'q', type: 'ask', text: 'Still there?', timeout: '1h', on_timeout: 'late', next: 'thanks' },
+      { id: 'thanks', type: 'send_text', text: 'Thanks', next: null },
+      { id: 'late', type: 'send_text', text: 'Too late', next: null },
+    ]);
+    const id = await b.start();
+    await b.asked(id, 1);
+    // The hour has passed, and the deadline's job has not run yet.
+    await t.ctx.db.query(
+      `UPDATE runs SET awaiting = jsonb_set(awaiting, '{until}', to_jsonb((now() - interval '1 second')::text))
+       WHERE workspace_id = $1 AND id = $2`,
+      [b.ws.id, id],
+    );
+    await b.say('yes');
+    expect((await b.run(id)).status).toBe('waiting');
+    await runStep(t.ctx, { workspaceId: b.ws.id, runId: id, stepId: 'q', timeout: true }, false);
+    await b.settled(id, 'completed');
+    expect(sentTexts(b.phone)).toEqual(['Still there?', 'Too late']);
+  });
+
   it('takes on_timeout when no answer comes in time, and a deadline job after the answer does nothing', async () => {
     const b = await botFor([
       { id: 'q', type: 'ask', text: 'Still there?', timeout: '2s', on_timeout: 'late', next: 'pause' },
