@@ -289,3 +289,13 @@ export async function resumeConversationBot(
   await goOn(ctx, tx, workspaceId, run.id, awaiting, { handed_back: true }, next);
   return run.id;
 }
+
+/** Whether a bot holds the contact's conversation (it answers; routing and automatic replies stay out). */
+export async function botHolds(tx: Queryable, workspaceId: string, contactId: string): Promise<boolean> {
+  const { rows } = await tx.query(
+    `SELECT 1 FROM runs WHERE workspace_id = $1 AND contact_id = $2 AND holds_conversation
+       AND status IN ('running', 'waiting')`,
+    [workspaceId, contactId],
+  );
+  return rows.length > 0;
+}

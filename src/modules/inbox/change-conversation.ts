@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { type AfterCommit, publish, runAfterCommit } from '../messaging/events.js';
-import type { ConversationState } from './schemas.js';
+import type { ChangeVia, ConversationState } from './schemas.js';
 
 export interface ConversationChangeInput {
   state?: ConversationState;
@@ -27,10 +27,11 @@ export async function changeConversation(
   );
 }
 
-/** Who changes a conversation: a teammate, or (userId null) a bot's step. */
-interface ChangedBy {
+/** Who changes a conversation: a teammate (userId), or, with userId null, `via` a bot's step (the default), an API key or routing. */
+export interface ChangedBy {
   workspaceId: string;
   userId: string | null;
+  via?: Exclude<ChangeVia, 'member'>;
 }
 
 /** changeConversation inside the caller's transaction; answers what must run once it commits. */
@@ -79,6 +80,7 @@ export async function changeConversationIn(
       workspaceId,
       contactId,
       userId: by.userId,
+      via: by.userId ? 'member' : (by.via ?? 'bot'),
       state: r.state,
       assigneeId: r.assignee_id,
       was,

@@ -4,6 +4,8 @@ import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 export const STATES = ['open', 'pending', 'resolved'] as const;
 export type ConversationState = (typeof STATES)[number];
+/** Who moved a conversation: a teammate in the app, a bot's step, an API key (REST v1) or routing (auto-assignment). */
+export type ChangeVia = 'member' | 'bot' | 'api' | 'routing';
 
 export const FILTERS = ['mine', 'unassigned', 'open', 'all'] as const;
 export type InboxFilter = (typeof FILTERS)[number];

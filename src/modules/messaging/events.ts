@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import type { ConversationState } from '../inbox/schemas.js';
+import type { ChangeVia, ConversationState } from '../inbox/schemas.js';
 
 /** What a flow triggered by `message.received` reads as `event.properties`. */
 export interface ReceivedMessage {
@@ -32,12 +32,13 @@ export interface TeammateReplied {
   messageId: string;
 }
 
-/** A teammate moved a conversation (open, pending, resolved) or gave it to someone (or no one) in the inbox. */
+/** A conversation moved (open, pending, resolved) or was given to someone (or no one): by a teammate, a bot, an API key or routing. */
 export interface ConversationChanged {
   workspaceId: string;
   contactId: string;
   /** The teammate who changed it; null for a bot's `assign` or `resolve` step. */
   userId: string | null;
+  via: ChangeVia;
   state: ConversationState;
   assigneeId: string | null;
   /** As it stood before (open and unassigned when it had no row yet). */
