@@ -25,7 +25,7 @@ export async function changeConversationFromApi(
       if (err instanceof ApiError && err.code === 'validation_error')
         throw ApiError.invalid(
           'member_id',
-          "Assign the conversation to a member of this workspace (their user id), or to null for no one.",
+          'Assign the conversation to a member of this workspace (their user id), or to null for no one.',
         );
       throw err;
     }

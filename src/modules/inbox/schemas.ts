@@ -15,7 +15,12 @@ export const QUICK_REPLIES_MAX = 200;
 
 // Typed as the values' union: a Union of a mapped array's literals is typed never.
 const literals = <T extends readonly string[]>(values: T, options?: { description: string }) =>
-  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), options));
+  Type.Unsafe<T[number]>(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      options,
+    ),
+  );
 
 export const InboxQuery = Type.Object({
   filter: Type.Optional(literals(FILTERS)),
@@ -251,5 +256,8 @@ export const ApiAssignBody = Type.Object(
 
 export const ApiNoteBody = Type.Object(
   { text: Text({ minLength: 1, maxLength: FIELD_LIMITS.conversationNote }) },
-  { additionalProperties: false, examples: [{ text: 'Refund approved by the order bot; waiting for the courier.' }] },
+  {
+    additionalProperties: false,
+    examples: [{ text: 'Refund approved by the order bot; waiting for the courier.' }],
+  },
 );

@@ -51,7 +51,7 @@ export function registerConversationRoutes(app: RestApp): void {
           `${ID_NOTE} Pages follow \`next_cursor\` (null on the last page): send it back as \`cursor\`. ` +
           'The order never changes for a conversation (when it began, then its id), so following the cursor ' +
           'visits every conversation exactly once even while new ones arrive (those come first in a new walk). ' +
-          '`status=open` covers open and pending ones. `assignee` is a member\'s user id (422 if not one of this ' +
+          "`status=open` covers open and pending ones. `assignee` is a member's user id (422 if not one of this " +
           "workspace's members) or `unassigned`.",
         tags,
         querystring: ApiConversationQuery,
@@ -85,7 +85,7 @@ export function registerConversationRoutes(app: RestApp): void {
         summary: "A conversation's messages, newest first",
         description:
           'Each message as GET /messages/{id} shows it. Pages follow `next_cursor` as the conversations list does. ' +
-          'Answer with POST /messages to the contact\'s phone.',
+          "Answer with POST /messages to the contact's phone.",
         tags,
         params: IdParams,
         querystring: ApiPageQuery,
@@ -112,7 +112,7 @@ export function registerConversationRoutes(app: RestApp): void {
         description:
           '`{"member_id": "<user id>"}` gives it to that member (422 at `member_id` if not one of this ' +
           'workspace\'s members); `{"member_id": null}` leaves it to no one. Send one field. `team_id` ' +
-          '(round robin among a team\'s available members) answers 422 until teams are part of this server. ' +
+          "(round robin among a team's available members) answers 422 until teams are part of this server. " +
           'A change announces `conversation.assigned`; giving it to whom it already has changes nothing.',
         tags,
         params: IdParams,
@@ -181,7 +181,13 @@ export function registerConversationRoutes(app: RestApp): void {
       }));
       const note = await ctx.db.transaction(async (tx) => {
         await requireConversation(tx, workspaceId, request.params.id);
-        const added = await addNote(tx, workspaceId, { apiKeyId: keyId }, request.params.id, request.body.text);
+        const added = await addNote(
+          tx,
+          workspaceId,
+          { apiKeyId: keyId },
+          request.params.id,
+          request.body.text,
+        );
         await write?.(tx, added);
         return added;
       });
