@@ -5,6 +5,8 @@ import { pauseForNumber, resumeAfterNumber } from './broadcasts/number-pause.js'
 import { followMessages } from './broadcasts/recipient-follow.js';
 import { wakeWaitingForLimit } from './broadcasts/wake-waiting.js';
 import { subscribe } from './messaging/events.js';
+import { askSatisfaction } from './routing/ask-satisfaction.js';
+import { surveyAnswer } from './routing/survey-answer.js';
 
 /**
  * Who hears what messaging publishes (messaging/events.ts), set once as a process starts
@@ -16,11 +18,12 @@ export function wireSubscriptions(): void {
     on: {
       'message.received': [
         startMessageFlows,
+        surveyAnswer,
         routeToBot,
         (_ctx, tx, e) => markReplied(tx, e.workspaceId, e.contactId, e.at),
       ],
       'teammate.replied': [stopBotForTeammate],
-      'conversation.changed': [],
+      'conversation.changed': [askSatisfaction],
       'number.paused': [(_ctx, tx, e) => pauseForNumber(tx, e.workspaceId)],
       'number.resumed': [
         async (ctx, tx, e) => {

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
 import type { AfterCommit, MessageReceived, TeammateReplied } from '../messaging/events.js';
+import { isSurveyAnswer } from '../routing/survey-payload.js';
 import { answerAwaited, stopConversationBot } from './bot-conversation.js';
 import { claimRank, type MessageTrigger, needsHistory } from './message-triggers.js';
 import { queueStep } from './start-runs.js';
@@ -35,7 +36,7 @@ async function route(ctx: AppContext, tx: Queryable, inbound: MessageReceived): 
     await stopConversationBot(ctx, tx, workspaceId, contactId, 'the contact opted out');
     return false;
   }
-  if (inbound.consent) return false;
+  if (inbound.consent || isSurveyAnswer(message.button_payload)) return false;
   if (await answerAwaited(ctx, tx, workspaceId, contactId, message)) return true;
   const candidates = await publishedTriggers(tx, workspaceId);
   if (candidates.length === 0) return false;
