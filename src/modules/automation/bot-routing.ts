@@ -16,7 +16,8 @@ interface Candidate {
 
 /**
  * Gives an inbound message to a bot, in the transaction that stores it: consent keywords first (no
- * bot sees them; STOP ends the bot talking to the contact), then the bot awaiting an answer, then the
+ * bot sees them; STOP ends the bot talking to the contact) and satisfaction survey taps (never a
+ * bot's: routing/survey-answer.ts keeps them), then the bot awaiting an answer, then the
  * published message trigger that claims it most specifically, unless a bot already holds the
  * conversation or, for triggers that do not say `while_assigned`, a teammate does. Subscribed to
  * messaging's `message.received` (modules/subscriptions.ts); wakes the workers once that commits.

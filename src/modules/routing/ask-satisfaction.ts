@@ -18,7 +18,10 @@ export function surveyList(surveyId: string, question: string): NonNullable<Send
       sections: [
         {
           title: 'Your rating',
-          rows: RATINGS.map((label, i) => ({ id: surveyRowId(surveyId, i + 1), title: `${i + 1} – ${label}` })),
+          rows: RATINGS.map((label, i) => ({
+            id: surveyRowId(surveyId, i + 1),
+            title: `${i + 1} – ${label}`,
+          })),
         },
       ],
     },

@@ -16,9 +16,19 @@ const answered = (s: string) => `${s}.answered_at >= ${SINCE}`;
  * received (counted on the day they came), their average and distribution, and the same per teammate
  * assigned at the resolve.
  */
-export async function satisfactionFigures(db: Queryable, workspaceId: string, days: number): Promise<Figures> {
+export async function satisfactionFigures(
+  db: Queryable,
+  workspaceId: string,
+  days: number,
+): Promise<Figures> {
   const p = [workspaceId, days];
-  const totals = await db.query<{ from: string; to: string; asked: number; answered: number; average: number | null }>(
+  const totals = await db.query<{
+    from: string;
+    to: string;
+    asked: number;
+    answered: number;
+    average: number | null;
+  }>(
     `SELECT to_char((${SINCE} AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS from,
        to_char((now() AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS to,
        count(*) FILTER (WHERE s.message_id IS NOT NULL AND s.asked_at >= ${SINCE})::int AS asked,

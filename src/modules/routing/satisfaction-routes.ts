@@ -9,17 +9,26 @@ import { SatisfactionResult, SurveySettingsBody, SurveySettingsResult } from './
 import { saveSurveySettings, surveySettings } from './satisfaction-settings.js';
 
 const Query = Type.Object({
-  days: Type.Integer({ minimum: 1, maximum: 90, default: 30, description: 'how many days, ending today (UTC)' }),
+  days: Type.Integer({
+    minimum: 1,
+    maximum: 90,
+    default: 30,
+    description: 'how many days, ending today (UTC)',
+  }),
 });
 
 /** Settings › Satisfaction survey (every member reads it, owners and admins change it) and the dashboard's figures. */
 export function registerAppSatisfactionRoutes(app: RestApp): void {
   const { ctx } = app;
 
-  app.get('/satisfaction/settings', { schema: { response: { 200: SurveySettingsResult } } }, async (request) => ({
-    result: true as const,
-    survey: await surveySettings(ctx.db, request.session().workspaceId),
-  }));
+  app.get(
+    '/satisfaction/settings',
+    { schema: { response: { 200: SurveySettingsResult } } },
+    async (request) => ({
+      result: true as const,
+      survey: await surveySettings(ctx.db, request.session().workspaceId),
+    }),
+  );
 
   app.put(
     '/satisfaction/settings',

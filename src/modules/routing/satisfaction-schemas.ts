@@ -3,8 +3,8 @@ import { Text } from '../../http/schema.js';
 
 export const MAX_QUESTION = 1024;
 
+// Blank is refused by saveSurveySettings, in words ("Write the question…") rather than the schema's.
 const Question = Text({
-  minLength: 1,
   maxLength: MAX_QUESTION,
   description: 'What the customer is asked, above the list of ratings 1 to 5 (at most 1024 characters)',
 });

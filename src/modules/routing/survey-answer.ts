@@ -14,7 +14,11 @@ export const ANSWER_DAYS = 7;
  * updated_at is this transaction's now()); bot routing skips it (isSurveyAnswer), and the hours and
  * teams subscribers skip a resolved conversation. Consent keywords are never answers.
  */
-export async function surveyAnswer(_ctx: AppContext, tx: Queryable, inbound: MessageReceived): Promise<undefined> {
+export async function surveyAnswer(
+  _ctx: AppContext,
+  tx: Queryable,
+  inbound: MessageReceived,
+): Promise<undefined> {
   if (inbound.consent) return undefined;
   const answer = readSurveyAnswer(inbound.message.button_payload);
   if (!answer) return undefined;
