@@ -80,7 +80,10 @@ describe.skipIf(!hasChromium)('the satisfaction survey in the browser', { timeou
       '4 – Good',
       '5 – Excellent',
     ]);
-    await page.locator('.bubble.outbound', { hasText: 'How did Acme Foods do today?' }).waitFor();
+    await page
+      .locator('.bubble.outbound', { hasText: 'How did Acme Foods do today?' })
+      .getByText('Satisfaction survey')
+      .waitFor();
 
     const four = rows[3]!;
     await running.sim('POST', '/inbound', {

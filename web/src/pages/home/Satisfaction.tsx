@@ -14,71 +14,73 @@ export function SatisfactionCard() {
   const data = useApi<Satisfaction>(`/satisfaction?days=${days}`);
   const d = data.data;
   return (
-    <Card
-      title="Customer satisfaction"
-      description={`Ratings from 1 to 5 over the last ${days} days, per teammate assigned at the resolve.`}
-      actions={
-        <Link href="/settings/survey" className="small">
-          Survey settings
-        </Link>
-      }
-    >
-      {data.error ? (
-        <ErrorNote message={data.error} onRetry={data.reload} />
-      ) : !d ? (
-        <Loading />
-      ) : d.answered === 0 ? (
-        <p className="muted small">
-          No ratings in these days ({d.asked} {d.asked === 1 ? 'survey' : 'surveys'} sent).
-        </p>
-      ) : (
-        <div className="grid-2">
-          <div className="stack">
-            <p>
-              <strong className="big-number" data-testid="satisfaction-average">
-                {rating(d.average)}
-              </strong>{' '}
-              <span className="muted">average of 5</span>
-            </p>
-            <p className="small muted">
-              {d.answered} {d.answered === 1 ? 'rating' : 'ratings'}, {d.asked}{' '}
-              {d.asked === 1 ? 'survey' : 'surveys'} sent
-            </p>
-            <ul className="plain-list stack">
-              {[...d.distribution].reverse().map((r) => (
-                <li key={r.rating} className="meter">
-                  <div className="meter-top">
-                    <span>Rated {r.rating}</span>
-                    <span className="muted">{r.count}</span>
-                  </div>
-                  <Bar label={`Rated ${r.rating}`} pct={Math.round((r.count / d.answered) * 100)} />
-                </li>
-              ))}
-            </ul>
-          </div>
-          <div className="table-wrap">
-            <table>
-              <caption className="sr-only">Ratings per teammate</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Teammate</th>
-                  <th scope="col">Ratings</th>
-                  <th scope="col">Average</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.teammates.map((t) => (
-                  <tr key={t.user_id ?? 'unassigned'}>
-                    <td>{t.name ?? <span className="muted">Unassigned</span>}</td>
-                    <td>{t.answered}</td>
-                    <td>{rating(t.average)}</td>
-                  </tr>
+    <div className="section-gap">
+      <Card
+        title="Customer satisfaction"
+        description={`Ratings from 1 to 5 over the last ${days} days, per teammate assigned at the resolve.`}
+        actions={
+          <Link href="/settings/survey" className="small">
+            Survey settings
+          </Link>
+        }
+      >
+        {data.error ? (
+          <ErrorNote message={data.error} onRetry={data.reload} />
+        ) : !d ? (
+          <Loading />
+        ) : d.answered === 0 ? (
+          <p className="muted small">
+            No ratings in these days ({d.asked} {d.asked === 1 ? 'survey' : 'surveys'} sent).
+          </p>
+        ) : (
+          <div className="grid-2">
+            <div className="stack">
+              <p>
+                <strong className="big-number" data-testid="satisfaction-average">
+                  {rating(d.average)}
+                </strong>{' '}
+                <span className="muted">average of 5</span>
+              </p>
+              <p className="small muted">
+                {d.answered} {d.answered === 1 ? 'rating' : 'ratings'}, {d.asked}{' '}
+                {d.asked === 1 ? 'survey' : 'surveys'} sent
+              </p>
+              <ul className="plain-list stack">
+                {[...d.distribution].reverse().map((r) => (
+                  <li key={r.rating} className="meter">
+                    <div className="meter-top">
+                      <span>Rated {r.rating}</span>
+                      <span className="muted">{r.count}</span>
+                    </div>
+                    <Bar label={`Rated ${r.rating}`} pct={Math.round((r.count / d.answered) * 100)} />
+                  </li>
                 ))}
-              </tbody>
-            </table>
+              </ul>
+            </div>
+            <div className="table-wrap">
+              <table>
+                <caption className="sr-only">Ratings per teammate</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Teammate</th>
+                    <th scope="col">Ratings</th>
+                    <th scope="col">Average</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.teammates.map((t) => (
+                    <tr key={t.user_id ?? 'unassigned'}>
+                      <td>{t.name ?? <span className="muted">Unassigned</span>}</td>
+                      <td>{t.answered}</td>
+                      <td>{rating(t.average)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </div>
-        </div>
-      )}
-    </Card>
+        )}
+      </Card>
+    </div>
   );
 }
