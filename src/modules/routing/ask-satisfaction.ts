@@ -9,7 +9,7 @@ import { surveyRowId } from './survey-payload.js';
 const RATINGS = ['Very poor', 'Poor', 'Okay', 'Good', 'Excellent'];
 
 /** The survey as Meta's interactive list: five rows, 1 to 5 (reply buttons stop at three). */
-export function surveyList(surveyId: string, question: string): NonNullable<SendMessageBody['interactive']> {
+function surveyList(surveyId: string, question: string): NonNullable<SendMessageBody['interactive']> {
   return {
     type: 'list',
     body: { text: question },

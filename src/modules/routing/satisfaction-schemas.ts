@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Text } from '../../http/schema.js';
 
-export const MAX_QUESTION = 1024;
+const MAX_QUESTION = 1024;
 
 // Blank is refused by saveSurveySettings, in words ("Write the question…") rather than the schema's.
 const Question = Text({
