@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { axeProblems } from './support/axe.js';
 import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
 
 const CUSTOMER = '919811100044';
@@ -53,6 +54,7 @@ describe.skipIf(!hasChromium)('the satisfaction survey in the browser', { timeou
     ).resolves.toBe(true);
     await expect(page.getByLabel('Question').inputValue()).resolves.toBe('How did Acme Foods do today?');
     await screenshot(page, 'csat-01-settings');
+    expect(await axeProblems(page, 'Settings › Satisfaction survey')).toEqual([]);
   });
 
   it('asks when the conversation is resolved in the inbox; the tap on 4 keeps it resolved and reaches the dashboard', async () => {
@@ -113,5 +115,6 @@ describe.skipIf(!hasChromium)('the satisfaction survey in the browser', { timeou
     const asha = card.getByRole('row', { name: /Asha Rao/ });
     await expect(asha.getByRole('cell').allTextContents()).resolves.toEqual(['Asha Rao', '1', '4.00']);
     await screenshot(page, 'csat-03-dashboard');
+    expect(await axeProblems(page, 'Home with satisfaction figures')).toEqual([]);
   });
 });

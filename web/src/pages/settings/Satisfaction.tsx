@@ -4,7 +4,7 @@ import type { SurveySettingsAnswer } from '../../server-types';
 import { useSession } from '../../session';
 import { Card, ErrorNote, Field, Loading, SaveButton, submitHandler, useAction } from '../../ui';
 
-// The server's limit (routing/satisfaction-schemas.ts), also Meta's cap for a list body with room to spare.
+// The server's limit (routing/satisfaction-schemas.ts).
 const MAX_QUESTION = 1024;
 
 /** Settings › Satisfaction survey: whether a resolve asks the customer for a rating, and the question. */
