@@ -564,6 +564,28 @@ const WALLS: Record<string, Wall> = {
     if (res.statusCode !== 201) throw new Error(`form submit for a fixture: ${res.statusCode} ${res.body}`);
     return { markers: [id] };
   },
+  // Satisfaction survey: A's settings, and a rating of A's member on A's dashboard.
+  'GET /satisfaction/settings': async (a) => {
+    await a.app('PUT', '/satisfaction/settings', { enabled: true, question: `Rate ${a.tag}` });
+    return { markers: [`Rate ${a.tag}`] };
+  },
+  'PUT /satisfaction/settings': async (a) => {
+    await a.app('PUT', '/satisfaction/settings', { enabled: true, question: `Rate ${a.tag}` });
+    return {
+      body: { enabled: false, question: 'Of B' },
+      status: 200,
+      snapshot: read(a, '/satisfaction/settings'),
+    };
+  },
+  'GET /satisfaction': async (a) => {
+    const { userId } = await a.member();
+    await t.ctx.db.query(
+      `INSERT INTO satisfaction_surveys (workspace_id, id, contact_id, assignee_id, message_id, rating, answered_at)
+       VALUES ($1, $2, 'ct_x', $3, 'msg_x', 4, now())`,
+      [await a.workspaceId(), `csat_${a.tag}`, userId],
+    );
+    return { markers: [userId] };
+  },
   'GET /forms': async (a) => ({ markers: [(await a.form()).id] }),
   'POST /forms': async (a) => {
     await a.form();

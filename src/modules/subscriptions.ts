@@ -6,6 +6,8 @@ import { followMessages } from './broadcasts/recipient-follow.js';
 import { wakeWaitingForLimit } from './broadcasts/wake-waiting.js';
 import { announceConversationChange, conversationCreated } from './inbox/conversation-webhooks.js';
 import { subscribe } from './messaging/events.js';
+import { askSatisfaction } from './routing/ask-satisfaction.js';
+import { surveyAnswer } from './routing/survey-answer.js';
 
 /**
  * Who hears what messaging publishes (messaging/events.ts), set once as a process starts
@@ -17,12 +19,13 @@ export function wireSubscriptions(): void {
     on: {
       'message.received': [
         startMessageFlows,
+        surveyAnswer,
         routeToBot,
         conversationCreated,
         (_ctx, tx, e) => markReplied(tx, e.workspaceId, e.contactId, e.at),
       ],
       'teammate.replied': [stopBotForTeammate],
-      'conversation.changed': [announceConversationChange],
+      'conversation.changed': [announceConversationChange, askSatisfaction],
       'number.paused': [(_ctx, tx, e) => pauseForNumber(tx, e.workspaceId)],
       'number.resumed': [
         async (ctx, tx, e) => {

@@ -40,6 +40,10 @@ import type { ConversationResult } from '../../src/modules/messaging/conversatio
 import type { NumberResult } from '../../src/modules/messaging/schemas';
 import type { RetentionResult } from '../../src/modules/retention/schemas';
 import type {
+  SatisfactionResult,
+  SurveySettingsResult,
+} from '../../src/modules/routing/satisfaction-schemas';
+import type {
   AppTemplate,
   AppTemplateList,
   TemplateComponent,
@@ -127,3 +131,6 @@ export type AudienceCount = Static<typeof AudienceResult>;
 export type BroadcastPreview = Static<typeof PreviewResult>;
 export type Audience = Static<typeof BroadcastAudience>;
 export type Values = Static<typeof BroadcastValues>;
+
+export type SurveySettingsAnswer = Static<typeof SurveySettingsResult>;
+export type Satisfaction = Static<typeof SatisfactionResult>;

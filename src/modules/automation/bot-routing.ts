@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
 import type { AfterCommit, MessageReceived, TeammateReplied } from '../messaging/events.js';
+import { isSurveyAnswer } from '../routing/survey-payload.js';
 import { answerAwaited, stopConversationBot } from './bot-conversation.js';
 import { claimRank, type MessageTrigger, needsHistory } from './message-triggers.js';
 import { queueStep } from './start-runs.js';
@@ -15,7 +16,8 @@ interface Candidate {
 
 /**
  * Gives an inbound message to a bot, in the transaction that stores it: consent keywords first (no
- * bot sees them; STOP ends the bot talking to the contact), then the bot awaiting an answer, then the
+ * bot sees them; STOP ends the bot talking to the contact) and satisfaction survey taps (never a
+ * bot's: routing/survey-answer.ts keeps them), then the bot awaiting an answer, then the
  * published message trigger that claims it most specifically, unless a bot already holds the
  * conversation or, for triggers that do not say `while_assigned`, a teammate does. Subscribed to
  * messaging's `message.received` (modules/subscriptions.ts); wakes the workers once that commits.
@@ -35,7 +37,7 @@ async function route(ctx: AppContext, tx: Queryable, inbound: MessageReceived): 
     await stopConversationBot(ctx, tx, workspaceId, contactId, 'the contact opted out');
     return false;
   }
-  if (inbound.consent) return false;
+  if (inbound.consent || isSurveyAnswer(message.button_payload)) return false;
   if (await answerAwaited(ctx, tx, workspaceId, contactId, message)) return true;
   const candidates = await publishedTriggers(tx, workspaceId);
   if (candidates.length === 0) return false;

@@ -4,6 +4,7 @@ import type { ApiKeyList, AutomationList, FormList, NumberAnswer, Team, Usage } 
 import { useSession } from '../session';
 import { Card, Loading, Meter, PageHeader } from '../ui';
 import { DashboardCharts } from './home/Dashboard';
+import { SatisfactionCard } from './home/Satisfaction';
 
 /** Where a workspace starts: the next steps, this month's usage, and charts of the recent activity. */
 export function HomePage() {
@@ -116,6 +117,7 @@ export function HomePage() {
         </Card>
       </div>
       <DashboardCharts />
+      <SatisfactionCard />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { DeveloperSettings } from './settings/Developer';
 import { GeneralSettings } from './settings/General';
 import { NumberSettings } from './settings/Number';
 import { PlanSettings } from './settings/Plan';
+import { SatisfactionSettings } from './settings/Satisfaction';
 import { TeamSettings } from './settings/Team';
 
 const TABS = [
@@ -15,6 +16,7 @@ const TABS = [
   { id: 'number', label: 'Connected number' },
   { id: 'developer', label: 'Developer' },
   { id: 'plan', label: 'Plan & usage' },
+  { id: 'survey', label: 'Satisfaction survey' },
   { id: 'audit', label: 'Audit log' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
@@ -42,6 +44,7 @@ export function SettingsPage({ tab }: { tab?: string }) {
         {current === 'number' && <NumberSettings />}
         {current === 'developer' && <DeveloperSettings />}
         {current === 'plan' && <PlanSettings />}
+        {current === 'survey' && <SatisfactionSettings />}
         {current === 'audit' && <AuditLogSettings />}
       </div>
     </>

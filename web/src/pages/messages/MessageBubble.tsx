@@ -57,7 +57,13 @@ export function MessageBubble({ m, reactions }: { m: ConversationMessage; reacti
   );
 }
 
-const SENT_VIA = { teammate: 'A teammate', bot: 'Bot', flow: 'Flow', api: 'API' };
+const SENT_VIA = {
+  teammate: 'A teammate',
+  bot: 'Bot',
+  flow: 'Flow',
+  api: 'API',
+  survey: 'Satisfaction survey',
+};
 
 /** Who sent an outbound message: the teammate's name, the bot's, or a flow or the API. */
 const senderOf = (m: ConversationMessage) => {

@@ -1,0 +1,67 @@
+import { Type } from 'typebox';
+import { EXPENSIVE_READ, withinTime } from '../../db/time-bound.js';
+import { ApiError } from '../../http/errors.js';
+import type { RestApp } from '../../http/rest-app.js';
+import { requireManager } from '../accounts/roles.js';
+import { withinShare } from '../rate-limit/read-share.js';
+import { satisfactionFigures } from './satisfaction-figures.js';
+import { SatisfactionResult, SurveySettingsBody, SurveySettingsResult } from './satisfaction-schemas.js';
+import { saveSurveySettings, surveySettings } from './satisfaction-settings.js';
+
+const Query = Type.Object({
+  days: Type.Integer({
+    minimum: 1,
+    maximum: 90,
+    default: 30,
+    description: 'how many days, ending today (UTC)',
+  }),
+});
+
+/** Settings › Satisfaction survey (every member reads it, owners and admins change it) and the dashboard's figures. */
+export function registerAppSatisfactionRoutes(app: RestApp): void {
+  const { ctx } = app;
+
+  app.get(
+    '/satisfaction/settings',
+    { schema: { response: { 200: SurveySettingsResult } } },
+    async (request) => ({
+      result: true as const,
+      survey: await surveySettings(ctx.db, request.session().workspaceId),
+    }),
+  );
+
+  app.put(
+    '/satisfaction/settings',
+    { schema: { body: SurveySettingsBody, response: { 200: SurveySettingsResult } } },
+    async (request) => {
+      const s = request.session();
+      requireManager(s.role);
+      return { result: true as const, survey: await saveSurveySettings(ctx.db, s.workspaceId, request.body) };
+    },
+  );
+
+  app.get(
+    '/satisfaction',
+    { schema: { querystring: Query, response: { 200: SatisfactionResult } } },
+    async (request) => {
+      const { workspaceId } = request.session();
+      return withinShare(workspaceId, () =>
+        withinTime(
+          ctx.db,
+          EXPENSIVE_READ.ms,
+          async (tx) => ({
+            result: true as const,
+            ...(await satisfactionFigures(tx, workspaceId, request.query.days)),
+          }),
+          (cause) =>
+            new ApiError(
+              'unavailable',
+              `The satisfaction figures took longer than ${EXPENSIVE_READ.ms / 1000} seconds; try a shorter period`,
+              undefined,
+              { cause },
+            ),
+        ),
+      );
+    },
+  );
+}
