@@ -28,7 +28,8 @@ export type IdPrefix =
   | 'nt'
   | 'qr'
   | 'brd'
-  | 'ln';
+  | 'ln'
+  | 'team';
 
 /** Resource ids: a prefix that says what they name, then 119 random bits. */
 export function newId(prefix: IdPrefix): string {

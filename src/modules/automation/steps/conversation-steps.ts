@@ -1,6 +1,7 @@
 import { ApiError } from '../../../http/errors.js';
 import { type ConversationChangeInput, changeConversationIn } from '../../inbox/change-conversation.js';
 import { runAfterCommit } from '../../messaging/events.js';
+import { assignToTeam } from '../../routing/assign-to-team.js';
 import { PermanentStepError, type StepInput, type StepOutcome } from './step.js';
 
 /**
@@ -9,12 +10,13 @@ import { PermanentStepError, type StepInput, type StepOutcome } from './step.js'
  */
 export async function assign(
   input: StepInput,
-  step: { to?: string | null; then?: 'end' | 'wait' },
+  step: { to?: string | null; team?: string; then?: 'end' | 'wait' },
 ): Promise<StepOutcome> {
   if (!input.contactId) throw new PermanentStepError('the run has no contact whose conversation to assign');
-  const to = step.to ?? null;
+  let to = step.to ?? null;
   try {
-    await change(input, { assignee_id: to });
+    if (step.team) to = await toTeam(input, step.team);
+    else await change(input, { assignee_id: to });
   } catch (err) {
     if (err instanceof ApiError && err.code === 'validation_error')
       throw new PermanentStepError(
@@ -26,7 +28,7 @@ export async function assign(
     input.workspaceId,
     input.runId,
   ]);
-  const outcome = { assignee_id: to };
+  const outcome = step.team ? { team_id: step.team, assignee_id: to } : { assignee_id: to };
   if (step.then === 'wait') return { status: 'done', outcome, awaits: 'handoff' };
   return { status: 'done', outcome, branch: null };
 }
@@ -36,6 +38,20 @@ export async function resolve(input: StepInput): Promise<StepOutcome> {
   if (!input.contactId) throw new PermanentStepError('the run has no contact whose conversation to resolve');
   await change(input, { state: 'resolved' });
   return { status: 'done', outcome: { state: 'resolved' } };
+}
+
+/** Round robin in the team (routing/assign-to-team.ts): who got it, or null (left in the team's queue). */
+async function toTeam(input: StepInput, teamId: string): Promise<string | null> {
+  const by = { workspaceId: input.workspaceId, userId: null };
+  try {
+    const { assigneeId, after } = await assignToTeam(input.ctx, input.db, by, input.contactId!, teamId);
+    await runAfterCommit(after);
+    return assigneeId;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'not_found')
+      throw new PermanentStepError(`"${teamId}" is not a team of this workspace: pick one in Settings › Teams`);
+    throw err;
+  }
 }
 
 /** The change, by the bot (no teammate), in the step's transaction. */
