@@ -47,15 +47,11 @@ export function registerAppRoutingRoutes(app: RestApp): void {
     },
   );
 
-  app.get(
-    '/teams/:id',
-    { schema: { params: IdParams, response: { 200: TeamResult } } },
-    async (request) => {
-      const [team] = await listTeams(db, request.session().workspaceId, request.params.id);
-      if (!team) throw new ApiError('not_found', 'No team with that id');
-      return { result: true as const, team };
-    },
-  );
+  app.get('/teams/:id', { schema: { params: IdParams, response: { 200: TeamResult } } }, async (request) => {
+    const [team] = await listTeams(db, request.session().workspaceId, request.params.id);
+    if (!team) throw new ApiError('not_found', 'No team with that id');
+    return { result: true as const, team };
+  });
 
   app.patch(
     '/teams/:id',
@@ -63,7 +59,10 @@ export function registerAppRoutingRoutes(app: RestApp): void {
     async (request) => {
       const s = request.session();
       requireManager(s.role);
-      return { result: true as const, team: await updateTeam(db, s.workspaceId, request.params.id, request.body) };
+      return {
+        result: true as const,
+        team: await updateTeam(db, s.workspaceId, request.params.id, request.body),
+      };
     },
   );
 

@@ -22,13 +22,14 @@ async function setMembers(tx: Queryable, workspaceId: string, teamId: string, me
      WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = $1 AND m.user_id = u.id)`,
     [workspaceId, memberIds],
   );
-  if (rows.length > 0)
-    throw ApiError.invalid('member_ids', 'Choose members of this workspace for the team.');
+  if (rows.length > 0) throw ApiError.invalid('member_ids', 'Choose members of this workspace for the team.');
   await tx.query(
     `WITH gone AS (
        DELETE FROM team_members WHERE workspace_id = $1 AND team_id = $2 AND NOT (user_id = ANY($3::text[])))
-     INSERT INTO team_members (workspace_id, team_id, user_id)
-     SELECT $1, $2, u FROM unnest($3::text[]) AS u ON CONFLICT DO NOTHING`,
+     -- Added members never assigned yet take their turns in the order given.
+     INSERT INTO team_members (workspace_id, team_id, user_id, created_at)
+     SELECT $1, $2, u.id, now() + make_interval(secs => u.n / 1e6)
+     FROM unnest($3::text[]) WITH ORDINALITY AS u(id, n) ON CONFLICT DO NOTHING`,
     [workspaceId, teamId, memberIds],
   );
 }
@@ -51,7 +52,12 @@ export async function createTeam(db: Db, workspaceId: string, body: TeamBody): P
 }
 
 /** Changes what the patch gives; 404 for a team that is not the workspace's. */
-export async function updateTeam(db: Db, workspaceId: string, teamId: string, patch: TeamPatch): Promise<Team> {
+export async function updateTeam(
+  db: Db,
+  workspaceId: string,
+  teamId: string,
+  patch: TeamPatch,
+): Promise<Team> {
   try {
     await db.transaction(async (tx) => {
       const { rows } = await tx.query(

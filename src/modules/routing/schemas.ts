@@ -9,11 +9,10 @@ export const IDLE_MINUTES_DEFAULT = 15;
 
 const Id = Text({ minLength: 1, maxLength: 64 });
 const Cap = Type.Union([Type.Integer({ minimum: 1, maximum: 1000 }), Type.Null()], {
-  description: 'Open and pending conversations a member may hold before round robin passes them by; null: no cap',
+  description:
+    'Open and pending conversations a member may hold before round robin passes them by; null: no cap',
 });
-const AvailabilityValue = Type.Unsafe<Availability>(
-  Type.Union(AVAILABILITIES.map((a) => Type.Literal(a))),
-);
+const AvailabilityValue = Type.Unsafe<Availability>(Type.Union(AVAILABILITIES.map((a) => Type.Literal(a))));
 
 export const TeamBody = Type.Object(
   {
@@ -33,7 +32,9 @@ const TeamMember = Type.Object({
   name: Type.String(),
   email: Type.String(),
   availability: AvailabilityValue,
-  available: Type.Boolean({ description: 'Online and seen within the idle limit: round robin may pick them' }),
+  available: Type.Boolean({
+    description: 'Online and seen within the idle limit: round robin may pick them',
+  }),
   last_seen_at: Type.Union([Timestamp, Type.Null()]),
   open_count: Type.Integer({ description: 'Open and pending conversations assigned to them' }),
   last_assigned_at: Type.Union([Timestamp, Type.Null()]),
@@ -82,6 +83,7 @@ export const ConversationTeamResult = Type.Object({
   result: Type.Literal(true),
   team_id: Type.String(),
   assignee_id: Type.Union([Type.String(), Type.Null()], {
-    description: 'The member round robin picked; null: nobody was available, the conversation waits in the team',
+    description:
+      'The member round robin picked; null: nobody was available, the conversation waits in the team',
   }),
 });
