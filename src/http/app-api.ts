@@ -61,7 +61,8 @@ export async function appApi(app: RestApp): Promise<void> {
     if (!isPublic && !request.appSession)
       throw new ApiError('unauthorized', 'Your session has ended; sign in again');
     // A person using the app is around: routing counts them available while online (routing/availability.ts).
-    if (request.appSession) await touchSeen(app.ctx.db, request.appSession.workspaceId, request.appSession.userId);
+    if (request.appSession)
+      await touchSeen(app.ctx.db, request.appSession.workspaceId, request.appSession.userId);
     if (SAFE_METHODS.has(request.method)) return;
     checkOrigin(app, request);
     const presented = request.headers[CSRF_HEADER];

@@ -40,6 +40,12 @@ import type { ConversationResult } from '../../src/modules/messaging/conversatio
 import type { NumberResult } from '../../src/modules/messaging/schemas';
 import type { RetentionResult } from '../../src/modules/retention/schemas';
 import type {
+  AvailabilityResult,
+  ConversationTeamResult,
+  RoutingResult,
+  TeamListResult as RoutingTeamListResult,
+} from '../../src/modules/routing/schemas';
+import type {
   AppTemplate,
   AppTemplateList,
   TemplateComponent,
@@ -127,3 +133,9 @@ export type AudienceCount = Static<typeof AudienceResult>;
 export type BroadcastPreview = Static<typeof PreviewResult>;
 export type Audience = Static<typeof BroadcastAudience>;
 export type Values = Static<typeof BroadcastValues>;
+
+export type RoutingTeamList = Static<typeof RoutingTeamListResult>;
+export type RoutingTeam = RoutingTeamList['teams'][number];
+export type RoutingAnswer = Static<typeof RoutingResult>;
+export type AvailabilityAnswer = Static<typeof AvailabilityResult>;
+export type ConversationTeamAnswer = Static<typeof ConversationTeamResult>;

@@ -252,7 +252,8 @@ const STEPS = {
       Text({
         minLength: 1,
         maxLength: 64,
-        description: "a team's id (instead of to): round robin among its available members (docs/automation.md)",
+        description:
+          "a team's id (instead of to): round robin among its available members (docs/automation.md)",
       }),
     ),
     // biome-ignore lint/suspicious/noThenProperty: the field's documented name; this schema is never awaited

@@ -89,7 +89,9 @@ export const ConversationStateView = Type.Object({
   assignee_id: MaybeText,
   assignee_name: MaybeText,
   team_id: MaybeText,
-  team_name: Type.Union([Type.String(), Type.Null()], { description: 'The team the conversation belongs to' }),
+  team_name: Type.Union([Type.String(), Type.Null()], {
+    description: 'The team the conversation belongs to',
+  }),
   team_read_at: MaybeTimestamp,
   bot: Type.Union([
     Type.Object(

@@ -8,10 +8,12 @@ import { GeneralSettings } from './settings/General';
 import { NumberSettings } from './settings/Number';
 import { PlanSettings } from './settings/Plan';
 import { TeamSettings } from './settings/Team';
+import { TeamsSettings } from './settings/Teams';
 
 const TABS = [
   { id: 'general', label: 'General' },
   { id: 'team', label: 'Team' },
+  { id: 'routing', label: 'Teams and assignment' },
   { id: 'number', label: 'Connected number' },
   { id: 'developer', label: 'Developer' },
   { id: 'plan', label: 'Plan & usage' },
@@ -39,6 +41,7 @@ export function SettingsPage({ tab }: { tab?: string }) {
       <div className="tab-body">
         {current === 'general' && <GeneralSettings />}
         {current === 'team' && <TeamSettings />}
+        {current === 'routing' && <TeamsSettings />}
         {current === 'number' && <NumberSettings />}
         {current === 'developer' && <DeveloperSettings />}
         {current === 'plan' && <PlanSettings />}

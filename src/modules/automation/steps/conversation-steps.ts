@@ -49,7 +49,9 @@ async function toTeam(input: StepInput, teamId: string): Promise<string | null> 
     return assigneeId;
   } catch (err) {
     if (err instanceof ApiError && err.code === 'not_found')
-      throw new PermanentStepError(`"${teamId}" is not a team of this workspace: pick one in Settings › Teams`);
+      throw new PermanentStepError(
+        `"${teamId}" is not a team of this workspace: pick one in Settings › Teams`,
+      );
     throw err;
   }
 }
