@@ -37,6 +37,8 @@ describe.skipIf(!hasChromium)('teams and automatic assignment in the web app', {
     });
     return from;
   };
+  type Row = { contact_id: string; name: string; phone: string };
+  const inbox = async () => (await call('GET', '/inbox')).conversations as Row[];
   const row = (name: string) => page.getByRole('link', { name: new RegExp(`^${name}\\b`) });
 
   beforeAll(async () => {
@@ -53,14 +55,10 @@ describe.skipIf(!hasChromium)('teams and automatic assignment in the web app', {
     const dev = team.find((m) => m.name === 'Dev Patel')!;
     for (const name of ['Early One', 'Early Two']) {
       await customerWrites(name);
-      await expect
-        .poll(async () => (await call('GET', '/inbox')).conversations.length, { timeout: 15_000 })
-        .toBeGreaterThan(0);
+      await expect.poll(async () => (await inbox()).length, { timeout: 15_000 }).toBeGreaterThan(0);
     }
-    await expect
-      .poll(async () => (await call('GET', '/inbox')).conversations.length, { timeout: 15_000 })
-      .toBe(2);
-    for (const c of (await call('GET', '/inbox')).conversations as { contact_id: string }[])
+    await expect.poll(async () => (await inbox()).length, { timeout: 15_000 }).toBe(2);
+    for (const c of await inbox())
       await call('PATCH', `/conversations/${c.contact_id}`, { assignee_id: dev.id });
 
     // Cara goes away with the switch beside her name.
