@@ -129,9 +129,7 @@ describe.skipIf(!hasChromium)('teams and automatic assignment in the web app', {
     // Cara comes back: the waiting customer writes again and goes to her.
     await cara.getByRole('switch', { name: 'Available for new conversations' }).click();
     await expect.poll(() => cara.getByTestId('my-availability').textContent()).toBe('Online');
-    const arjun = (await call('GET', '/inbox')).conversations.find(
-      (c: { name: string }) => c.name === 'Arjun',
-    );
+    const arjun = (await inbox()).find((c) => c.name === 'Arjun')!;
     await app.sim('POST', '/inbound', {
       from: arjun.phone,
       name: 'Arjun',

@@ -166,6 +166,27 @@ describe('availability', () => {
       idle_minutes: 20,
     });
   });
+
+  it('is touched by app requests at most once a minute', async () => {
+    const w = await workspace(0);
+    const me = w.members[0]!;
+    const seen = async () =>
+      (
+        await t.ctx.db.query<{ ago: number }>(
+          `SELECT extract(epoch FROM now() - last_seen_at)::int AS ago FROM memberships
+           WHERE workspace_id = $1 AND user_id = $2`,
+          [w.workspaceId, me.userId],
+        )
+      ).rows[0]!.ago;
+    expect(await seen()).toBeLessThan(60);
+    await t.ctx.db.query(
+      `UPDATE memberships SET last_seen_at = now() - interval '10 minutes' WHERE workspace_id = $1 AND user_id = $2`,
+      [w.workspaceId, me.userId],
+    );
+    await me.call('GET', '/teams');
+    // Touched less than a minute ago by this process: not written again.
+    expect(await seen()).toBeGreaterThanOrEqual(600);
+  });
 });
 
 describe('auto-assignment', () => {
@@ -212,7 +233,7 @@ describe('auto-assignment', () => {
     expect((await w.conversation(queued)).assignee_id).toBe(b.userId);
   });
 
-  it('leaves alone consent keywords, conversations already assigned, resolved ones and those a bot holds', async () => {
+  it('leaves alone consent keywords, conversations already assigned, pending ones and those a bot holds', async () => {
     const w = await workspace(1);
     const [a, mate] = w.members as [AppClient, AppClient];
     const sales = await w.team({ name: 'Sales', member_ids: [mate.userId] });
@@ -236,6 +257,16 @@ describe('auto-assignment', () => {
       },
       { publish: true },
     );
+    // Pending: the team is waiting on the customer; their message does not hand it out.
+    const waiting = await w.customer('Order 1');
+    await a.call('PATCH', `/conversations/${waiting}`, { assignee_id: null, state: 'pending' });
+    const { rows } = await t.ctx.db.query<{ phone: string }>(
+      'SELECT phone FROM contacts WHERE workspace_id = $1 AND id = $2',
+      [w.workspaceId, waiting],
+    );
+    await w.customer('Here it is', rows[0]!.phone);
+    expect(await w.conversation(waiting)).toMatchObject({ state: 'pending', assignee_id: null });
+
     const held = await w.customer('menu');
     await until(async () => (await w.conversation(held)).bot !== null);
     expect(await w.conversation(held)).toMatchObject({ assignee_id: null, team_id: null });
