@@ -41,7 +41,6 @@ import type { NumberResult } from '../../src/modules/messaging/schemas';
 import type { RetentionResult } from '../../src/modules/retention/schemas';
 import type {
   AvailabilityResult,
-  ConversationTeamResult,
   RoutingResult,
   TeamListResult as RoutingTeamListResult,
 } from '../../src/modules/routing/schemas';
@@ -138,4 +137,3 @@ export type RoutingTeamList = Static<typeof RoutingTeamListResult>;
 export type RoutingTeam = RoutingTeamList['teams'][number];
 export type RoutingAnswer = Static<typeof RoutingResult>;
 export type AvailabilityAnswer = Static<typeof AvailabilityResult>;
-export type ConversationTeamAnswer = Static<typeof ConversationTeamResult>;
