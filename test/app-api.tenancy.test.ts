@@ -583,7 +583,7 @@ const WALLS: Record<string, Wall> = {
     };
   },
   ...broadcastWalls((x) => x.app),
-  ...routingWalls(),
+  ...routingWalls(t.ctx.db),
 };
 
 describe.each(named(sessionRoutes))('%s', (name, route) => {

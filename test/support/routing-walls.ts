@@ -1,3 +1,4 @@
+import type { Queryable } from '../../src/db/db.js';
 import type { Tenant } from './tenant.js';
 import type { WallCase } from './tenant-wall.js';
 
@@ -22,7 +23,7 @@ const teamOf = (x: Tenant) => {
 const read = (x: Tenant, path: string) => async () => (await x.app('GET', path)).json();
 
 /** The web app's routing routes (teams, routing settings, availability, a conversation's team): their tenant walls. */
-export function routingWalls(): Record<string, Wall> {
+export function routingWalls(db: Queryable): Record<string, Wall> {
   const byId =
     (snapshot: boolean, body?: unknown): Wall =>
     async (a) => {
@@ -68,13 +69,20 @@ export function routingWalls(): Record<string, Wall> {
       await a.app('PUT', '/me/availability', { availability: 'away' });
       return { body: { availability: 'online' }, status: 200, snapshot: read(a, '/me/availability') };
     },
-    // B gives A's conversation to B's own team: 404, A's conversation stays out of any team.
+    // Both workspaces have a team of the same id, so only the conversation's wall can stop B.
     'POST /conversations/:id/team': async (a, b) => {
       const { id } = await a.contact();
       await a.message();
+      const teamId = `team_same_${a.tag}`;
+      for (const x of [a, b])
+        await db.query('INSERT INTO teams (workspace_id, id, name) VALUES ($1, $2, $3)', [
+          await x.workspaceId(),
+          teamId,
+          `Same ${a.tag}`,
+        ]);
       return {
         params: { id },
-        body: { team_id: (await teamOf(b)).id },
+        body: { team_id: teamId },
         snapshot: async () => (await read(a, `/conversations/${id}`)()).conversation,
       };
     },
