@@ -440,7 +440,7 @@ describe.skipIf(!hasChromium)('accessibility of the web app in a browser', { tim
     await expect.poll(() => focused()).toBe('h1 Ravi Kumar');
     await nav('Settings');
     await expect.poll(() => focused()).toBe('h1 Settings');
-    await page.getByRole('tab', { name: 'Team' }).click();
+    await page.getByRole('tab', { name: 'Team', exact: true }).click();
     await page.getByRole('heading', { name: 'Members' }).waitFor();
     expect(await focused()).toBe('button Team');
 

@@ -15,6 +15,7 @@ import {
   routeName,
   withRouteTable,
 } from './support/route-table.js';
+import { routingWalls } from './support/routing-walls.js';
 import { csvForm, SEQUENCE, Tenant } from './support/tenant.js';
 import { expectTenantWall, type WallCase } from './support/tenant-wall.js';
 import { until } from './support/until.js';
@@ -604,6 +605,7 @@ const WALLS: Record<string, Wall> = {
     };
   },
   ...broadcastWalls((x) => x.app),
+  ...routingWalls(t.ctx.db),
 };
 
 describe.each(named(sessionRoutes))('%s', (name, route) => {

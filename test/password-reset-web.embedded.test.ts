@@ -24,7 +24,7 @@ describe.skipIf(!hasChromium)(
     it('e-mails an invitation from Settings › Team, the link still shown to copy', async () => {
       await app.signUp();
       await app.page.locator('nav').getByRole('link', { name: 'Settings', exact: true }).click();
-      await app.page.getByRole('tab', { name: 'Team' }).click();
+      await app.page.getByRole('tab', { name: 'Team', exact: true }).click();
       await app.page.getByLabel('E-mail', { exact: true }).fill('ravi@example.com');
       await expect.poll(() => app.page.getByLabel('Send it by e-mail').isChecked()).toBe(true);
       await app.page.getByRole('button', { name: 'Create invitation' }).click();

@@ -18,6 +18,8 @@ import { registerAppMessageRoutes } from '../modules/messaging/app-routes.js';
 import { registerAppNumberRoutes } from '../modules/messaging/number-app-routes.js';
 import { registerAppSimulatorCustomerRoutes } from '../modules/messaging/simulator-customer-routes.js';
 import { registerAppRetentionRoutes } from '../modules/retention/app-routes.js';
+import { registerAppRoutingRoutes } from '../modules/routing/app-routes.js';
+import { touchSeen } from '../modules/routing/availability.js';
 import { registerAppSatisfactionRoutes } from '../modules/routing/satisfaction-routes.js';
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
 import { registerAppWebhookRoutes } from '../modules/webhooks/app-routes.js';
@@ -59,6 +61,9 @@ export async function appApi(app: RestApp): Promise<void> {
     const isPublic = request.routeOptions.config?.public === true;
     if (!isPublic && !request.appSession)
       throw new ApiError('unauthorized', 'Your session has ended; sign in again');
+    // A person using the app is around: routing counts them available while online (routing/availability.ts).
+    if (request.appSession)
+      await touchSeen(app.ctx.db, request.appSession.workspaceId, request.appSession.userId);
     if (SAFE_METHODS.has(request.method)) return;
     checkOrigin(app, request);
     const presented = request.headers[CSRF_HEADER];
@@ -96,6 +101,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppAuditRoutes(app);
   registerAppDashboardRoutes(app);
   registerAppSatisfactionRoutes(app);
+  registerAppRoutingRoutes(app);
 }
 
 /**

@@ -29,7 +29,8 @@ export type IdPrefix =
   | 'qr'
   | 'brd'
   | 'ln'
-  | 'csat';
+  | 'csat'
+  | 'team';
 
 /** Resource ids: a prefix that says what they name, then 119 random bits. */
 export function newId(prefix: IdPrefix): string {

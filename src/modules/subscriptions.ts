@@ -7,6 +7,7 @@ import { wakeWaitingForLimit } from './broadcasts/wake-waiting.js';
 import { announceConversationChange, conversationCreated } from './inbox/conversation-webhooks.js';
 import { subscribe } from './messaging/events.js';
 import { askSatisfaction } from './routing/ask-satisfaction.js';
+import { autoAssign } from './routing/auto-assign.js';
 import { surveyAnswer } from './routing/survey-answer.js';
 
 /**
@@ -22,6 +23,7 @@ export function wireSubscriptions(): void {
         surveyAnswer,
         routeToBot,
         conversationCreated,
+        autoAssign,
         (_ctx, tx, e) => markReplied(tx, e.workspaceId, e.contactId, e.at),
       ],
       'teammate.replied': [stopBotForTeammate],

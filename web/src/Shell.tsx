@@ -1,4 +1,5 @@
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { AvailabilitySwitch } from './Availability';
 import { api } from './api';
 import { useHeadingFocusOnNavigate } from './heading-focus';
 import { useLiveInvalidation, useUnreadConversations } from './live';
@@ -216,6 +217,7 @@ export function Shell() {
               <div className="small muted">{session.role}</div>
             </div>
           </div>
+          <AvailabilitySwitch />
           <button type="button" className="btn ghost small" onClick={() => void signOut()}>
             Sign out
           </button>

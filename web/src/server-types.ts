@@ -44,6 +44,11 @@ import type {
   SurveySettingsResult,
 } from '../../src/modules/routing/satisfaction-schemas';
 import type {
+  AvailabilityResult,
+  RoutingResult,
+  TeamListResult as RoutingTeamListResult,
+} from '../../src/modules/routing/schemas';
+import type {
   AppTemplate,
   AppTemplateList,
   TemplateComponent,
@@ -134,3 +139,7 @@ export type Values = Static<typeof BroadcastValues>;
 
 export type SurveySettingsAnswer = Static<typeof SurveySettingsResult>;
 export type Satisfaction = Static<typeof SatisfactionResult>;
+export type RoutingTeamList = Static<typeof RoutingTeamListResult>;
+export type RoutingTeam = RoutingTeamList['teams'][number];
+export type RoutingAnswer = Static<typeof RoutingResult>;
+export type AvailabilityAnswer = Static<typeof AvailabilityResult>;

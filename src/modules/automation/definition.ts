@@ -248,6 +248,14 @@ const STEPS = {
         description: "a member's user id; null or absent: the unassigned queue",
       }),
     ),
+    team: Type.Optional(
+      Text({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "a team's id (instead of to): round robin among its available members (docs/automation.md)",
+      }),
+    ),
     // biome-ignore lint/suspicious/noThenProperty: the field's documented name; this schema is never awaited
     then: Type.Optional(oneOf(['end', 'wait'])),
   }),
@@ -444,6 +452,11 @@ function checkGraph(input: Definition): Definition {
         });
     }
     if (s.type === 'ask') problems.push(...askProblems(s, i));
+    if (s.type === 'assign' && s.team !== undefined && s.to != null)
+      problems.push({
+        field: `steps.${i}.team`,
+        message: 'Hand the conversation to a member or to a team, not both: remove one.',
+      });
     if (s.type === 'assign' && (s.then ?? 'end') === 'end' && typeof s.next === 'string')
       problems.push({
         field: `steps.${i}.next`,

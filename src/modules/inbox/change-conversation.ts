@@ -8,6 +8,8 @@ export interface ConversationChangeInput {
   state?: ConversationState;
   /** A member of the workspace, or null to unassign. */
   assignee_id?: string | null;
+  /** The team it belongs to (routing/assign-to-team.ts checks it first), or null for none. */
+  team_id?: string | null;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function changeConversationIn(
 ): Promise<AfterCommit[]> {
   const { workspaceId } = by;
   const assign = change.assignee_id !== undefined;
+  const team = change.team_id !== undefined;
   {
     // How it stood, read and locked first: a CTE of the upsert cannot lock the row the upsert changes.
     const { rows: before } = await tx.query<{ state: ConversationState; assignee_id: string | null }>(
@@ -58,17 +61,27 @@ export async function changeConversationIn(
       `WITH contact AS (SELECT id FROM contacts WHERE workspace_id = $1 AND id = $2),
        member AS (SELECT 1 FROM memberships WHERE workspace_id = $1 AND user_id = $4),
        changed AS (
-         INSERT INTO conversations AS c (workspace_id, contact_id, state, assignee_id)
-         SELECT $1, contact.id, COALESCE($3::text, 'open'), CASE WHEN $5::boolean THEN $4::text END FROM contact
+         INSERT INTO conversations AS c (workspace_id, contact_id, state, assignee_id, team_id)
+         SELECT $1, contact.id, COALESCE($3::text, 'open'), CASE WHEN $5::boolean THEN $4::text END,
+           CASE WHEN $6::boolean THEN $7::text END FROM contact
          WHERE NOT $5::boolean OR $4::text IS NULL OR EXISTS (SELECT 1 FROM member)
          ON CONFLICT (workspace_id, contact_id) DO UPDATE
            SET state = COALESCE($3, c.state),
                assignee_id = CASE WHEN $5 THEN $4 ELSE c.assignee_id END,
+               team_id = CASE WHEN $6 THEN $7 ELSE c.team_id END,
                updated_at = now()
          RETURNING c.state, c.assignee_id)
        SELECT EXISTS (SELECT 1 FROM contact) AS contact, changed.state, changed.assignee_id
        FROM (SELECT 1) one LEFT JOIN changed ON true`,
-      [workspaceId, contactId, change.state ?? null, assign ? change.assignee_id : null, assign],
+      [
+        workspaceId,
+        contactId,
+        change.state ?? null,
+        assign ? change.assignee_id : null,
+        assign,
+        team,
+        team ? change.team_id : null,
+      ],
     );
     const r = rows[0]!;
     if (!r.contact) throw new ApiError('not_found', 'No contact with that id');

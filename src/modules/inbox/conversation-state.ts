@@ -11,13 +11,14 @@ export async function conversationState(
   contactId: string,
 ): Promise<ConversationStateView> {
   const { rows } = await db.query<ConversationStateView>(
-    `SELECT cv.state, cv.assignee_id, ${displayName('u')} AS assignee_name,
+    `SELECT cv.state, cv.assignee_id, ${displayName('u')} AS assignee_name, cv.team_id, tm.name AS team_name,
        to_char(cv.team_read_at AT TIME ZONE 'UTC', ${ISO}) AS team_read_at,
        CASE WHEN hb.run_id IS NOT NULL THEN jsonb_build_object('run_id', hb.run_id, 'automation_id', hb.automation_id,
          'name', hb.name, 'waiting_for_answer', hb.waiting_for_answer) END AS bot,
        CASE WHEN wb.run_id IS NOT NULL THEN jsonb_build_object('run_id', wb.run_id, 'name', wb.name) END AS bot_waiting
      FROM conversations cv
-     LEFT JOIN users u ON u.id = cv.assignee_id ${HOLDING_BOT} ${WAITING_BOT} WHERE cv.workspace_id = $1 AND cv.contact_id = $2`,
+     LEFT JOIN users u ON u.id = cv.assignee_id
+     LEFT JOIN teams tm ON tm.workspace_id = cv.workspace_id AND tm.id = cv.team_id ${HOLDING_BOT} ${WAITING_BOT} WHERE cv.workspace_id = $1 AND cv.contact_id = $2`,
     [workspaceId, contactId],
   );
   return (
@@ -25,6 +26,8 @@ export async function conversationState(
       state: 'open',
       assignee_id: null,
       assignee_name: null,
+      team_id: null,
+      team_name: null,
       team_read_at: null,
       bot: null,
       bot_waiting: null,

@@ -29,6 +29,7 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
   const digits = q?.replace(/\D/g, '') || null;
   const { rows } = await db.query<InboxRow>(
     `SELECT cv.contact_id, ct.name, ct.phone, cv.state, cv.assignee_id, ${displayName('u')} AS assignee_name,
+       cv.team_id, tm.name AS team_name,
        to_char(cv.last_message_at AT TIME ZONE 'UTC', ${ISO}) AS last_message_at,
        to_char(cv.team_read_at AT TIME ZONE 'UTC', ${ISO}) AS team_read_at,
        last.id AS last_id, last.direction AS last_direction, last.type AS last_type,
@@ -45,6 +46,7 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
      FROM conversations cv
      JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id
      LEFT JOIN users u ON u.id = cv.assignee_id
+     LEFT JOIN teams tm ON tm.workspace_id = cv.workspace_id AND tm.id = cv.team_id
      ${HOLDING_BOT}
      LEFT JOIN LATERAL (SELECT m.id, m.direction, m.type, m.text, m.content, m.template_name, m.status, m.content_removed_at
        FROM messages m

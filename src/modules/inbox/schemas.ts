@@ -62,6 +62,8 @@ const InboxRow = Type.Object({
   state: literals(STATES),
   assignee_id: MaybeText,
   assignee_name: MaybeText,
+  team_id: MaybeText,
+  team_name: MaybeText,
   last_message_at: Timestamp,
   team_read_at: MaybeTimestamp,
   last_id: MaybeText,
@@ -91,6 +93,10 @@ export const ConversationStateView = Type.Object({
   state: literals(STATES),
   assignee_id: MaybeText,
   assignee_name: MaybeText,
+  team_id: MaybeText,
+  team_name: Type.Union([Type.String(), Type.Null()], {
+    description: 'The team the conversation belongs to',
+  }),
   team_read_at: MaybeTimestamp,
   bot: Type.Union([
     Type.Object(

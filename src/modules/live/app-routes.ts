@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { Text } from '../../http/schema.js';
+import { touchSeen } from '../routing/availability.js';
 import { DEFAULT_LIVE_LIMITS, LiveHub, type LiveLimits, SSE_REFRESH, sseEvent } from './live-hub.js';
 
 const EventsQuery = Type.Object({
@@ -9,6 +10,7 @@ const EventsQuery = Type.Object({
 });
 
 const RETRY_MS = 3_000;
+const SEEN_EVERY_MS = 60_000;
 
 /**
  * GET /events: the workspace's live updates as Server-Sent Events (`Accept: text/event-stream`, as
@@ -51,6 +53,13 @@ export function registerLiveRoutes(app: RestApp, limits: LiveLimits = DEFAULT_LI
     raw.write(`retry: ${RETRY_MS}\n: connected\n\n`);
     if (missed === null) raw.write(SSE_REFRESH);
     else for (const e of missed ?? []) raw.write(sseEvent(e));
-    request.raw.once('close', close);
+    // An open stream is a person with the app open: seen, for routing, while it lasts.
+    const seen = setInterval(() => {
+      touchSeen(app.ctx.db, s.workspaceId, s.userId).catch(() => {});
+    }, SEEN_EVERY_MS);
+    request.raw.once('close', () => {
+      clearInterval(seen);
+      close();
+    });
   });
 }

@@ -139,6 +139,7 @@ export function InboxPage({ contactId }: { contactId?: string }) {
                   {r.state !== 'open' && (
                     <Badge tone={r.state === 'resolved' ? 'green' : 'amber'}>{STATE_LABELS[r.state]}</Badge>
                   )}
+                  {r.team_name !== null && <span className="small muted">{r.team_name}</span>}
                   {r.assignee_name !== null && (
                     <span className="small muted">→ {r.assignee_name || 'Teammate'}</span>
                   )}

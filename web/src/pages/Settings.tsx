@@ -9,10 +9,12 @@ import { NumberSettings } from './settings/Number';
 import { PlanSettings } from './settings/Plan';
 import { SatisfactionSettings } from './settings/Satisfaction';
 import { TeamSettings } from './settings/Team';
+import { TeamsSettings } from './settings/Teams';
 
 const TABS = [
   { id: 'general', label: 'General' },
   { id: 'team', label: 'Team' },
+  { id: 'routing', label: 'Teams and assignment' },
   { id: 'number', label: 'Connected number' },
   { id: 'developer', label: 'Developer' },
   { id: 'plan', label: 'Plan & usage' },
@@ -41,6 +43,7 @@ export function SettingsPage({ tab }: { tab?: string }) {
       <div className="tab-body">
         {current === 'general' && <GeneralSettings />}
         {current === 'team' && <TeamSettings />}
+        {current === 'routing' && <TeamsSettings />}
         {current === 'number' && <NumberSettings />}
         {current === 'developer' && <DeveloperSettings />}
         {current === 'plan' && <PlanSettings />}

@@ -1,20 +1,23 @@
 import { ApiError } from '../../../http/errors.js';
 import { type ConversationChangeInput, changeConversationIn } from '../../inbox/change-conversation.js';
+import { assignToTeam } from '../../routing/assign-to-team.js';
 import { PermanentStepError, type StepInput, type StepOutcome } from './step.js';
 
 /**
- * Gives the conversation to a teammate (or to the unassigned queue) and lets go of it: the bot stops
- * talking. With then=wait the run waits, without holding it, until a teammate hands it back.
+ * Gives the conversation to a teammate, to a team (round robin among its available members) or to the
+ * unassigned queue, and lets go of it: the bot stops talking. With then=wait the run waits, without
+ * holding it, until a teammate hands it back.
  */
 export async function assign(
   input: StepInput,
-  step: { to?: string | null; then?: 'end' | 'wait' },
+  step: { to?: string | null; team?: string; then?: 'end' | 'wait' },
 ): Promise<StepOutcome> {
   if (!input.contactId) throw new PermanentStepError('the run has no contact whose conversation to assign');
-  const to = step.to ?? null;
+  let to = step.to ?? null;
   let after: StepOutcome['after'];
   try {
-    after = await change(input, { assignee_id: to });
+    if (step.team) ({ assigneeId: to, after } = await toTeam(input, step.team));
+    else after = await change(input, { assignee_id: to });
   } catch (err) {
     if (err instanceof ApiError && err.code === 'validation_error')
       throw new PermanentStepError(
@@ -26,7 +29,7 @@ export async function assign(
     input.workspaceId,
     input.runId,
   ]);
-  const outcome = { assignee_id: to };
+  const outcome = step.team ? { team_id: step.team, assignee_id: to } : { assignee_id: to };
   if (step.then === 'wait') return { status: 'done', outcome, awaits: 'handoff', after };
   return { status: 'done', outcome, branch: null, after };
 }
@@ -38,8 +41,22 @@ export async function resolve(input: StepInput): Promise<StepOutcome> {
   return { status: 'done', outcome: { state: 'resolved' }, after };
 }
 
+const byBot = (input: StepInput) => ({ workspaceId: input.workspaceId, userId: null, via: 'bot' as const });
+
 /** The change, by the bot (no teammate), in the step's transaction; what its subscribers ask for after the commit. */
 function change(input: StepInput, what: ConversationChangeInput) {
-  const by = { workspaceId: input.workspaceId, userId: null, via: 'bot' as const };
-  return changeConversationIn(input.ctx, input.db, by, input.contactId!, what);
+  return changeConversationIn(input.ctx, input.db, byBot(input), input.contactId!, what);
+}
+
+/** Round robin in the team (routing/assign-to-team.ts): who got it, or null (left in the team's queue). */
+async function toTeam(input: StepInput, teamId: string) {
+  try {
+    return await assignToTeam(input.ctx, input.db, byBot(input), input.contactId!, teamId);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'not_found')
+      throw new PermanentStepError(
+        `"${teamId}" is not a team of this workspace: pick one in Settings › Teams`,
+      );
+    throw err;
+  }
 }

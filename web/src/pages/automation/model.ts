@@ -210,7 +210,7 @@ export function summarize(step: Step): string {
       return options.length ? `${question} [${options.join(' | ')}]` : question;
     }
     case 'assign':
-      return `${s.to ? 'to a teammate' : 'to the unassigned queue'}${s.then === 'wait' ? ', then wait' : ''}`;
+      return `${s.team ? 'to a team' : s.to ? 'to a teammate' : 'to the unassigned queue'}${s.then === 'wait' ? ', then wait' : ''}`;
     case 'resolve':
       return 'close the conversation';
   }

@@ -8,6 +8,7 @@ import { ErrorNote, Loading, ScrollBox, useAction } from '../../ui';
 import { Thread } from '../messages/Thread';
 import { useMarkRead } from '../messages/useMarkRead';
 import { Composer } from './Composer';
+import { TeamField } from './TeamField';
 import { STATE_LABELS } from './types';
 
 /** One conversation: who has it and its state, the messages with the team's notes, the composer. */
@@ -72,6 +73,7 @@ function Handling({
   const { state, assignee_id } = conv.conversation;
   return (
     <div className="conversation-handling">
+      <TeamField contactId={contactId} conversation={conv.conversation} onChanged={onChanged} />
       <div className="inline-field">
         <label htmlFor={`${ids}-assignee`} className="small muted">
           Assigned to
