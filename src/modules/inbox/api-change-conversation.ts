@@ -1,8 +1,10 @@
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
-import { runAfterCommit } from '../messaging/events.js';
+import { type AfterCommit, runAfterCommit } from '../messaging/events.js';
+import { assignToTeam } from '../routing/assign-to-team.js';
 import { apiConversation, requireConversation } from './api-conversations.js';
-import { type ConversationChangeInput, changeConversationIn } from './change-conversation.js';
+import { type ChangedBy, type ConversationChangeInput, changeConversationIn } from './change-conversation.js';
 import type { ApiConversation } from './schemas.js';
 
 /**
@@ -16,9 +18,7 @@ export async function changeConversationFromApi(
   contactId: string,
   change: ConversationChangeInput,
 ): Promise<ApiConversation> {
-  const by = { workspaceId, userId: null, via: 'api' as const };
-  const after = await ctx.db.transaction(async (tx) => {
-    await requireConversation(tx, workspaceId, contactId);
+  return fromApi(ctx, workspaceId, contactId, async (tx, by) => {
     try {
       return await changeConversationIn(ctx, tx, by, contactId, change);
     } catch (err) {
@@ -29,6 +29,37 @@ export async function changeConversationFromApi(
         );
       throw err;
     }
+  });
+}
+
+/** Gives the conversation to a team through REST v1 (round robin, routing/assign-to-team.ts); 422 at `team_id` for a team not of the workspace. */
+export async function assignTeamFromApi(
+  ctx: AppContext,
+  workspaceId: string,
+  contactId: string,
+  teamId: string,
+): Promise<ApiConversation> {
+  return fromApi(ctx, workspaceId, contactId, async (tx, by) => {
+    try {
+      return (await assignToTeam(ctx, tx, by, contactId, teamId)).after;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'not_found')
+        throw ApiError.invalid('team_id', 'Give the conversation to a team of this workspace (its id).');
+      throw err;
+    }
+  });
+}
+
+async function fromApi(
+  ctx: AppContext,
+  workspaceId: string,
+  contactId: string,
+  change: (tx: Queryable, by: ChangedBy) => Promise<AfterCommit[]>,
+): Promise<ApiConversation> {
+  const by = { workspaceId, userId: null, via: 'api' as const };
+  const after = await ctx.db.transaction(async (tx) => {
+    await requireConversation(tx, workspaceId, contactId);
+    return change(tx, by);
   });
   await runAfterCommit(after);
   return apiConversation(ctx.db, workspaceId, contactId);

@@ -14,6 +14,7 @@ const VIEW = `SELECT cv.contact_id AS id,
     jsonb_build_object('id', ct.id, 'phone', ct.phone, 'name', ct.name) AS contact,
     cv.state AS status,
     CASE WHEN cv.assignee_id IS NOT NULL THEN jsonb_build_object('id', cv.assignee_id, 'name', ${displayName('u')}) END AS assignee,
+    CASE WHEN tm.id IS NOT NULL THEN jsonb_build_object('id', tm.id, 'name', tm.name) END AS team,
     CASE WHEN cv.last_inbound_at > COALESCE(cv.team_read_at, '-infinity') THEN
       (SELECT count(*)::int FROM (SELECT 1 FROM messages um
          WHERE um.workspace_id = cv.workspace_id AND um.contact_id = cv.contact_id AND um.direction = 'inbound'
@@ -26,6 +27,7 @@ const VIEW = `SELECT cv.contact_id AS id,
   FROM conversations cv
   JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id
   LEFT JOIN users u ON u.id = cv.assignee_id
+  LEFT JOIN teams tm ON tm.workspace_id = cv.workspace_id AND tm.id = cv.team_id
   ${HOLDING_BOT}`;
 
 type Row = ApiConversation & { micros: string };

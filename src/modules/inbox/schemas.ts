@@ -202,6 +202,10 @@ export const ApiConversation = Type.Object(
     assignee: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()], {
       description: 'The member who has it, or null when no one has',
     }),
+    team: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()], {
+      description:
+        'The team it was given to (POST .../assign with team_id, automatic assignment, a bot), or null',
+    }),
     unread_count: Type.Integer({ description: 'Customer messages since the team last read it, at most 100' }),
     last_message_at: MaybeTimestamp,
     created_at: Timestamp,
@@ -216,6 +220,7 @@ export const ApiConversation = Type.Object(
         contact: { id: 'ct_2bXk9q', phone: '919876543210', name: 'Asha' },
         status: 'open',
         assignee: { id: 'usr_7Qm2', name: 'Ravi' },
+        team: { id: 'team_4Hs1', name: 'Sales' },
         unread_count: 2,
         last_message_at: '2026-11-28T10:15:02.000Z',
         created_at: '2026-11-27T08:01:44.120Z',
@@ -256,7 +261,7 @@ export const ApiAssignBody = Type.Object(
     additionalProperties: false,
     minProperties: 1,
     maxProperties: 1,
-    examples: [{ member_id: 'usr_7Qm2' }, { member_id: null }],
+    examples: [{ member_id: 'usr_7Qm2' }, { team_id: 'team_4Hs1' }, { member_id: null }],
   },
 );
 

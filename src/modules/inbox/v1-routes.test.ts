@@ -84,6 +84,7 @@ describe('GET /api/v1/conversations', () => {
       contact: { id, phone: from, name: 'Meera Shah' },
       status: 'open',
       assignee: null,
+      team: null,
       unread_count: 2,
       last_message_at: expect.any(String),
       created_at: expect.any(String),
@@ -196,13 +197,38 @@ describe('POST /api/v1/conversations/{id}/assign, resolve, reopen', () => {
     expect(refused.json().error.details).toEqual([{ field: 'member_id', message: expect.any(String) }]);
     const team = await ws.api('POST', `/conversations/${id}/assign`, { team_id: 'team_x' });
     expectRestError(team, 422, 'validation_error');
-    expect(team.json().error).toMatchObject({
-      details: [{ field: 'team_id' }],
-      message: /team_id needs teams/,
-    });
+    expect(team.json().error.details).toEqual([{ field: 'team_id', message: expect.any(String) }]);
     expect((await ok(await ws.api('GET', `/conversations/${id}`))).conversation.assignee.id).toBe(member);
     const none = await ok(await ws.api('POST', `/conversations/${id}/assign`, { member_id: null }));
     expect(none.conversation.assignee).toBeNull();
+  });
+
+  it('gives a conversation to a team: its available member who waited longest, else the team unassigned', async () => {
+    const ws = await workspace();
+    const [first, second] = [await ws.write(ws.phone(), 'hi'), await ws.write(ws.phone(), 'hello')];
+    const third = await ws.write(ws.phone(), 'hey');
+    const member = await createUser(t.ctx.db, `r${Date.now()}@example.com`, 'x'.repeat(12), 'Ravi');
+    await addMember(t.ctx.db, ws.workspaceId, member, 'member');
+    const teamId = 'team_api1';
+    await t.ctx.db.query(
+      `INSERT INTO teams (workspace_id, id, name, max_open_per_member) VALUES ($1, $2, 'Sales', 1)`,
+      [ws.workspaceId, teamId],
+    );
+    await t.ctx.db.query(
+      `INSERT INTO team_members (workspace_id, team_id, user_id) VALUES ($1, $2, $3), ($1, $2, $4)`,
+      [ws.workspaceId, teamId, ws.ownerId, member],
+    );
+    await t.ctx.db.query(`UPDATE memberships SET last_seen_at = now() WHERE workspace_id = $1`, [
+      ws.workspaceId,
+    ]);
+    const assign = async (id: string) =>
+      (await ok(await ws.api('POST', `/conversations/${id}/assign`, { team_id: teamId }))).conversation;
+    const a = await assign(first);
+    const b = await assign(second);
+    expect(a.team).toEqual({ id: teamId, name: 'Sales' });
+    expect([a.assignee.id, b.assignee.id].sort()).toEqual([ws.ownerId, member].sort());
+    // Both are at the team's cap of one open conversation: the third waits in the team.
+    expect(await assign(third)).toMatchObject({ team: { id: teamId }, assignee: null });
   });
 
   it('resolves and reopens, keeping the assignee; the change is made via the API', async () => {

@@ -1,12 +1,11 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
 import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { MessageView } from '../messaging/schemas.js';
 import { addNote } from './add-note.js';
-import { changeConversationFromApi } from './api-change-conversation.js';
+import { assignTeamFromApi, changeConversationFromApi } from './api-change-conversation.js';
 import { listApiConversationMessages } from './api-conversation-messages.js';
 import { apiConversation, listApiConversations, requireConversation } from './api-conversations.js';
 import {
@@ -111,8 +110,9 @@ export function registerConversationRoutes(app: RestApp): void {
         summary: 'Give the conversation to a member, or to no one',
         description:
           '`{"member_id": "<user id>"}` gives it to that member (422 at `member_id` if not one of this ' +
-          'workspace\'s members); `{"member_id": null}` leaves it to no one. Send one field. `team_id` ' +
-          "(round robin among a team's available members) answers 422 until teams are part of this server. " +
+          'workspace\'s members); `{"member_id": null}` leaves it to no one; `{"team_id"}` gives it to the team, to ' +
+          "its available member (online, not idle, under the team's cap) who waited longest, or, with none, to the " +
+          "team's queue with no assignee (422 at `team_id` for a team not of this workspace). Send one field. " +
           'A change announces `conversation.assigned`; giving it to whom it already has changes nothing.',
         tags,
         params: IdParams,
@@ -124,8 +124,8 @@ export function registerConversationRoutes(app: RestApp): void {
       const { workspaceId } = request.principal();
       const { member_id, team_id } = request.body;
       if (team_id !== undefined) {
-        await requireConversation(ctx.db, workspaceId, request.params.id);
-        throw ApiError.invalid('team_id', 'team_id needs teams, which this server does not have yet.');
+        const conversation = await assignTeamFromApi(ctx, workspaceId, request.params.id, team_id);
+        return { result: true as const, conversation };
       }
       const conversation = await changeConversationFromApi(ctx, workspaceId, request.params.id, {
         assignee_id: member_id ?? null,
