@@ -18,6 +18,7 @@ import { registerAppMessageRoutes } from '../modules/messaging/app-routes.js';
 import { registerAppNumberRoutes } from '../modules/messaging/number-app-routes.js';
 import { registerAppSimulatorCustomerRoutes } from '../modules/messaging/simulator-customer-routes.js';
 import { registerAppRetentionRoutes } from '../modules/retention/app-routes.js';
+import { registerBusinessHoursRoutes } from '../modules/routing/business-hours-routes.js';
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
 import { registerAppWebhookRoutes } from '../modules/webhooks/app-routes.js';
 import { registerSettingsRoutes } from '../modules/workspaces/app-routes.js';
@@ -78,6 +79,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerTeamRoutes(app);
   registerSettingsRoutes(app);
   registerAppRetentionRoutes(app);
+  registerBusinessHoursRoutes(app);
   registerAppNumberRoutes(app);
   registerAppSimulatorCustomerRoutes(app);
   registerAppApiKeyRoutes(app);

@@ -5,6 +5,7 @@ import { pauseForNumber, resumeAfterNumber } from './broadcasts/number-pause.js'
 import { followMessages } from './broadcasts/recipient-follow.js';
 import { wakeWaitingForLimit } from './broadcasts/wake-waiting.js';
 import { subscribe } from './messaging/events.js';
+import { awayOrGreeting } from './routing/away-or-greeting.js';
 
 /**
  * Who hears what messaging publishes (messaging/events.ts), set once as a process starts
@@ -17,6 +18,7 @@ export function wireSubscriptions(): void {
       'message.received': [
         startMessageFlows,
         routeToBot,
+        awayOrGreeting,
         (_ctx, tx, e) => markReplied(tx, e.workspaceId, e.contactId, e.at),
       ],
       'teammate.replied': [stopBotForTeammate],

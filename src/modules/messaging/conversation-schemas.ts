@@ -45,8 +45,18 @@ export const ConversationMessage = Type.Object({
     "The template as created: HEADER, BODY, FOOTER, BUTTONS in Meta's shape",
   ),
   sent_via: Type.Union(
-    [Type.Literal('teammate'), Type.Literal('api'), Type.Literal('flow'), Type.Literal('bot'), Type.Null()],
-    { description: 'Outbound: how it was sent (bot: by the automation answering the conversation)' },
+    [
+      Type.Literal('teammate'),
+      Type.Literal('api'),
+      Type.Literal('flow'),
+      Type.Literal('bot'),
+      Type.Literal('automatic'),
+      Type.Null(),
+    ],
+    {
+      description:
+        'Outbound: how it was sent (bot: by the automation answering the conversation; automatic: the away message or greeting)',
+    },
   ),
   sent_by: MaybeText,
   sender_name: MaybeText,

@@ -57,13 +57,14 @@ export function MessageBubble({ m, reactions }: { m: ConversationMessage; reacti
   );
 }
 
-const SENT_VIA = { teammate: 'A teammate', bot: 'Bot', flow: 'Flow', api: 'API' };
+const SENT_VIA = { teammate: 'A teammate', bot: 'Bot', flow: 'Flow', api: 'API', automatic: 'Automatic' };
 
 /** Who sent an outbound message: the teammate's name, the bot's, or a flow or the API. */
 const senderOf = (m: ConversationMessage) => {
   if (!m.sent_via) return '';
   if (m.sent_via === 'teammate') return m.sender_name || SENT_VIA.teammate;
   if (m.sent_via === 'bot') return `${SENT_VIA.bot} · ${m.sender_name ?? ''}`;
+  if (m.sent_via === 'automatic') return `${SENT_VIA.automatic} · ${m.sender_name ?? ''}`;
   return SENT_VIA[m.sent_via];
 };
 
