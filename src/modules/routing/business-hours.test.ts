@@ -254,7 +254,8 @@ describe('the away message and the greeting', () => {
   it('sends nothing for consent keywords, to opted-out contacts, or while a bot answers', async () => {
     const ws = await t.connectedWorkspace();
     await saveBusinessHours(t.ctx.db, ws.id, closedNow());
-    const [stopper, botted] = [nextPhone(), nextPhone()];
+    const [starter, stopper, botted] = [nextPhone(), nextPhone(), nextPhone()];
+    await say(ws, starter, 'START');
     await say(ws, stopper, 'STOP');
     await say(ws, stopper, 'why did you stop?');
     await createAutomation(
@@ -272,6 +273,7 @@ describe('the away message and the greeting', () => {
     await settle();
     expect(repliesTo(botted)).toEqual(['Night bot here']);
     expect(repliesTo(stopper)).toEqual([]);
+    expect(repliesTo(starter)).toEqual([]);
   });
 
   it('leaves a resolved conversation alone (a survey answer keeps it resolved)', async () => {
