@@ -11,8 +11,10 @@ import { SendMessageBody } from '../messaging/schemas.js';
  * pass through a step that waits (an ask or a wait).
  */
 /** A string from a closed list, typed as that list's union. */
-const oneOf = <const T extends readonly string[]>(values: T, options: { default?: T[number]; description?: string } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+const oneOf = <const T extends readonly string[]>(
+  values: T,
+  options: { default?: T[number]; description?: string } = {},
+) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 const StepId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,40}$', description: 'unique within the definition' });
 const Next = Type.Optional(

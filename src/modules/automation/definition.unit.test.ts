@@ -225,4 +225,3 @@ describe('parseDefinition', () => {
     expect(problemsOf(badCheck).map((p) => p.field)).toContain('steps.2.if.inside_business_hours');
   });
 });
-

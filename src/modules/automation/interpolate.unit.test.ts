@@ -68,4 +68,3 @@ describe('conditions', () => {
     expect(usesHours(vip)).toBe(false);
   });
 });
-

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import type { JobData } from '../../jobs/job-data.js';
+import { insideHoursAt } from '../routing/business-hours-settings.js';
 import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import { askRetry, askTimedOut } from './bot-conversation.js';
-import { insideHoursAt } from '../routing/business-hours-settings.js';
 import { evaluate, usesHours } from './conditions.js';
 import { following, type Step } from './definition.js';
 import { publishedDefinition } from './published-definition.js';

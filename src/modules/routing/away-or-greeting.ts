@@ -59,7 +59,10 @@ export async function awayOrGreeting(
       { to: `+${contact.phone}`, type: 'text', text },
       { sourceKey: `${KEY_PREFIX}${kind}/${message.message_id}` },
     ).catch((err: unknown) =>
-      ctx.log.warn({ err, workspaceId, contactId, kind }, 'the automatic away or greeting message was not sent'),
+      ctx.log.warn(
+        { err, workspaceId, contactId, kind },
+        'the automatic away or greeting message was not sent',
+      ),
     );
   };
 }

@@ -34,7 +34,11 @@ async function settingsRow(db: Queryable, workspaceId: string): Promise<Row> {
   return rows[0];
 }
 
-export async function businessHoursOf(db: Queryable, workspaceId: string, now = new Date()): Promise<BusinessHours> {
+export async function businessHoursOf(
+  db: Queryable,
+  workspaceId: string,
+  now = new Date(),
+): Promise<BusinessHours> {
   const r = await settingsRow(db, workspaceId);
   return {
     schedule: r.schedule,
@@ -122,7 +126,11 @@ export async function saveBusinessHours(
 ): Promise<BusinessHours> {
   const problems = problemsOf(body);
   if (problems.length > 0)
-    throw new ApiError('validation_error', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+    throw new ApiError(
+      'validation_error',
+      problems.map((p) => `${p.field}: ${p.message}`).join('; '),
+      problems,
+    );
   const schedule = body.schedule
     ? Object.fromEntries(
         DAYS.map((d) => [d, [...(body.schedule?.[d] ?? [])].sort((a, b) => a.from.localeCompare(b.from))]),

@@ -16,7 +16,15 @@ let phones = 14155551800;
 const nextPhone = () => String(phones++);
 
 const ALL_DAY = [{ from: '00:00', to: '24:00' }];
-const ALWAYS_OPEN = { mon: ALL_DAY, tue: ALL_DAY, wed: ALL_DAY, thu: ALL_DAY, fri: ALL_DAY, sat: ALL_DAY, sun: ALL_DAY };
+const ALWAYS_OPEN = {
+  mon: ALL_DAY,
+  tue: ALL_DAY,
+  wed: ALL_DAY,
+  thu: ALL_DAY,
+  fri: ALL_DAY,
+  sat: ALL_DAY,
+  sun: ALL_DAY,
+};
 const today = () => new Date().toISOString().slice(0, 10);
 
 const settings = (over: Partial<BusinessHoursBody> = {}): BusinessHoursBody => ({
@@ -71,7 +79,14 @@ describe('Settings › Business hours (app routes)', () => {
 
   it('saves the whole setting for owners and admins, read in the workspace time zone', async () => {
     const { client } = await workspaceWithOwner(t);
-    const body = closedNow({ schedule: { mon: [{ from: '13:00', to: '17:00' }, { from: '09:00', to: '12:00' }] } });
+    const body = closedNow({
+      schedule: {
+        mon: [
+          { from: '13:00', to: '17:00' },
+          { from: '09:00', to: '12:00' },
+        ],
+      },
+    });
     const saved = await client.call('PUT', '/business-hours', body);
     expect(saved.statusCode).toBe(200);
     const hours = saved.json().business_hours;
@@ -87,7 +102,9 @@ describe('Settings › Business hours (app routes)', () => {
     await client.call('PUT', '/business-hours', openNow());
     expect((await client.call('GET', '/business-hours')).json().business_hours.inside_now).toBe(true);
     await client.call('PATCH', '/workspace', { time_zone: 'Asia/Kolkata' });
-    expect((await client.call('GET', '/business-hours')).json().business_hours.time_zone).toBe('Asia/Kolkata');
+    expect((await client.call('GET', '/business-hours')).json().business_hours.time_zone).toBe(
+      'Asia/Kolkata',
+    );
 
     const admin = await workspaceWithOwner(t, 'admin');
     expect((await admin.client.call('PUT', '/business-hours', openNow())).statusCode).toBe(200);
@@ -101,12 +118,34 @@ describe('Settings › Business hours (app routes)', () => {
   });
 
   it.each([
-    ['a time not written HH:MM', { schedule: { mon: [{ from: '9am', to: '17:00' }] } }, 'schedule.mon.0.from', /HH:MM/],
-    ['an end past 24:00', { schedule: { tue: [{ from: '09:00', to: '24:30' }] } }, 'schedule.tue.0.to', /HH:MM/],
-    ['an end before its start', { schedule: { wed: [{ from: '18:00', to: '09:00' }] } }, 'schedule.wed.0.to', /after the start/],
+    [
+      'a time not written HH:MM',
+      { schedule: { mon: [{ from: '9am', to: '17:00' }] } },
+      'schedule.mon.0.from',
+      /HH:MM/,
+    ],
+    [
+      'an end past 24:00',
+      { schedule: { tue: [{ from: '09:00', to: '24:30' }] } },
+      'schedule.tue.0.to',
+      /HH:MM/,
+    ],
+    [
+      'an end before its start',
+      { schedule: { wed: [{ from: '18:00', to: '09:00' }] } },
+      'schedule.wed.0.to',
+      /after the start/,
+    ],
     [
       'two times that overlap',
-      { schedule: { thu: [{ from: '09:00', to: '13:00' }, { from: '12:00', to: '17:00' }] } },
+      {
+        schedule: {
+          thu: [
+            { from: '09:00', to: '13:00' },
+            { from: '12:00', to: '17:00' },
+          ],
+        },
+      },
       'schedule.thu.1.from',
       /overlaps/,
     ],
@@ -125,10 +164,20 @@ describe('Settings › Business hours (app routes)', () => {
       'schedule.fri',
       /at most 3/,
     ],
-    ['a date that does not exist', { holidays: [{ date: '2026-02-30', name: 'Nope' }] }, 'holidays.0.date', /YYYY-MM-DD/],
+    [
+      'a date that does not exist',
+      { holidays: [{ date: '2026-02-30', name: 'Nope' }] },
+      'holidays.0.date',
+      /YYYY-MM-DD/,
+    ],
     [
       'the same date twice',
-      { holidays: [{ date: '2026-12-25', name: 'A' }, { date: '2026-12-25', name: 'B' }] },
+      {
+        holidays: [
+          { date: '2026-12-25', name: 'A' },
+          { date: '2026-12-25', name: 'B' },
+        ],
+      },
       'holidays.1.date',
       /Another holiday/,
     ],
@@ -144,8 +193,18 @@ describe('Settings › Business hours (app routes)', () => {
       'holidays',
       /at most 100/,
     ],
-    ['an away message turned on without words', { away: { enabled: true, text: ' ' } }, 'away.text', /away message/],
-    ['a greeting turned on without words', { greeting: { enabled: true, text: '' } }, 'greeting.text', /greeting/],
+    [
+      'an away message turned on without words',
+      { away: { enabled: true, text: ' ' } },
+      'away.text',
+      /away message/,
+    ],
+    [
+      'a greeting turned on without words',
+      { greeting: { enabled: true, text: '' } },
+      'greeting.text',
+      /greeting/,
+    ],
   ])('refuses %s with 422 naming the field', async (_case, change, field, words) => {
     const { client } = await workspaceWithOwner(t);
     const res = await client.call('PUT', '/business-hours', settings(change as Partial<BusinessHoursBody>));

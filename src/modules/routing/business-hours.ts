@@ -1,4 +1,4 @@
-import { type DayName, type Holiday, type Schedule } from './schemas.js';
+import type { DayName, Holiday, Schedule } from './schemas.js';
 
 /** What decides whether a moment is inside business hours. */
 export interface Hours {

@@ -5,14 +5,17 @@ const weekdays = (from: string, to: string) => {
   const day = [{ from, to }];
   return { mon: day, tue: day, wed: day, thu: day, fri: day, sat: [], sun: [] };
 };
-const hours = (schedule: Hours['schedule'], holidays: Hours['holidays'] = []): Hours => ({ schedule, holidays });
+const hours = (schedule: Hours['schedule'], holidays: Hours['holidays'] = []): Hours => ({
+  schedule,
+  holidays,
+});
 const inside = (h: Hours, zone: string, iso: string) => insideBusinessHours(h, zone, new Date(iso));
 
 describe('insideBusinessHours', () => {
   it('is always inside without a schedule, even on a holiday', () => {
-    expect(inside(hours(null, [{ date: '2026-12-25', name: 'Christmas' }]), 'UTC', '2026-12-25T03:00:00Z')).toBe(
-      true,
-    );
+    expect(
+      inside(hours(null, [{ date: '2026-12-25', name: 'Christmas' }]), 'UTC', '2026-12-25T03:00:00Z'),
+    ).toBe(true);
   });
 
   it('includes an interval’s start and excludes its end, in the workspace time zone', () => {
@@ -66,7 +69,9 @@ describe('insideBusinessHours', () => {
   it('is closed on a day the schedule leaves out or leaves empty', () => {
     const h = hours(weekdays('09:00', '17:00'));
     expect(inside(h, 'UTC', '2026-11-28T12:00:00Z')).toBe(false); // Saturday: []
-    expect(inside(hours({ mon: [{ from: '09:00', to: '17:00' }] }), 'UTC', '2026-11-24T12:00:00Z')).toBe(false);
+    expect(inside(hours({ mon: [{ from: '09:00', to: '17:00' }] }), 'UTC', '2026-11-24T12:00:00Z')).toBe(
+      false,
+    );
   });
 
   it('opens in any of a day’s intervals', () => {

@@ -3,9 +3,15 @@ import { NameText, Text } from '../../http/schema.js';
 
 // Times and dates are read as loose text here and checked in business-hours-settings.ts, which says
 // in plain words what is wrong with one ("Write times as HH:MM, such as 09:00").
-const Clock = Type.String({ maxLength: 16, description: 'HH:MM in the workspace time zone; "24:00" as an end' });
+const Clock = Type.String({
+  maxLength: 16,
+  description: 'HH:MM in the workspace time zone; "24:00" as an end',
+});
 const Interval = Type.Object({ from: Clock, to: Clock }, { additionalProperties: false });
-const Day = Type.Array(Interval, { maxItems: 10, description: 'up to 3 open intervals; empty: closed all day' });
+const Day = Type.Array(Interval, {
+  maxItems: 10,
+  description: 'up to 3 open intervals; empty: closed all day',
+});
 
 export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type DayName = (typeof DAYS)[number];

@@ -38,7 +38,7 @@ export function WeekEditor({
 }) {
   const setDay = (day: DayName, intervals: Interval[]) => onChange({ ...schedule, [day]: intervals });
   return (
-    <fieldset className="stack">
+    <fieldset className="stack hours-week">
       <legend>Opening times</legend>
       {DAYS.map(([day, label]) => {
         const intervals = schedule[day] ?? [];
@@ -89,7 +89,12 @@ export function WeekEditor({
                       type="button"
                       className="btn small"
                       aria-label={`Remove ${label}'s opening time ${n + 1}`}
-                      onClick={() => setDay(day, intervals.filter((_, k) => k !== n))}
+                      onClick={() =>
+                        setDay(
+                          day,
+                          intervals.filter((_, k) => k !== n),
+                        )
+                      }
                     >
                       Remove
                     </button>
@@ -132,7 +137,7 @@ export function HolidaysEditor({
   const set = (n: number, patch: Partial<Holiday>) =>
     onChange(holidays.map((h, k) => (k === n ? { ...h, ...patch } : h)));
   return (
-    <fieldset className="stack">
+    <fieldset className="stack hours-week">
       <legend>Holidays (closed all day)</legend>
       {holidays.length === 0 && <p className="small muted">No holidays.</p>}
       {holidays.map((h, n) => {
@@ -174,7 +179,11 @@ export function HolidaysEditor({
       {errors.holidays && <p className="field-error">{errors.holidays}</p>}
       {!readOnly && (
         <div>
-          <button type="button" className="btn small" onClick={() => onChange([...holidays, { date: '', name: '' }])}>
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => onChange([...holidays, { date: '', name: '' }])}
+          >
             Add a holiday
           </button>
         </div>
