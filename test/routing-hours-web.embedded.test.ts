@@ -105,5 +105,44 @@ describe.skipIf(!hasChromium)(
       await expect(page.locator('.bubble.outbound', { hasText: GREETING }).count()).resolves.toBe(1);
       await screenshot(page, 'business-hours-away');
     });
+
+    it('builds a bot in the builder that starts outside business hours and branches on them', async () => {
+      const card = (id: string) => page.locator(`li[data-step="${id}"]`);
+      await page.locator('nav').getByRole('link', { name: 'Flows', exact: true }).click();
+      await page.getByRole('link', { name: 'New flow' }).first().click();
+      await page.getByLabel('Name', { exact: true }).fill('Night desk');
+      await page.getByLabel('Starts when').selectOption({ label: 'a customer writes' });
+      await page.getByLabel('Keywords (optional)').fill('menu');
+      await page.getByLabel('Business hours').selectOption({ label: 'only outside business hours' });
+      await expect
+        .poll(() => page.locator('.react-flow__node[data-id="@trigger"]').textContent())
+        .toContain('outside business hours');
+      await page.locator('.add-step-btn', { hasText: 'Condition' }).click();
+      await card('step_1')
+        .getByLabel('Condition on')
+        .selectOption({ label: 'business hours (Settings › Business hours)' });
+      await card('step_1')
+        .getByLabel('When the step runs, it is')
+        .selectOption({ label: 'outside business hours' });
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await page
+        .getByText(/Published/)
+        .first()
+        .waitFor();
+      await screenshot(page, 'business-hours-builder');
+
+      const api = async (path: string) => (await page.request.get(`${running.base}/api/app${path}`)).json();
+      const { automations } = (await api('/automations')) as { automations: { id: string; name: string }[] };
+      const id = automations.find((a) => a.name === 'Night desk')!.id;
+      const { automation } = (await api(`/automations/${id}`)) as {
+        automation: { draft: { trigger: unknown; steps: { if?: unknown }[] } };
+      };
+      expect(automation.draft.trigger).toEqual({
+        type: 'message_received',
+        keywords: ['menu'],
+        hours: 'outside',
+      });
+      expect(automation.draft.steps[0]!.if).toEqual({ inside_business_hours: false });
+    });
   },
 );
