@@ -4,6 +4,7 @@ import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
 import { createAutomation } from '../automation/save-automation.js';
+import { deleteContact } from '../contacts/delete-contact.js';
 import { conversationMessages } from '../messaging/conversation.js';
 import { awayOrGreeting } from './away-or-greeting.js';
 import { DEFAULT_AWAY, DEFAULT_GREETING, saveBusinessHours } from './business-hours-settings.js';
@@ -297,6 +298,17 @@ describe('the away message and the greeting', () => {
     await say(ws, phone, 'good morning');
     await settle();
     expect(repliesTo(phone)).toHaveLength(2);
+  });
+
+  it("forgets a deleted contact's away turn with them", async () => {
+    const ws = await t.connectedWorkspace();
+    await saveBusinessHours(t.ctx.db, ws.id, closedNow());
+    const phone = nextPhone();
+    await say(ws, phone, 'hello');
+    await expectReplies(phone, ['We are closed']);
+    await deleteContact(t.ctx.db, ws.id, await contactId(ws, phone), { type: 'system' });
+    const { rows } = await t.ctx.db.query('SELECT 1 FROM away_replies WHERE workspace_id = $1', [ws.id]);
+    expect(rows).toEqual([]);
   });
 
   it('sends nothing when the message is switched off', async () => {
