@@ -224,7 +224,7 @@ describe('REST v1 under generated input', () => {
         .join('&'),
     );
 
-  it.each(['/contacts', '/templates', '/automations'])(
+  it.each(['/contacts', '/templates', '/automations', '/conversations'])(
     'GET %s',
     async (path) => {
       await fc.assert(
@@ -236,6 +236,39 @@ describe('REST v1 under generated input', () => {
           });
           expectRestEnvelope(res);
         }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'POST /conversations/{id}/assign and /notes',
+    async () => {
+      const sent = await t.api('POST', '/messages', ws.key, {
+        to: '+14155552671',
+        template: { name: 'hello', language: 'en_US' },
+      });
+      expect(sent.statusCode, sent.body).toBe(201);
+      const { rows } = await t.ctx.db.query<{ contact_id: string }>(
+        'SELECT contact_id FROM messages WHERE workspace_id = $1 AND id = $2',
+        [ws.id, sent.json().id],
+      );
+      const id = rows[0]!.contact_id;
+      const assign = bodyOf({
+        member_id: fc.oneof(fc.constant(null), hostileString, anyJson),
+        team_id: fc.oneof(hostileString, anyJson),
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          rawBody(assign),
+          rawBody(bodyOf({ text: hostileString })),
+          requestHeaders,
+          async (a, n, h) => {
+            await postChecked(`/conversations/${id}/assign`, a, h);
+            await postChecked(`/conversations/${id}/notes`, n, h);
+          },
+        ),
         fuzzParams,
       );
     },
@@ -297,7 +330,7 @@ describe('REST v1 under generated input', () => {
   );
 
   it(
-    'GET /messages/{id}, GET and DELETE /automations/{id}',
+    'GET /messages/{id}, GET and DELETE /automations/{id}, the conversation routes by id',
     async () => {
       const id = fc.oneof(
         hostileString.map(percentEncode),
@@ -305,14 +338,18 @@ describe('REST v1 under generated input', () => {
       );
       await fc.assert(
         fc.asyncProperty(id, requestHeaders, async (segment, h) => {
-          for (const [method, path] of [
+          for (const [method, path, tail] of [
             ['GET', 'messages'],
             ['GET', 'automations'],
             ['DELETE', 'automations'],
+            ['GET', 'conversations'],
+            ['GET', 'conversations', '/messages'],
+            ['POST', 'conversations', '/resolve'],
+            ['POST', 'conversations', '/reopen'],
           ] as const) {
             const res = await t.app.inject({
               method,
-              url: `/api/v1/${path}/${segment}`,
+              url: `/api/v1/${path}/${segment}${tail ?? ''}`,
               headers: { authorization: `Bearer ${ws.key}`, ...h },
             });
             expectRestEnvelope(res);

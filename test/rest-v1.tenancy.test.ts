@@ -120,8 +120,40 @@ const WALLS: Record<string, Wall> = {
     };
   },
   ...automationWalls(),
+  ...conversationWalls(),
   ...broadcastWalls((x) => x.rest),
 };
+
+/** The conversation routes: B's list is B's own, and A's conversation is neither read nor changed through B's key. */
+function conversationWalls(): Record<string, Wall> {
+  const one = (a: Tenant, id: string) => async () => ({
+    conversation: (await a.rest('GET', `/conversations/${id}`)).json(),
+    notes: (await a.app('GET', `/conversations/${id}`)).json().notes,
+  });
+  const byId: Wall = async (a) => {
+    const { id } = await a.conversation();
+    return { params: { id }, markers: [id] };
+  };
+  const change =
+    (body?: (a: Tenant) => Promise<unknown>): Wall =>
+    async (a) => {
+      const { id } = await a.conversation();
+      return { params: { id }, body: await body?.(a), snapshot: one(a, id) };
+    };
+  return {
+    'GET /conversations': async (a) => ({ markers: [(await a.conversation()).id] }),
+    'GET /conversations/:id': byId,
+    'GET /conversations/:id/messages': async (a) => {
+      const { id } = await a.conversation();
+      return { params: { id }, markers: [(await a.message()).id] };
+    },
+    // B names A's own member: a member of A is no member of B's, and A's conversation is not B's either.
+    'POST /conversations/:id/assign': change(async (a) => ({ member_id: (await a.member()).userId })),
+    'POST /conversations/:id/resolve': change(),
+    'POST /conversations/:id/reopen': change(),
+    'POST /conversations/:id/notes': change(async () => ({ text: 'A note from B' })),
+  };
+}
 
 /** The automation routes: B's list is B's own, and A's flow is neither read nor changed through B's key. */
 function automationWalls(): Record<string, Wall> {

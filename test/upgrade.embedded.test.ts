@@ -145,6 +145,13 @@ describe(`upgrading the data directory of ${release}`, () => {
     }
     const image = (await v1('GET', `/messages/${fixture.messages.inbound_image.id}`)).json;
     expect(image).toMatchObject({ direction: 'inbound', type: 'image' });
+    // Conversations from before 0041 began with their contact's first message.
+    const { conversations } = (await v1('GET', '/conversations?limit=100')).json;
+    expect(conversations.length).toBeGreaterThan(0);
+    for (const c of conversations as { id: string; created_at: string }[]) {
+      const { messages } = (await v1('GET', `/conversations/${c.id}/messages?limit=100`)).json;
+      expect(c.created_at).toBe(messages.at(-1).created_at);
+    }
   });
 
   describe('signed in as the owner with the old password', () => {

@@ -254,7 +254,7 @@ program
   .requiredOption('--url <url>', 'where to POST events')
   .option(
     '--events <list>',
-    'comma-separated: message.status, message.received, lead.created, flow.run.finished, contact.opted_out, contact.opted_in, broadcast.completed, number.paused, number.resumed',
+    'comma-separated: message.status, message.received, lead.created, flow.run.finished, contact.opted_out, contact.opted_in, broadcast.completed, number.paused, number.resumed, conversation.created, conversation.assigned, conversation.resolved',
   )
   .option('--json', 'machine-readable output')
   .action(async (opts: { workspace: string; url: string; events?: string; json?: boolean }) =>

@@ -25,6 +25,13 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
     '/contacts/export',
     '/contacts/import',
     '/contacts/imports/{id}',
+    '/conversations',
+    '/conversations/{id}',
+    '/conversations/{id}/assign',
+    '/conversations/{id}/messages',
+    '/conversations/{id}/notes',
+    '/conversations/{id}/reopen',
+    '/conversations/{id}/resolve',
     '/events',
     '/media',
     '/messages',
@@ -60,6 +67,18 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
   expect(Object.keys(doc.paths['/automations/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
   expect(Object.keys(doc.paths['/automations/{id}'].delete.responses)).toEqual(
     expect.arrayContaining(['204', '404']),
+  );
+  expect(Object.keys(doc.paths['/conversations/{id}/assign'].post.responses)).toEqual(
+    expect.arrayContaining(['200', '401', '404', '422', '429']),
+  );
+  expect(Object.keys(doc.webhooks)).toEqual([
+    'conversation.created',
+    'conversation.assigned',
+    'conversation.resolved',
+  ]);
+  const resolved = doc.webhooks['conversation.resolved'].post.requestBody.content['application/json'].schema;
+  expect(Object.keys(resolved.properties.data.properties)).toEqual(
+    expect.arrayContaining(['id', 'contact', 'status', 'assignee', 'changed_by']),
   );
   expect(JSON.stringify(doc)).not.toMatch(/healthz|metrics|openapi\.json/);
 });

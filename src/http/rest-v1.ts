@@ -4,6 +4,7 @@ import { registerAutomationRoutes } from '../modules/automation/v1-routes.js';
 import { registerBroadcastRoutes } from '../modules/broadcasts/routes.js';
 import { registerContactRoutes } from '../modules/contacts/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
+import { registerConversationRoutes } from '../modules/inbox/v1-routes.js';
 import { registerMediaRoutes } from '../modules/media/routes.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
@@ -45,6 +46,7 @@ export async function restV1(app: RestApp): Promise<void> {
   registerEventRoutes(app);
   registerBroadcastRoutes(app);
   registerAutomationRoutes(app);
+  registerConversationRoutes(app);
   await registerMediaRoutes(app);
 }
 

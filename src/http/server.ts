@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
 import { formPageRoutes } from '../modules/forms/page-routes.js';
+import { conversationWebhooks } from '../modules/inbox/webhook-docs.js';
 import { formSubmitRoutes } from '../modules/leads/form-submit-routes.js';
 import { workflowWebhookRoutes } from '../modules/leads/webhook-routes.js';
 import { simulatorMounted } from '../modules/messaging/simulator-link.js';
@@ -75,6 +76,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
         },
       },
       security: [{ bearer: [] }, { apiKey: [] }],
+      webhooks: conversationWebhooks,
     },
     transform: ({ schema, url }) => ({
       schema: (url.startsWith('/api/v1/') ? schema : { ...schema, hide: true }) as typeof schema,

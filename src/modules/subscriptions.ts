@@ -4,6 +4,7 @@ import { markReplied } from './broadcasts/mark-replied.js';
 import { pauseForNumber, resumeAfterNumber } from './broadcasts/number-pause.js';
 import { followMessages } from './broadcasts/recipient-follow.js';
 import { wakeWaitingForLimit } from './broadcasts/wake-waiting.js';
+import { announceConversationChange, conversationCreated } from './inbox/conversation-webhooks.js';
 import { subscribe } from './messaging/events.js';
 import { awayOrGreeting } from './routing/away-or-greeting.js';
 
@@ -18,11 +19,12 @@ export function wireSubscriptions(): void {
       'message.received': [
         startMessageFlows,
         routeToBot,
+        conversationCreated,
         awayOrGreeting,
         (_ctx, tx, e) => markReplied(tx, e.workspaceId, e.contactId, e.at),
       ],
       'teammate.replied': [stopBotForTeammate],
-      'conversation.changed': [],
+      'conversation.changed': [announceConversationChange],
       'number.paused': [(_ctx, tx, e) => pauseForNumber(tx, e.workspaceId)],
       'number.resumed': [
         async (ctx, tx, e) => {

@@ -104,6 +104,14 @@ export class Tenant {
     });
   }
 
+  /** The contact's conversation (its id is the contact's), begun by the template message sent to it. */
+  conversation() {
+    return this.once('conversation', async (): Promise<Row> => {
+      await this.message();
+      return { id: (await this.contact()).id };
+    });
+  }
+
   /** An approved template only this workspace has. */
   template() {
     return this.once('template', async () => {

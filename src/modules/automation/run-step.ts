@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import type { JobData } from '../../jobs/job-data.js';
+import { type AfterCommit, runAfterCommit } from '../messaging/events.js';
 import { insideHoursAt } from '../routing/business-hours-settings.js';
 import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import { askRetry, askTimedOut } from './bot-conversation.js';
@@ -200,6 +201,7 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
       if (prior.status === 'waiting' && WAITS_ON_SOMEONE.has(step.type)) return;
       return advance(ctx, job, run, prior.next_step, prior.wait_until ?? undefined, prior.next_visit ?? 1);
     }
+    await runAfterCommit(done.after);
     if (done.queued && !done.waiting) ctx.queue?.wake('automation.step');
     await queueDeliveries(ctx, workspaceId, done.deliveries);
   } catch (err) {
@@ -213,8 +215,13 @@ export async function runStep(ctx: AppContext, job: StepJob, lastTry: boolean): 
   }
 }
 
-/** How a chain ended: the job queued next (none: the run completed), or the first step's earlier claim. */
-type Settled = { queued: string | null; waiting?: Date; deliveries: string[] } | { prior: Claim };
+/**
+ * How a chain ended: the job queued next (none: the run completed) and what its steps ask for once it
+ * committed, or the first step's earlier claim.
+ */
+type Settled =
+  | { queued: string | null; waiting?: Date; deliveries: string[]; after: AfterCommit[] }
+  | { prior: Claim };
 
 /**
  * In one transaction: records the outcome of the visit at `index` (run first when `result` is null:
@@ -235,6 +242,7 @@ async function settle(
 ): Promise<Settled> {
   const steps = run.definition.steps;
   return ctx.db.transaction(async (tx) => {
+    const after: AfterCommit[] = [];
     let i = index;
     let v = visit;
     let outcome = result;
@@ -249,15 +257,16 @@ async function settle(
           if (i === index) return { prior };
           // Ran before in an earlier chain: its own job takes it from here.
           await queueStep(ctx, tx, job.workspaceId, job.runId, step.id, { visit: v });
-          return { queued: step.id, deliveries: [] };
+          return { queued: step.id, deliveries: [], after };
         }
         if (afterWait) await endWait(tx, job);
         outcome = await performOn(tx, ctx, job, run, step, v);
       }
       afterWait = false;
+      after.push(...(outcome.after ?? []));
       if (outcome.awaits) {
         await awaitSomeone(ctx, tx, job, step.id, v, outcome);
-        return { queued: null, deliveries: [] };
+        return { queued: null, deliveries: [], after };
       }
       const next = following(steps, i, outcome.branch !== undefined ? outcome.branch : step.next);
       const nv = next ? await nextVisit(tx, job.workspaceId, job.runId, next) : null;
@@ -279,7 +288,7 @@ async function settle(
         await queueStep(ctx, tx, job.workspaceId, job.runId, then, { visit: nv ?? 1, startAfter: waiting });
       // A run that completes records its `flow.run.finished` with the completion.
       const deliveries = then ? [] : await recordEvent(tx, ...finished(job, run, 'completed'));
-      return { queued: then, waiting, deliveries };
+      return { queued: then, waiting, deliveries, after };
     }
   });
 }

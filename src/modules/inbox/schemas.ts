@@ -14,8 +14,13 @@ export const SEARCH_MAX = 100;
 export const QUICK_REPLIES_MAX = 200;
 
 // Typed as the values' union: a Union of a mapped array's literals is typed never.
-const literals = <T extends readonly string[]>(values: T) =>
-  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v))));
+const literals = <T extends readonly string[]>(values: T, options?: { description: string }) =>
+  Type.Unsafe<T[number]>(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      options,
+    ),
+  );
 
 export const InboxQuery = Type.Object({
   filter: Type.Optional(literals(FILTERS)),
@@ -148,3 +153,111 @@ export const QuickReplyListResult = Type.Object({
 });
 
 export const NewQuickReplyResult = Type.Object({ result: Type.Literal(true), id: Type.String() });
+
+// REST v1 conversations (v1-routes.ts): a conversation's id is its contact's id.
+
+export const API_STATUSES = ['open', 'resolved', 'all'] as const;
+
+export const ApiConversationQuery = Type.Object({
+  status: Type.Optional(
+    literals(API_STATUSES, {
+      description: '`open` covers open and pending conversations; `all` (the default) every one',
+    }),
+  ),
+  assignee: Type.Optional(
+    Text({
+      minLength: 1,
+      maxLength: 64,
+      description: "A member's user id (their conversations), or `unassigned`",
+    }),
+  ),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  cursor: Type.Optional(
+    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
+  ),
+});
+
+export const ApiPageQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  cursor: Type.Optional(
+    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
+  ),
+});
+
+const NextCursor = Type.Union([Type.String(), Type.Null()], {
+  description: 'Send it back as `cursor` for the next page; null on the last page',
+});
+
+export const ApiConversation = Type.Object(
+  {
+    id: Type.String({ description: "The conversation's id: its contact's id" }),
+    contact: Type.Object({ id: Type.String(), phone: Type.String(), name: MaybeText }),
+    status: literals(STATES),
+    assignee: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()], {
+      description: 'The member who has it, or null when no one has',
+    }),
+    unread_count: Type.Integer({ description: 'Customer messages since the team last read it, at most 100' }),
+    last_message_at: MaybeTimestamp,
+    created_at: Timestamp,
+    bot: Type.Union([Type.Object({ automation_id: Type.String(), name: Type.String() }), Type.Null()], {
+      description: 'The bot answering the conversation (a reply from the team stops it), or null',
+    }),
+  },
+  {
+    examples: [
+      {
+        id: 'ct_2bXk9q',
+        contact: { id: 'ct_2bXk9q', phone: '919876543210', name: 'Asha' },
+        status: 'open',
+        assignee: { id: 'usr_7Qm2', name: 'Ravi' },
+        unread_count: 2,
+        last_message_at: '2026-11-28T10:15:02.000Z',
+        created_at: '2026-11-27T08:01:44.120Z',
+        bot: null,
+      },
+    ],
+  },
+);
+export type ApiConversation = Static<typeof ApiConversation>;
+
+export const ApiConversationList = Type.Object({
+  result: Type.Literal(true),
+  conversations: Type.Array(ApiConversation),
+  next_cursor: NextCursor,
+});
+
+export const ApiConversationResult = Type.Object({
+  result: Type.Literal(true),
+  conversation: ApiConversation,
+});
+
+export const ApiAssignBody = Type.Object(
+  {
+    member_id: Type.Optional(
+      Type.Union([Text({ minLength: 1, maxLength: 64 }), Type.Null()], {
+        description: "A member's user id, or null to leave it to no one",
+      }),
+    ),
+    team_id: Type.Optional(
+      Text({
+        minLength: 1,
+        maxLength: 64,
+        description: "A team's id: round robin among its available members",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    maxProperties: 1,
+    examples: [{ member_id: 'usr_7Qm2' }, { member_id: null }],
+  },
+);
+
+export const ApiNoteBody = Type.Object(
+  { text: Text({ minLength: 1, maxLength: FIELD_LIMITS.conversationNote }) },
+  {
+    additionalProperties: false,
+    examples: [{ text: 'Refund approved by the order bot; waiting for the courier.' }],
+  },
+);

@@ -22,11 +22,13 @@ export interface MessageRow {
   updated_at: Date;
 }
 
+/** The columns of a MessageRow, of a `messages` row. */
+export const MESSAGE_ROW_COLUMNS = `id, direction, phone, type, wamid, status, callback_data, error_code, error_reason,
+  text, content, context_wamid, reply_to, context, referral, created_at, updated_at`;
+
 export async function getMessage(db: Queryable, workspaceId: string, id: string): Promise<MessageRow> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT id, direction, phone, type, wamid, status, callback_data, error_code, error_reason, text, content,
-       context_wamid, reply_to, context, referral, created_at, updated_at
-     FROM messages WHERE workspace_id = $1 AND id = $2`,
+    `SELECT ${MESSAGE_ROW_COLUMNS} FROM messages WHERE workspace_id = $1 AND id = $2`,
     [workspaceId, id],
   );
   if (!rows[0]) throw new ApiError('not_found', `No message ${id}`);
@@ -47,5 +49,25 @@ export function contextView(m: Pick<MessageRow, 'direction' | 'context_wamid' | 
       typeof product === 'object' && product !== null && !Array.isArray(product)
         ? (product as Record<string, unknown>)
         : null,
+  };
+}
+
+/** A message as REST v1 shows it (GET /messages/{id}, a conversation's messages). */
+export function messageView(m: MessageRow) {
+  return {
+    id: m.id,
+    direction: m.direction,
+    to: m.phone,
+    type: m.type,
+    wamid: m.wamid,
+    status: m.status,
+    callback_data: m.callback_data,
+    error: m.error_code === null ? null : { code: m.error_code, reason: m.error_reason ?? '' },
+    text: m.text,
+    content: m.content,
+    context: contextView(m),
+    referral: m.direction === 'inbound' ? m.referral : null,
+    created_at: m.created_at.toISOString(),
+    updated_at: m.updated_at.toISOString(),
   };
 }

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { RestApp } from '../../http/rest-app.js';
 import { errorResponses } from '../../http/schema.js';
 import { effectWriter } from '../idempotency/outcome.js';
-import { contextView, getMessage } from './get-message.js';
+import { getMessage, messageView } from './get-message.js';
 import { MessageView, SendMessageBody, SendMessageResult } from './schemas.js';
 import { answerOfMessage, sendMessage } from './send-message.js';
 
@@ -62,23 +62,7 @@ export function registerMessageRoutes(app: RestApp): void {
     },
     async (request) => {
       const m = await getMessage(app.ctx.db, request.principal().workspaceId, request.params.id);
-      return {
-        result: true as const,
-        id: m.id,
-        direction: m.direction,
-        to: m.phone,
-        type: m.type,
-        wamid: m.wamid,
-        status: m.status,
-        callback_data: m.callback_data,
-        error: m.error_code === null ? null : { code: m.error_code, reason: m.error_reason ?? '' },
-        text: m.text,
-        content: m.content,
-        context: contextView(m),
-        referral: m.direction === 'inbound' ? m.referral : null,
-        created_at: m.created_at.toISOString(),
-        updated_at: m.updated_at.toISOString(),
-      };
+      return { result: true as const, ...messageView(m) };
     },
   );
 }

@@ -14,6 +14,9 @@ export const WEBHOOK_EVENTS = [
   'broadcast.completed',
   'number.paused',
   'number.resumed',
+  'conversation.created',
+  'conversation.assigned',
+  'conversation.resolved',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -1,6 +1,5 @@
 import { ApiError } from '../../../http/errors.js';
 import { type ConversationChangeInput, changeConversationIn } from '../../inbox/change-conversation.js';
-import { runAfterCommit } from '../../messaging/events.js';
 import { PermanentStepError, type StepInput, type StepOutcome } from './step.js';
 
 /**
@@ -13,8 +12,9 @@ export async function assign(
 ): Promise<StepOutcome> {
   if (!input.contactId) throw new PermanentStepError('the run has no contact whose conversation to assign');
   const to = step.to ?? null;
+  let after: StepOutcome['after'];
   try {
-    await change(input, { assignee_id: to });
+    after = await change(input, { assignee_id: to });
   } catch (err) {
     if (err instanceof ApiError && err.code === 'validation_error')
       throw new PermanentStepError(
@@ -27,21 +27,19 @@ export async function assign(
     input.runId,
   ]);
   const outcome = { assignee_id: to };
-  if (step.then === 'wait') return { status: 'done', outcome, awaits: 'handoff' };
-  return { status: 'done', outcome, branch: null };
+  if (step.then === 'wait') return { status: 'done', outcome, awaits: 'handoff', after };
+  return { status: 'done', outcome, branch: null, after };
 }
 
 /** Marks the conversation resolved; the run goes on. */
 export async function resolve(input: StepInput): Promise<StepOutcome> {
   if (!input.contactId) throw new PermanentStepError('the run has no contact whose conversation to resolve');
-  await change(input, { state: 'resolved' });
-  return { status: 'done', outcome: { state: 'resolved' } };
+  const after = await change(input, { state: 'resolved' });
+  return { status: 'done', outcome: { state: 'resolved' }, after };
 }
 
-/** The change, by the bot (no teammate), in the step's transaction. */
-async function change(input: StepInput, what: ConversationChangeInput) {
-  const by = { workspaceId: input.workspaceId, userId: null };
-  const after = await changeConversationIn(input.ctx, input.db, by, input.contactId!, what);
-  // Before the step commits, not after: no subscriber of conversation.changed returns such work yet.
-  await runAfterCommit(after);
+/** The change, by the bot (no teammate), in the step's transaction; what its subscribers ask for after the commit. */
+function change(input: StepInput, what: ConversationChangeInput) {
+  const by = { workspaceId: input.workspaceId, userId: null, via: 'bot' as const };
+  return changeConversationIn(input.ctx, input.db, by, input.contactId!, what);
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/db.js';
+import type { AfterCommit } from '../../messaging/events.js';
 import type { Scope } from '../interpolate.js';
 
 /** What a step is given: the run it belongs to, what it can read, and the key that names its side effect. */
@@ -27,6 +28,8 @@ export interface StepOutcome {
   branch?: string | null;
   waitUntil?: Date;
   awaits?: Date | 'handoff';
+  /** What must run once the step's transaction committed (a conversation change's webhook deliveries). */
+  after?: AfterCommit[];
 }
 
 /** The run cannot go on (a missing template, a refused request): the run fails, no retry. */

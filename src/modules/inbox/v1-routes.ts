@@ -1,0 +1,197 @@
+import { Type } from 'typebox';
+import { ApiError } from '../../http/errors.js';
+import type { RestApp } from '../../http/rest-app.js';
+import { errorResponses } from '../../http/schema.js';
+import { IdParams } from '../accounts/schemas.js';
+import { answerWriter } from '../idempotency/outcome.js';
+import { MessageView } from '../messaging/schemas.js';
+import { addNote } from './add-note.js';
+import { changeConversationFromApi } from './api-change-conversation.js';
+import { listApiConversationMessages } from './api-conversation-messages.js';
+import { apiConversation, listApiConversations, requireConversation } from './api-conversations.js';
+import {
+  ApiAssignBody,
+  ApiConversationList,
+  ApiConversationQuery,
+  ApiConversationResult,
+  ApiNoteBody,
+  ApiPageQuery,
+  NewNoteResult,
+} from './schemas.js';
+
+const tags = ['conversations'];
+const ID_NOTE = "A conversation's id is its contact's id (one conversation per contact).";
+const WRITE_ERRORS = errorResponses(400, 401, 404, 409, 413, 415, 422, 429);
+
+const ApiMessageList = Type.Object({
+  result: Type.Literal(true),
+  messages: Type.Array(Type.Omit(MessageView, ['result'])),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Send it back as `cursor` for the next page; null on the last page',
+  }),
+});
+
+/**
+ * REST v1: the team inbox for outside bots and AI agents, which work conversations as a teammate
+ * does. Changes are made `via` 'api' (the conversation.assigned and .resolved events say so).
+ */
+export function registerConversationRoutes(app: RestApp): void {
+  const { ctx } = app;
+  const answer = async (workspaceId: string, id: string) => ({
+    result: true as const,
+    conversation: await apiConversation(ctx.db, workspaceId, id),
+  });
+
+  app.get(
+    '/conversations',
+    {
+      schema: {
+        summary: 'List conversations, newest begun first',
+        description:
+          `${ID_NOTE} Pages follow \`next_cursor\` (null on the last page): send it back as \`cursor\`. ` +
+          'The order never changes for a conversation (when it began, then its id), so following the cursor ' +
+          'visits every conversation exactly once even while new ones arrive (those come first in a new walk). ' +
+          "`status=open` covers open and pending ones. `assignee` is a member's user id (422 if not one of this " +
+          "workspace's members) or `unassigned`.",
+        tags,
+        querystring: ApiConversationQuery,
+        response: { 200: ApiConversationList, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => ({
+      result: true as const,
+      ...(await listApiConversations(ctx.db, request.principal().workspaceId, request.query)),
+    }),
+  );
+
+  app.get(
+    '/conversations/:id',
+    {
+      schema: {
+        summary: 'A conversation: its contact, status, assignee, unread count and bot',
+        description: `${ID_NOTE} A contact who has never written nor been written to has none (404).`,
+        tags,
+        params: IdParams,
+        response: { 200: ApiConversationResult, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => answer(request.principal().workspaceId, request.params.id),
+  );
+
+  app.get(
+    '/conversations/:id/messages',
+    {
+      schema: {
+        summary: "A conversation's messages, newest first",
+        description:
+          'Each message as GET /messages/{id} shows it. Pages follow `next_cursor` as the conversations list does. ' +
+          "Answer with POST /messages to the contact's phone.",
+        tags,
+        params: IdParams,
+        querystring: ApiPageQuery,
+        response: { 200: ApiMessageList, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => ({
+      result: true as const,
+      ...(await listApiConversationMessages(
+        ctx.db,
+        request.principal().workspaceId,
+        request.params.id,
+        request.query,
+      )),
+    }),
+  );
+
+  app.post(
+    '/conversations/:id/assign',
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Give the conversation to a member, or to no one',
+        description:
+          '`{"member_id": "<user id>"}` gives it to that member (422 at `member_id` if not one of this ' +
+          'workspace\'s members); `{"member_id": null}` leaves it to no one. Send one field. `team_id` ' +
+          "(round robin among a team's available members) answers 422 until teams are part of this server. " +
+          'A change announces `conversation.assigned`; giving it to whom it already has changes nothing.',
+        tags,
+        params: IdParams,
+        body: ApiAssignBody,
+        response: { 200: ApiConversationResult, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => {
+      const { workspaceId } = request.principal();
+      const { member_id, team_id } = request.body;
+      if (team_id !== undefined) {
+        await requireConversation(ctx.db, workspaceId, request.params.id);
+        throw ApiError.invalid('team_id', 'team_id needs teams, which this server does not have yet.');
+      }
+      const conversation = await changeConversationFromApi(ctx, workspaceId, request.params.id, {
+        assignee_id: member_id ?? null,
+      });
+      return { result: true as const, conversation };
+    },
+  );
+
+  for (const [verb, state, summary] of [
+    ['resolve', 'resolved', 'Resolve the conversation (announces conversation.resolved)'],
+    ['reopen', 'open', 'Reopen the conversation'],
+  ] as const) {
+    app.post(
+      `/conversations/:id/${verb}`,
+      {
+        config: { idempotent: true },
+        schema: {
+          summary,
+          description:
+            `${ID_NOTE} Its assignee stays. One already ${state} stays so (200, no event). ` +
+            'A customer writing to a resolved conversation reopens it by itself.',
+          tags,
+          params: IdParams,
+          response: { 200: ApiConversationResult, ...errorResponses(401, 404, 409, 422, 429) },
+        },
+      },
+      async (request) => {
+        const { workspaceId } = request.principal();
+        const conversation = await changeConversationFromApi(ctx, workspaceId, request.params.id, { state });
+        return { result: true as const, conversation };
+      },
+    );
+  }
+
+  app.post(
+    '/conversations/:id/notes',
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Add an internal note: seen by the team in the conversation, never sent to the customer',
+        description: 'The app shows its author as "API key <the key\'s name>".',
+        tags,
+        params: IdParams,
+        body: ApiNoteBody,
+        response: { 201: NewNoteResult, ...WRITE_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, keyId } = request.principal();
+      const write = answerWriter(request, (note: { id: string; created_at: string }) => ({
+        status: 201,
+        body: { result: true, ...note },
+      }));
+      const note = await ctx.db.transaction(async (tx) => {
+        await requireConversation(tx, workspaceId, request.params.id);
+        const added = await addNote(
+          tx,
+          workspaceId,
+          { apiKeyId: keyId },
+          request.params.id,
+          request.body.text,
+        );
+        await write?.(tx, added);
+        return added;
+      });
+      return reply.code(201).send({ result: true as const, ...note });
+    },
+  );
+}
