@@ -179,6 +179,25 @@ const WALLS: Record<string, Wall> = {
     status: 200,
     snapshot: read(a, '/workspace/retention'),
   }),
+  'GET /business-hours': async (a) => {
+    await a.app('PUT', '/business-hours', {
+      schedule: { mon: [{ from: '07:15', to: '11:45' }] },
+      holidays: [{ date: '2026-12-25', name: `Holiday ${a.tag}` }],
+      away: { enabled: true, text: `Away ${a.tag}` },
+      greeting: { enabled: false, text: 'Hi' },
+    });
+    return { markers: [`Holiday ${a.tag}`, `Away ${a.tag}`] };
+  },
+  'PUT /business-hours': async (a) => ({
+    body: {
+      schedule: null,
+      holidays: [],
+      away: { enabled: false, text: 'B was here' },
+      greeting: { enabled: true, text: 'B greets' },
+    },
+    status: 200,
+    snapshot: read(a, '/business-hours'),
+  }),
   'GET /number': async (a) => {
     const number = await a.number();
     return { markers: [number.id, number.phoneNumberId] };

@@ -20,6 +20,7 @@ import { registerAppSimulatorCustomerRoutes } from '../modules/messaging/simulat
 import { registerAppRetentionRoutes } from '../modules/retention/app-routes.js';
 import { registerAppRoutingRoutes } from '../modules/routing/app-routes.js';
 import { touchSeen } from '../modules/routing/availability.js';
+import { registerBusinessHoursRoutes } from '../modules/routing/business-hours-routes.js';
 import { registerAppSatisfactionRoutes } from '../modules/routing/satisfaction-routes.js';
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
 import { registerAppWebhookRoutes } from '../modules/webhooks/app-routes.js';
@@ -84,6 +85,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerTeamRoutes(app);
   registerSettingsRoutes(app);
   registerAppRetentionRoutes(app);
+  registerBusinessHoursRoutes(app);
   registerAppNumberRoutes(app);
   registerAppSimulatorCustomerRoutes(app);
   registerAppApiKeyRoutes(app);

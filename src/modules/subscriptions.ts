@@ -8,6 +8,7 @@ import { announceConversationChange, conversationCreated } from './inbox/convers
 import { subscribe } from './messaging/events.js';
 import { askSatisfaction } from './routing/ask-satisfaction.js';
 import { autoAssign } from './routing/auto-assign.js';
+import { awayOrGreeting } from './routing/away-or-greeting.js';
 import { surveyAnswer } from './routing/survey-answer.js';
 
 /**
@@ -24,6 +25,7 @@ export function wireSubscriptions(): void {
         routeToBot,
         conversationCreated,
         autoAssign,
+        awayOrGreeting,
         (_ctx, tx, e) => markReplied(tx, e.workspaceId, e.contactId, e.at),
       ],
       'teammate.replied': [stopBotForTeammate],

@@ -39,6 +39,7 @@ import type { LeadListResult, LeadNoteResult, LeadResult } from '../../src/modul
 import type { ConversationResult } from '../../src/modules/messaging/conversation-schemas';
 import type { NumberResult } from '../../src/modules/messaging/schemas';
 import type { RetentionResult } from '../../src/modules/retention/schemas';
+import type { BusinessHoursResult } from '../../src/modules/routing/business-hours-schemas';
 import type {
   SatisfactionResult,
   SurveySettingsResult,
@@ -72,6 +73,8 @@ export type Workspace = WorkspaceAnswer['workspace'];
 export type Usage = Static<typeof UsageResult>;
 export type RetentionAnswer = Static<typeof RetentionResult>;
 export type Retention = RetentionAnswer['retention'];
+export type BusinessHoursAnswer = Static<typeof BusinessHoursResult>;
+export type BusinessHours = BusinessHoursAnswer['business_hours'];
 export type Team = Static<typeof TeamResult>;
 export type NewInvitation = Static<typeof NewInvitationResult>;
 export type InvitationPreview = Static<typeof InvitationPreviewResult>;

@@ -2,9 +2,10 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
 import type { AfterCommit, MessageReceived, TeammateReplied } from '../messaging/events.js';
+import { insideHoursAt } from '../routing/business-hours-settings.js';
 import { isSurveyAnswer } from '../routing/survey-payload.js';
 import { answerAwaited, stopConversationBot } from './bot-conversation.js';
-import { claimRank, type MessageTrigger, needsHistory } from './message-triggers.js';
+import { claimRank, type MessageTrigger, needsHistory, needsHours } from './message-triggers.js';
 import { queueStep } from './start-runs.js';
 
 interface Candidate {
@@ -44,8 +45,11 @@ async function route(ctx: AppContext, tx: Queryable, inbound: MessageReceived): 
   const previousAt = candidates.some((c) => needsHistory(c.trigger))
     ? await previousInbound(tx, workspaceId, contactId, message.message_id)
     : null;
+  const inside = candidates.some((c) => needsHours(c.trigger))
+    ? await insideHoursAt(tx, workspaceId, inbound.at)
+    : true;
   const claims = candidates
-    .map((c) => ({ c, rank: claimRank(c.trigger, { message, at: inbound.at, previousAt }) }))
+    .map((c) => ({ c, rank: claimRank(c.trigger, { message, at: inbound.at, previousAt, inside }) }))
     .filter((x): x is { c: Candidate; rank: number } => x.rank !== null);
   if (claims.length === 0) return false;
   const assigned = await teammateHolds(tx, workspaceId, contactId);

@@ -28,7 +28,8 @@ function compare(value: unknown, wanted: string): number | null {
   return String(value).localeCompare(wanted);
 }
 
-function holds(check: Check, scope: Scope): boolean {
+function holds(check: Check, scope: Scope, inside: boolean): boolean {
+  if ('inside_business_hours' in check) return check.inside_business_hours === inside;
   const value = lookup(scope, check.field);
   const wanted = check.value ?? '';
   switch (check.op) {
@@ -53,9 +54,18 @@ function holds(check: Check, scope: Scope): boolean {
   }
 }
 
-/** Whether a condition step's `if` holds for the run's contact, event and lead. */
-export function evaluate(condition: Condition, scope: Scope): boolean {
-  if ('all' in condition) return condition.all.every((c) => holds(c, scope));
-  if ('any' in condition) return condition.any.some((c) => holds(c, scope));
-  return holds(condition, scope);
+/**
+ * Whether a condition step's `if` holds for the run's contact, event and lead; `inside`: whether the
+ * workspace is inside its business hours as the step runs (read only when a check asks, usesHours).
+ */
+export function evaluate(condition: Condition, scope: Scope, inside = true): boolean {
+  if ('all' in condition) return condition.all.every((c) => holds(c, scope, inside));
+  if ('any' in condition) return condition.any.some((c) => holds(c, scope, inside));
+  return holds(condition, scope, inside);
+}
+
+/** Whether the condition reads business hours (`inside_business_hours`). */
+export function usesHours(condition: Condition): boolean {
+  const checks = 'all' in condition ? condition.all : 'any' in condition ? condition.any : [condition];
+  return checks.some((c) => 'inside_business_hours' in c);
 }

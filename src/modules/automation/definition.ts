@@ -11,8 +11,10 @@ import { SendMessageBody } from '../messaging/schemas.js';
  * pass through a step that waits (an ask or a wait).
  */
 /** A string from a closed list, typed as that list's union. */
-const oneOf = <const T extends readonly string[]>(values: T, options: { default?: T[number] } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+const oneOf = <const T extends readonly string[]>(
+  values: T,
+  options: { default?: T[number]; description?: string } = {},
+) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 const StepId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,40}$', description: 'unique within the definition' });
 const Next = Type.Optional(
@@ -29,7 +31,7 @@ const Field = Text({
 // Strings in steps may hold {{contact.name}}-style placeholders, with an optional "| fallback".
 const Templated = (maxLength: number) => Text({ maxLength });
 
-const Check = Type.Object(
+const FieldCheck = Type.Object(
   {
     field: Field,
     op: oneOf([
@@ -46,6 +48,16 @@ const Check = Type.Object(
   },
   { additionalProperties: false },
 );
+// Read when the condition step runs, in the workspace's time zone (Settings › Business hours).
+const HoursCheck = Type.Object(
+  {
+    inside_business_hours: Type.Boolean({
+      description: 'true holds inside business hours, false outside them, when the step runs',
+    }),
+  },
+  { additionalProperties: false },
+);
+const Check = Type.Union([FieldCheck, HoursCheck]);
 export type Check = Static<typeof Check>;
 
 const Condition = Type.Union([
@@ -314,6 +326,11 @@ const TRIGGERS = {
         Type.String({
           pattern: '^[0-9]{1,6}(m|h|d)$',
           description: 'only the first message after that long without one, e.g. 24h',
+        }),
+      ),
+      hours: Type.Optional(
+        oneOf(['inside', 'outside'], {
+          description: 'only messages sent inside (or outside) business hours (Settings › Business hours)',
         }),
       ),
       while_assigned: Type.Optional(

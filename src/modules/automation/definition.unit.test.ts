@@ -209,4 +209,19 @@ describe('parseDefinition', () => {
       },
     ]);
   });
+
+  it('takes business hours on a message trigger and in a condition, and refuses other values', () => {
+    const withHours = {
+      ...structuredClone(valid),
+      trigger: { type: 'message_received', hours: 'outside' },
+    };
+    withHours.steps[2] = { ...withHours.steps[2]!, if: { all: [{ inside_business_hours: false }] } } as never;
+    expect(parseDefinition(withHours).trigger).toEqual({ type: 'message_received', hours: 'outside' });
+    expect(problemsOf({ ...withHours, trigger: { type: 'message_received', hours: 'night' } })).toEqual([
+      expect.objectContaining({ field: 'trigger.hours' }),
+    ]);
+    const badCheck = structuredClone(withHours);
+    badCheck.steps[2] = { ...badCheck.steps[2]!, if: { inside_business_hours: 'yes' } } as never;
+    expect(problemsOf(badCheck).map((p) => p.field)).toContain('steps.2.if.inside_business_hours');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from './conditions.js';
+import { evaluate, usesHours } from './conditions.js';
 import { interpolate } from './interpolate.js';
 
 const scope = {
@@ -53,5 +53,18 @@ describe('conditions', () => {
     const free = { field: 'contact.traits.plan', op: 'equals' as const, value: 'free' };
     expect(evaluate({ all: [vip, free] }, scope)).toBe(false);
     expect(evaluate({ any: [vip, free] }, scope)).toBe(true);
+  });
+
+  it('checks business hours alone and among others, as given when the step runs', () => {
+    const vip = { field: 'contact.tags', op: 'contains' as const, value: 'vip' };
+    expect(evaluate({ inside_business_hours: true }, scope, true)).toBe(true);
+    expect(evaluate({ inside_business_hours: true }, scope, false)).toBe(false);
+    expect(evaluate({ inside_business_hours: false }, scope, false)).toBe(true);
+    expect(evaluate({ all: [vip, { inside_business_hours: false }] }, scope, true)).toBe(false);
+    expect(evaluate({ all: [vip, { inside_business_hours: false }] }, scope, false)).toBe(true);
+    expect(evaluate({ any: [{ inside_business_hours: true }, vip] }, scope, false)).toBe(true);
+    expect(usesHours({ any: [vip, { inside_business_hours: true }] })).toBe(true);
+    expect(usesHours({ all: [vip] })).toBe(false);
+    expect(usesHours(vip)).toBe(false);
   });
 });

@@ -14,7 +14,8 @@ const rank = (
   trigger: Omit<MessageTrigger, 'type'>,
   message: ReceivedMessage,
   previousAt: Date | null = at,
-) => claimRank({ type: 'message_received', ...trigger }, { message, at, previousAt });
+  inside = true,
+) => claimRank({ type: 'message_received', ...trigger }, { message, at, previousAt, inside });
 
 describe('message triggers', () => {
   it('compare keywords without case, accents, surrounding spaces and punctuation', () => {
@@ -51,5 +52,16 @@ describe('message triggers', () => {
     expect(rank({ after_silence: '24h' }, said('hi'), new Date(dayAgo.getTime() + 1000))).toBeNull();
     expect(rank({ after_silence: '1d' }, said('hi'), null)).toBe(1.5);
     expect(rank({ keywords: ['menu'], first_message: true }, said('menu'), null)).toBe(2.5);
+  });
+
+  it('claim by business hours only inside (or outside) them, above the same trigger without hours', () => {
+    const hi = said('hi');
+    expect(rank({ hours: 'inside' }, hi, at, true)).toBe(1.25);
+    expect(rank({ hours: 'inside' }, hi, at, false)).toBeNull();
+    expect(rank({ hours: 'outside' }, hi, at, false)).toBe(1.25);
+    expect(rank({ hours: 'outside' }, hi, at, true)).toBeNull();
+    expect(rank({}, hi, at, false)).toBe(1);
+    expect(rank({ keywords: ['hi'], hours: 'outside' }, hi, at, false)).toBe(2.25);
+    expect(rank({ first_message: true, hours: 'outside' }, hi, null, false)).toBe(1.75);
   });
 });

@@ -2,9 +2,10 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import type { JobData } from '../../jobs/job-data.js';
 import { type AfterCommit, runAfterCommit } from '../messaging/events.js';
+import { insideHoursAt } from '../routing/business-hours-settings.js';
 import { emitEvent, queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import { askRetry, askTimedOut } from './bot-conversation.js';
-import { evaluate } from './conditions.js';
+import { evaluate, usesHours } from './conditions.js';
 import { following, type Step } from './definition.js';
 import { publishedDefinition } from './published-definition.js';
 import { loadScope, type RunRow } from './run-scope.js';
@@ -40,7 +41,8 @@ async function perform(step: Step, input: StepInput): Promise<StepOutcome> {
     case 'set_trait':
       return setTrait(input, step.key, step.value);
     case 'condition': {
-      const holds = evaluate(step.if, input.scope);
+      const inside = usesHours(step.if) && (await insideHoursAt(input.db, input.workspaceId, new Date()));
+      const holds = evaluate(step.if, input.scope, inside);
       return { status: 'done', outcome: { result: holds }, branch: holds ? step.if_true : step.if_false };
     }
     case 'http_request':

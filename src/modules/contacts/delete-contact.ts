@@ -61,6 +61,7 @@ export async function deleteContact(
         p,
       );
       await tx.query('DELETE FROM consent_changes WHERE workspace_id = $1 AND contact_id = $2', p);
+      await tx.query('DELETE FROM away_replies WHERE workspace_id = $1 AND contact_id = $2', p);
       await tx.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = $2', p);
       return media.rows.flatMap((m) => (m.storage_key ? [m.storage_key] : []));
     },

@@ -51,11 +51,12 @@ export const ConversationMessage = Type.Object({
       Type.Literal('flow'),
       Type.Literal('bot'),
       Type.Literal('survey'),
+      Type.Literal('automatic'),
       Type.Null(),
     ],
     {
       description:
-        'Outbound: how it was sent (bot: by the automation answering the conversation; survey: the satisfaction survey)',
+        'Outbound: how it was sent (bot: by the automation answering the conversation; survey: the satisfaction survey; automatic: the away message or greeting)',
     },
   ),
   sent_by: MaybeText,

@@ -27,7 +27,8 @@ export async function conversationContact(
  * replies to (`quoted`, found by the network's id even when it is not among the 200). The network
  * dates customers' messages in whole seconds: those of one second come in the order they were
  * stored (updated_at, as an inbound message is never updated). An outbound message says how it was
- * sent (`sent_via`: teammate, with `sender_name`; a bot or a flow, with its automation's name; the satisfaction survey; api).
+ * sent (`sent_via`: teammate, with `sender_name`; a bot or a flow, with its automation's name; api;
+ * survey, the satisfaction survey; automatic, the built-in away message or greeting, routing/away-or-greeting.ts, named in `sender_name`).
  */
 export async function conversationMessages(db: Queryable, workspaceId: string, contactId: string) {
   const { rows } = await db.query<ConversationMessage>(
@@ -37,8 +38,11 @@ export async function conversationMessages(db: Queryable, workspaceId: string, c
            CASE WHEN m.sent_by IS NOT NULL THEN 'teammate'
              WHEN sr.holds_conversation OR sa.trigger_type = 'message_received' THEN 'bot'
              WHEN left(m.source_key, 7) = 'survey/' THEN 'survey'
+             WHEN left(m.source_key, 6) = 'hours/' THEN 'automatic'
              WHEN m.source_key IS NOT NULL THEN 'flow' ELSE 'api' END
-         END AS sent_via, m.sent_by, COALESCE(${displayName('su')}, sa.name) AS sender_name,
+         END AS sent_via, m.sent_by, COALESCE(${displayName('su')}, sa.name,
+           CASE left(m.source_key, 11) WHEN 'hours/away/' THEN 'Away message' WHEN 'hours/greet' THEN 'Greeting' END)
+           AS sender_name,
          CASE WHEN q.id IS NOT NULL THEN jsonb_build_object('id', q.id, 'direction', q.direction, 'type', q.type,
            'text', q.text, 'template_name', q.template_name, 'content', q.content) END AS quoted
        FROM messages m

@@ -3,6 +3,7 @@ import { navigate } from '../router';
 import { useSession } from '../session';
 import { PageHeader, Tabs } from '../ui';
 import { AuditLogSettings } from './settings/AuditLog';
+import { BusinessHoursSettings } from './settings/BusinessHours';
 import { DeveloperSettings } from './settings/Developer';
 import { GeneralSettings } from './settings/General';
 import { NumberSettings } from './settings/Number';
@@ -15,6 +16,7 @@ const TABS = [
   { id: 'general', label: 'General' },
   { id: 'team', label: 'Team' },
   { id: 'routing', label: 'Teams and assignment' },
+  { id: 'hours', label: 'Business hours' },
   { id: 'number', label: 'Connected number' },
   { id: 'developer', label: 'Developer' },
   { id: 'plan', label: 'Plan & usage' },
@@ -44,6 +46,7 @@ export function SettingsPage({ tab }: { tab?: string }) {
         {current === 'general' && <GeneralSettings />}
         {current === 'team' && <TeamSettings />}
         {current === 'routing' && <TeamsSettings />}
+        {current === 'hours' && <BusinessHoursSettings />}
         {current === 'number' && <NumberSettings />}
         {current === 'developer' && <DeveloperSettings />}
         {current === 'plan' && <PlanSettings />}

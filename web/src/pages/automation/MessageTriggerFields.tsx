@@ -18,7 +18,7 @@ const itemProblem = (problems: Record<string, string>, key: string, what: string
 
 /**
  * A "customer writes" trigger: keywords (exact or inside the text), button payloads, first message or
- * after a silence, and whether it starts while a teammate holds the conversation; and what a
+ * after a silence, inside or outside business hours, and whether it starts while a teammate holds the conversation; and what a
  * teammate's reply does to the bot.
  */
 export function MessageTriggerFields({
@@ -43,6 +43,7 @@ export function MessageTriggerFields({
     if (!next.payloads?.length) delete next.payloads;
     for (const k of ['first_message', 'while_assigned'] as const) if (!next[k]) delete next[k];
     if (!next.after_silence) delete next.after_silence;
+    if (!next.hours) delete next.hours;
     onChange({ ...def, trigger: next });
   };
   return (
@@ -88,6 +89,26 @@ export function MessageTriggerFields({
           error={problems.after_silence}
           onChange={(e) => set({ after_silence: e.target.value.trim() || undefined })}
         />
+        <Field
+          label="Business hours"
+          hint="Settings › Business hours; read when the customer sent the message"
+          error={problems.hours}
+        >
+          {(id) => (
+            <select
+              id={id}
+              value={t.hours ?? 'any'}
+              onChange={(e) => {
+                const v = e.target.value;
+                set({ hours: v === 'inside' || v === 'outside' ? v : undefined });
+              }}
+            >
+              <option value="any">at any time</option>
+              <option value="inside">only inside business hours</option>
+              <option value="outside">only outside business hours</option>
+            </select>
+          )}
+        </Field>
       </div>
       <label className="check">
         <input

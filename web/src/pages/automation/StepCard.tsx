@@ -4,9 +4,11 @@ import type { Template, TemplateValues as Values } from '../templates/types';
 import { emptyValues } from '../templates/values';
 import { AskFields } from './AskFields';
 import { AssignFields } from './AssignFields';
+import { ConditionOn, HoursCheckFields } from './HoursCondition';
 import { exitsOf, stepIdProblem, targetOf } from './links';
 import {
   type Check,
+  type HoursCheck,
   hasWindow,
   LEAD_STATUSES,
   OPS,
@@ -46,7 +48,7 @@ const AT_FIELDS: Record<string, string[]> = {
   add_tag: ['tag'],
   remove_tag: ['tag'],
   set_trait: ['key', 'value'],
-  condition: ['if.field', 'if.value'],
+  condition: ['if.field', 'if.value', 'if.inside_business_hours'],
   http_request: ['method', 'url', 'body'],
   update_lead_status: ['status'],
   ask: ['text', 'buttons', 'list', 'expect', 'save_to', 'timeout', 'attempts', 'retry_text'],
@@ -342,7 +344,19 @@ function StepFields({
         </div>
       );
     case 'condition': {
-      const c = s.if as Check | { all?: Check[]; any?: Check[] };
+      const c = s.if as Check | HoursCheck | { all?: Check[]; any?: Check[] };
+      if ('inside_business_hours' in c) {
+        return (
+          <div className="grid-fields">
+            <ConditionOn check={c} onChange={(next) => set({ if: next })} />
+            <HoursCheckFields
+              check={c}
+              error={problems['if.inside_business_hours']}
+              onChange={(next) => set({ if: next })}
+            />
+          </div>
+        );
+      }
       if (!('field' in c)) {
         return (
           <p className="small muted">This condition combines several checks; edit it through the API.</p>
@@ -351,6 +365,7 @@ function StepFields({
       const needsValue = c.op !== 'exists' && c.op !== 'not_exists';
       return (
         <div className="grid-fields">
+          <ConditionOn check={c} onChange={(next) => set({ if: next })} />
           <Input label="Field" hint={FIELD_HINT} error={problems['if.field']}>
             <input value={c.field} onChange={(e) => set({ if: { ...c, field: e.target.value } })} />
           </Input>

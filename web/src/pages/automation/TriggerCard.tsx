@@ -27,7 +27,8 @@ export function triggerText(def: Definition): string {
         : t.after_silence
           ? `, after ${t.after_silence} of silence`
           : '';
-      return `A customer writes ${what}${when}`;
+      const hours = t.hours ? `, ${t.hours} business hours` : '';
+      return `A customer writes ${what}${when}${hours}`;
     }
   }
 }

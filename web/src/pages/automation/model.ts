@@ -22,6 +22,11 @@ export interface Check {
   value?: string;
 }
 
+/** A check of the workspace's business hours as the condition step runs. */
+export interface HoursCheck {
+  inside_business_hours: boolean;
+}
+
 export interface Step {
   id: string;
   type: StepType;
@@ -49,6 +54,7 @@ export interface MessageReceived {
   payloads?: string[];
   first_message?: boolean;
   after_silence?: string;
+  hours?: 'inside' | 'outside';
   while_assigned?: boolean;
 }
 
@@ -195,7 +201,9 @@ export function summarize(step: Step): string {
     case 'set_trait':
       return `${String(s.key || '…')} = ${String(s.value ?? '')}`;
     case 'condition': {
-      const c = s.if as Check | { all?: Check[]; any?: Check[] };
+      const c = s.if as Check | HoursCheck | { all?: Check[]; any?: Check[] };
+      if ('inside_business_hours' in c)
+        return `if ${c.inside_business_hours ? 'inside' : 'outside'} business hours`;
       if ('field' in c)
         return `if ${c.field} ${OPS.find(([o]) => o === c.op)?.[1] ?? c.op} ${c.value ?? ''}`.trim();
       return 'if several checks hold';

@@ -63,6 +63,7 @@ const SENT_VIA = {
   flow: 'Flow',
   api: 'API',
   survey: 'Satisfaction survey',
+  automatic: 'Automatic',
 };
 
 /** Who sent an outbound message: the teammate's name, the bot's, or a flow or the API. */
@@ -70,6 +71,7 @@ const senderOf = (m: ConversationMessage) => {
   if (!m.sent_via) return '';
   if (m.sent_via === 'teammate') return m.sender_name || SENT_VIA.teammate;
   if (m.sent_via === 'bot') return `${SENT_VIA.bot} · ${m.sender_name ?? ''}`;
+  if (m.sent_via === 'automatic') return `${SENT_VIA.automatic} · ${m.sender_name ?? ''}`;
   return SENT_VIA[m.sent_via];
 };
 
