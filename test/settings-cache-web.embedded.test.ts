@@ -16,7 +16,7 @@ describe.skipIf(!hasChromium)('the query cache in a browser', { timeout: 120_000
     await until(() => inFlight === 0);
     return count(path);
   };
-  const tab = (name: string) => page.getByRole('tab', { name }).click();
+  const tab = (name: string) => page.getByRole('tab', { name, exact: true }).click();
 
   beforeAll(async () => {
     ({ page } = app);
