@@ -120,7 +120,7 @@ describe.skipIf(!hasChromium)('editing contacts and archiving in a browser', { t
     await page.getByRole('button', { name: 'Create form' }).click();
     await page.getByRole('heading', { name: 'Spring offer' }).waitFor();
     await page.getByText('Draft: submissions are refused').waitFor();
-    await page.getByRole('switch').click();
+    await page.getByRole('main').getByRole('switch').click();
     await page.getByText('Active: accepting leads').waitFor();
     await page.getByRole('tab', { name: 'Publish & embed' }).click();
     const hosted = (await page.getByTestId('hosted-url').textContent()) ?? '';

@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
   const go = (name: string, on = page) => on.locator('nav').getByRole('link', { name, exact: true }).click();
   const openSettings = async (tab: string) => {
     await go('Settings');
-    await page.getByRole('tab', { name: tab }).click();
+    await page.getByRole('tab', { name: tab, exact: true }).click();
   };
 
   it('signs up on first run: the owner account and the workspace', async () => {
@@ -201,7 +201,7 @@ describe.skipIf(!hasChromium)('web app in a browser', { timeout: 90_000 }, () =>
     await page.getByRole('button', { name: 'Create form' }).click();
     await page.getByRole('heading', { name: 'Website enquiry' }).waitFor();
     // A new form is a draft until switched on.
-    await page.getByRole('switch').click();
+    await page.getByRole('main').getByRole('switch').click();
     await page.getByText('Active: accepting leads').waitFor();
     await page.getByRole('button', { name: 'Add field' }).click();
     await page.getByLabel('Label').last().fill('City');

@@ -147,7 +147,7 @@ describe('conversation.changed', () => {
     await patch({ assignee_id: userId });
     await patch({ assignee_id: userId });
     await patch({ state: 'resolved', assignee_id: null });
-    const base = { workspaceId, contactId, userId };
+    const base = { workspaceId, contactId, userId, via: 'member' };
     expect(changed).toEqual([
       {
         event: { ...base, state: 'open', assigneeId: userId, was: { state: 'open', assigneeId: null } },
