@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
 import type { AfterCommit, MessageReceived, TeammateReplied } from '../messaging/events.js';
+import { previousInbound } from '../messaging/previous-inbound.js';
 import { insideHoursAt } from '../routing/business-hours-settings.js';
 import { isSurveyAnswer } from '../routing/survey-payload.js';
 import { answerAwaited, stopConversationBot } from './bot-conversation.js';
@@ -75,16 +76,6 @@ async function publishedTriggers(tx: Queryable, workspaceId: string): Promise<Ca
     [workspaceId],
   );
   return rows;
-}
-
-async function previousInbound(tx: Queryable, workspaceId: string, contactId: string, messageId: string) {
-  const { rows } = await tx.query<{ created_at: Date }>(
-    `SELECT created_at FROM messages
-     WHERE workspace_id = $1 AND contact_id = $2 AND direction = 'inbound' AND id <> $3
-     ORDER BY created_at DESC LIMIT 1`,
-    [workspaceId, contactId, messageId],
-  );
-  return rows[0]?.created_at ?? null;
 }
 
 /**

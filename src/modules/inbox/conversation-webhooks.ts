@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
 import type { AfterCommit, ConversationChanged, MessageReceived } from '../messaging/events.js';
+import { previousInbound } from '../messaging/previous-inbound.js';
 import { queueDeliveries, recordEvent } from '../webhooks/emit.js';
 import type { WebhookEvent } from '../webhooks/endpoints.js';
 import { getApiConversation } from './api-conversations.js';
@@ -26,11 +27,7 @@ export async function conversationCreated(
   e: MessageReceived,
 ): Promise<AfterCommit | undefined> {
   if (!(await wanted(tx, e.workspaceId, ['conversation.created']))) return;
-  const { rows: earlier } = await tx.query(
-    `SELECT 1 FROM messages WHERE workspace_id = $1 AND contact_id = $2 AND direction = 'inbound' AND id <> $3 LIMIT 1`,
-    [e.workspaceId, e.contactId, e.message.message_id],
-  );
-  if (earlier[0]) return;
+  if (await previousInbound(tx, e.workspaceId, e.contactId, e.message.message_id)) return;
   const conversation = await getApiConversation(tx, e.workspaceId, e.contactId);
   if (!conversation) return;
   const data = { ...conversation, message_id: e.message.message_id };

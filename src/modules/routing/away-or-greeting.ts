@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { botHolds } from '../automation/bot-conversation.js';
 import type { AfterCommit, MessageReceived } from '../messaging/events.js';
+import { previousInbound } from '../messaging/previous-inbound.js';
 import { sendMessage } from '../messaging/send-message.js';
 import { insideBusinessHours } from './business-hours.js';
 import { hoursSettings } from './business-hours-settings.js';
@@ -46,7 +47,7 @@ export async function awayOrGreeting(
     kind = 'away';
     text = settings.away;
   } else {
-    if (!settings.greeting || (await wroteBefore(tx, workspaceId, contactId, message.message_id)))
+    if (!settings.greeting || (await previousInbound(tx, workspaceId, contactId, message.message_id)))
       return undefined;
     kind = 'greeting';
     text = settings.greeting;
@@ -75,16 +76,6 @@ async function claimAway(tx: Queryable, workspaceId: string, contactId: string):
        WHERE away_replies.sent_at <= EXCLUDED.sent_at - ${AWAY_QUIET}
      RETURNING 1`,
     [workspaceId, contactId],
-  );
-  return rows.length > 0;
-}
-
-/** Whether the contact wrote in before this message. */
-async function wroteBefore(tx: Queryable, workspaceId: string, contactId: string, messageId: string) {
-  const { rows } = await tx.query(
-    `SELECT 1 FROM messages WHERE workspace_id = $1 AND contact_id = $2 AND direction = 'inbound' AND id <> $3
-     LIMIT 1`,
-    [workspaceId, contactId, messageId],
   );
   return rows.length > 0;
 }
