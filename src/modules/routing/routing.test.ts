@@ -5,6 +5,7 @@ import { connectSimulator, simControl, simulatorAppForTests } from '../../../tes
 import { until } from '../../../test/support/until.js';
 import { addMember, createUser } from '../accounts/users.js';
 import { createAutomation } from '../automation/save-automation.js';
+import { TEAMS_MAX } from './schemas.js';
 
 // Teams, availability and round-robin assignment of new conversations (issue 30).
 
@@ -65,6 +66,18 @@ async function workspace(n = 2) {
 }
 
 describe('teams', () => {
+  it('stop at TEAMS_MAX a workspace: the last one fits, the next is a 409', async () => {
+    const w = await workspace(0);
+    await t.ctx.db.query(
+      `INSERT INTO teams (workspace_id, id, name) SELECT $1, 'team_cap' || n, 'Cap ' || n FROM generate_series(1, $2) n`,
+      [w.workspaceId, TEAMS_MAX - 1],
+    );
+    expect((await w.client.call('POST', '/teams', { name: 'Last' })).statusCode).toBe(201);
+    const over = await w.client.call('POST', '/teams', { name: 'One more' });
+    expectRestError(over, 409, 'conflict');
+    expect(over.json().error.message).toContain(`at most ${TEAMS_MAX} teams`);
+  });
+
   it('are created, listed, renamed and deleted by owners and admins; names are unique in any case', async () => {
     const w = await workspace(1);
     const [owner, mate] = w.members as [AppClient, AppClient];

@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listTeams } from './list-teams.js';
-import type { Team, TeamBody, TeamPatch } from './schemas.js';
+import { TEAMS_MAX, type Team, type TeamBody, type TeamPatch } from './schemas.js';
 
 const nameTaken = (err: unknown) =>
   (err as { code?: string; constraint?: string }).code === '23505'
@@ -34,15 +34,22 @@ async function setMembers(tx: Queryable, workspaceId: string, teamId: string, me
   );
 }
 
-/** A new team; 409 when the workspace has one of that name (in any case). */
+/** A new team; 409 when the workspace has one of that name (in any case) or already TEAMS_MAX teams. */
 export async function createTeam(db: Db, workspaceId: string, body: TeamBody): Promise<Team> {
   const id = newId('team');
   try {
     await db.transaction(async (tx) => {
-      await tx.query(
-        'INSERT INTO teams (workspace_id, id, name, max_open_per_member) VALUES ($1, $2, $3, $4)',
-        [workspaceId, id, cleanName(body.name), body.max_open_per_member ?? null],
+      const { rows } = await tx.query(
+        `INSERT INTO teams (workspace_id, id, name, max_open_per_member)
+         SELECT $1, $2, $3, $4 WHERE (SELECT count(*) FROM teams WHERE workspace_id = $1) < $5
+         RETURNING id`,
+        [workspaceId, id, cleanName(body.name), body.max_open_per_member ?? null, TEAMS_MAX],
       );
+      if (!rows[0])
+        throw new ApiError(
+          'conflict',
+          `A workspace has at most ${TEAMS_MAX} teams: delete one you no longer use`,
+        );
       await setMembers(tx, workspaceId, id, body.member_ids ?? []);
     });
   } catch (err) {

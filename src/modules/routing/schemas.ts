@@ -5,6 +5,8 @@ export const AVAILABILITIES = ['online', 'away'] as const;
 export type Availability = (typeof AVAILABILITIES)[number];
 
 export const TEAM_MEMBERS_MAX = 200;
+/** Teams a workspace may have: its list is one page, read on every conversation. */
+export const TEAMS_MAX = 100;
 export const IDLE_MINUTES_DEFAULT = 15;
 
 const Id = Text({ minLength: 1, maxLength: 64 });
