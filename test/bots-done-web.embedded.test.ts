@@ -324,9 +324,9 @@ describe.skipIf(!hasChromium)('issue 29 done: a bot built in the app', { timeout
     await expect
       .poll(() => page().getByLabel('Assigned to').locator('option:checked').textContent())
       .toBe('Asha Rao');
-    // The list reads the bot's question by its body, and shows who holds the conversation.
+    // The list reads the customer's tap, the last message, after the bot's question, and shows who holds the conversation.
     const row = page().getByRole('link', { name: /Chen Li/ });
-    await row.getByText('What can we do for you?').waitFor();
+    await row.getByText('Talk to us').waitFor();
     await row.getByText('→ Asha Rao').waitFor();
     // The bot let go: no banner says a bot answers.
     expect(await page().locator('.bot-answering').count()).toBe(0);

@@ -70,7 +70,8 @@ describe("Meta's documented webhooks, posted to Parley's receiver", () => {
         type: 'text',
         text: 'Does it come in another color?',
         wamid: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=',
-        created_at: new Date(1749416383 * 1000),
+        // The end of Meta's whole second, so a reply sorts after what was sent earlier in it.
+        created_at: new Date(1749416383 * 1000 + 999),
         name: 'Sheena Nelson',
       },
     ]);

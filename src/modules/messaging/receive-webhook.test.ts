@@ -295,6 +295,35 @@ describe("a delivery not signed with the number's app secret", () => {
   });
 });
 
+describe('the order of a conversation', () => {
+  it("puts a reply after the question sent earlier in the same whole second of Meta's timestamp", async () => {
+    const ws = await connected();
+    const first = {
+      ...text('wamid.first', '14155550107', 'hi'),
+      timestamp: String(Math.floor(Date.now() / 1000) - 60),
+    };
+    await post(ws.number, payload(ws.number, [messagesChange(ws.number, { messages: [first] })]));
+    // The question goes out now, to the millisecond; the reply comes stamped with the same second, floored.
+    const asked = new Date();
+    await t.ctx.db.query(
+      `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, status, status_rank, created_at)
+       SELECT $1, 'msg_question', 'outbound', contact_id, phone, 'text', 'Which one?', 'sent', 1, $2
+       FROM messages WHERE workspace_id = $1 AND wamid = 'wamid.first'`,
+      [ws.id, asked],
+    );
+    const reply = {
+      ...text('wamid.reply', '14155550107', 'The red one'),
+      timestamp: String(Math.floor(asked.getTime() / 1000)),
+    };
+    await post(ws.number, payload(ws.number, [messagesChange(ws.number, { messages: [reply] })]));
+    const { rows } = await t.ctx.db.query<{ text: string }>(
+      'SELECT text FROM messages WHERE workspace_id = $1 ORDER BY created_at',
+      [ws.id],
+    );
+    expect(rows.map((r) => r.text)).toEqual(['hi', 'Which one?', 'The red one']);
+  });
+});
+
 describe('when Parley itself cannot store', () => {
   it('lets the database failure through, so the delivery is not acknowledged and Meta retries', async () => {
     const ws = await connected();

@@ -142,11 +142,14 @@ async function storeInbound(ctx: AppContext, workspaceId: string, m: InboundMess
        WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, contactId, m.at],
     );
+    // Meta's timestamp is in whole seconds: read as the end of its second (never past now), a reply
+    // sorts after the question sent earlier in that second.
     const inserted = await tx.query<{ id: string; reply_to: string | null }>(
       `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, text, content, context_wamid,
          reply_to, status, status_rank, wamid, created_at, context, referral)
        VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7::jsonb, $8,
-         (SELECT id FROM messages WHERE workspace_id = $1 AND wamid = $8), 'read', 4, $9, $10, $11::jsonb, $12::jsonb)
+         (SELECT id FROM messages WHERE workspace_id = $1 AND wamid = $8), 'read', 4, $9,
+         LEAST(now(), $10::timestamptz + interval '999 milliseconds'), $11::jsonb, $12::jsonb)
        ON CONFLICT (workspace_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
        RETURNING id, reply_to`,
       [
