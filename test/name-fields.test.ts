@@ -1,6 +1,6 @@
 import type { TSchema } from 'typebox';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NAME_PATTERN } from '../src/http/schema.js';
+import { NAME_PATTERN } from '../src/api/schema.js';
 import { Definition } from '../src/modules/automation/definition.js';
 import { createForm } from '../src/modules/forms/create-form.js';
 import { createWorkspace } from '../src/modules/workspaces/create-workspace.js';

@@ -1,6 +1,6 @@
+import { ApiError } from '../api/errors.js';
 import type { AppContext } from '../context.js';
 import { migrate } from '../db/migrate.js';
-import { ApiError } from '../http/errors.js';
 import { Queue } from '../jobs/queue.js';
 import { createResetLink } from '../modules/accounts/reset-tokens.js';
 import { userByEmail } from '../modules/accounts/users.js';

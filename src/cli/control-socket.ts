@@ -1,8 +1,8 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
+import { ApiError, type ErrorCode, type ErrorDetail } from '../api/errors.js';
 import type { AppContext } from '../context.js';
-import { ApiError, type ErrorCode, type ErrorDetail } from '../http/errors.js';
 import { runCommand } from './commands.js';
 
 function controlSocketPath(dataDir: string): string {

@@ -1,5 +1,5 @@
+import { ApiError } from '../api/errors.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
 import { createApiKey } from '../modules/api-keys/create-api-key.js';
 import { createForm } from '../modules/forms/create-form.js';
 import { connectNumber, numberOfWorkspace } from '../modules/messaging/connected-numbers.js';

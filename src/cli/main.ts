@@ -2,9 +2,9 @@
 import './supported-node.js';
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { ApiError } from '../api/errors.js';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { MigrationFailedError } from '../db/migrate.js';
-import { ApiError } from '../http/errors.js';
 import { createBackup } from '../modules/backups/create-backup.js';
 import { BackupError } from '../modules/backups/manifest.js';
 import { MoveError } from '../modules/backups/move-data-dir.js';

@@ -1,4 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { answerErrorsWith, restEnvelope } from '../api/error-handler.js';
+import { ApiError } from '../api/errors.js';
+import type { RestApp } from '../api/rest-app.js';
 import { registerAuthRoutes } from '../modules/accounts/auth-routes.js';
 import { registerPasswordResetRoutes } from '../modules/accounts/password-reset-routes.js';
 import { csrfMatches, currentSession, type Session } from '../modules/accounts/sessions.js';
@@ -25,9 +28,6 @@ import { registerAppSatisfactionRoutes } from '../modules/routing/satisfaction-r
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
 import { registerAppWebhookRoutes } from '../modules/webhooks/app-routes.js';
 import { registerSettingsRoutes } from '../modules/workspaces/app-routes.js';
-import { answerErrorsWith, restEnvelope } from './error-handler.js';
-import { ApiError } from './errors.js';
-import type { RestApp } from './rest-app.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,3 +1,7 @@
+import { answerErrorsWith, restEnvelope } from '../api/error-handler.js';
+import { ApiError } from '../api/errors.js';
+import type { RestApp } from '../api/rest-app.js';
+import { ErrorResponse } from '../api/schema.js';
 import { authenticate } from '../modules/api-keys/authenticate.js';
 import { registerEventRoutes } from '../modules/automation/routes.js';
 import { registerAutomationRoutes } from '../modules/automation/v1-routes.js';
@@ -9,10 +13,6 @@ import { registerMediaRoutes } from '../modules/media/routes.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
-import { answerErrorsWith, restEnvelope } from './error-handler.js';
-import { ApiError } from './errors.js';
-import type { RestApp } from './rest-app.js';
-import { ErrorResponse } from './schema.js';
 
 export const REST_BODY_LIMIT = 256 * 1024;
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import staticFiles from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { answerNotFound, restEnvelope } from './error-handler.js';
+import { answerNotFound, restEnvelope } from '../api/error-handler.js';
 
 /** Where `npm run build` puts the web app (from src/http and from dist/http alike). */
 const WEB_ROOT = resolve(import.meta.dirname, '../../dist/web');

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
 import { clientAddressKey } from '../../lib/client-address.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { canSendMail } from '../mail/queue-mail.js';

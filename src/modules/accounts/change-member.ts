@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Db } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { revokeInvitationsBy } from './revoke-invitation.js';
 import { type Role, requireManager } from './roles.js';

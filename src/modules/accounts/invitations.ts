@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import type { MailMessage } from '../mail/send-mail.js';

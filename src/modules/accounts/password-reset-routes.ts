@@ -1,5 +1,5 @@
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
 import { clientAddressKey } from '../../lib/client-address.js';
 import { requestPasswordReset } from './request-password-reset.js';
 import { resetPassword } from './reset-password.js';

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Db } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { hashPassword } from './passwords.js';
 

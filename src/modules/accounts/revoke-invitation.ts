@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { canInvite, ROLES, type Role } from './roles.js';
 
 /** Revokes an invitation not yet accepted: its link stops working. */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NameText, Text, Timestamp } from '../../http/schema.js';
+import { NameText, Text, Timestamp } from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 export const Email = Text({ minLength: 3, maxLength: FIELD_LIMITS.email, format: 'email' });

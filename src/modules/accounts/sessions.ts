@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { safeEqual } from '../../lib/constant-time.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { countAttempts } from './login-throttle.js';

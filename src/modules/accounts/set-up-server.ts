@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import type { SetupBody } from './schemas.js';
 import { startSession } from './sessions.js';
 import { createOwnedWorkspace, createUser } from './users.js';

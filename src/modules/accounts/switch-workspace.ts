@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 
 /** Moves a session to another workspace its user is a member of. */
 export async function switchWorkspace(

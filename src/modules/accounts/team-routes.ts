@@ -1,4 +1,4 @@
-import type { RestApp } from '../../http/rest-app.js';
+import type { RestApp } from '../../api/rest-app.js';
 import { audited, userActor } from '../audit/record-audit.js';
 import { queueMail, requireMail } from '../mail/queue-mail.js';
 import { changeMember } from './change-member.js';

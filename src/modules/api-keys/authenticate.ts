@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 import type { KeyVerifier } from './key-verifier.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;

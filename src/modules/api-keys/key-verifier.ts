@@ -1,15 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import type { Principal } from '../../api/principal.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { isDatabaseUnreachable } from '../../db/outage.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { KEY_NOTICES } from './key-notices.js';
-
-export interface Principal {
-  keyId: string;
-  workspaceId: string;
-  defaultCountryCode: string | null;
-}
 
 interface WatchOptions {
   /** How often the fallback poll asks what was revoked or changed since it last asked. */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MaybeTimestamp, Timestamp } from '../../http/schema.js';
+import { MaybeTimestamp, Timestamp } from '../../api/schema.js';
 
 /** Settings › Developer: live keys first; never the key itself, only its first characters. */
 export const ApiKeyListResult = Type.Object({

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { RestApp } from '../../http/rest-app.js';
+import type { RestApp } from '../../api/rest-app.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { userActor } from './record-audit.js';

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, MaybeText, PageFields, Timestamp } from '../../http/schema.js';
+import { AnyKey, MaybeText, PageFields, Timestamp } from '../../api/schema.js';
 import { AUDITED_ENTITIES, type AuditedEntity } from './record-audit.js';
 
 export const AuditQuery = Type.Object({

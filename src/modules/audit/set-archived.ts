@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Db, Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { type Actor, type AuditedEntity, audited } from './record-audit.js';
 
 /** The tables whose rows are archived rather than deleted (migrations/0022_audit_archive.sql). */

@@ -1,6 +1,6 @@
+import { decodeCursor, encodeCursor } from '../../api/page-cursor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { decodeCursor, encodeCursor } from '../../http/page-cursor.js';
 import { ISO } from '../contacts/list-contacts.js';
 import type { Definition } from './definition.js';
 import { type AutomationView, getAutomation, statusOf, webhookLinks } from './list-automations.js';

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { Done, Text } from '../../api/schema.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
-import { Done, Text } from '../../http/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import type { Session } from '../accounts/sessions.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { type Actor, changedFields, recordAudit } from '../audit/record-audit.js';
 import type { Definition } from './definition.js';
 import { getAutomation } from './list-automations.js';

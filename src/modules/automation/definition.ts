@@ -1,9 +1,9 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { type Static, Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
-import { NameText, Text } from '../../http/schema.js';
-import { plainValidationDetails } from '../../http/validation-messages.js';
+import { ApiError } from '../../api/errors.js';
+import { NameText, Text } from '../../api/schema.js';
+import { plainValidationDetails } from '../../api/validation-messages.js';
 import { SendMessageBody } from '../messaging/schemas.js';
 
 /**

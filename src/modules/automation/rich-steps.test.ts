@@ -6,7 +6,7 @@ import {
   simulatorAppForTests,
 } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { getRun, listRuns } from './list-runs.js';
 import { runStep } from './run-step.js';
 import { createAutomation } from './save-automation.js';

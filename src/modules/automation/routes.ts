@@ -1,5 +1,5 @@
-import type { RestApp } from '../../http/rest-app.js';
-import { errorResponses } from '../../http/schema.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { errorResponses } from '../../api/schema.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { TrackEventBody, TrackEventResult } from './schemas.js';
 import { type TrackedEvent, trackEvent } from './track-event.js';

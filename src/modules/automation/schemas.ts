@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, MaybeText, MaybeTimestamp, PageFields, Text, Timestamp } from '../../http/schema.js';
+import { AnyKey, MaybeText, MaybeTimestamp, PageFields, Text, Timestamp } from '../../api/schema.js';
 import { Definition } from './definition.js';
 
 export const TrackEventBody = Type.Object(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { PROMO } from '../../../test/support/rich-template.js';
 import { until } from '../../../test/support/until.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { createTemplate } from '../templates/create-template.js';
 import { syncTemplates } from '../templates/sync-templates.js';
 import { listRuns } from './list-runs.js';

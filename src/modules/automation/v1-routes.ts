@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
-import { errorResponses } from '../../http/schema.js';
+import { ApiError } from '../../api/errors.js';
+import type { Principal } from '../../api/principal.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { errorResponses } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import type { Principal } from '../api-keys/key-verifier.js';
 import { type Actor, recordAudit } from '../audit/record-audit.js';
 import { setArchived } from '../audit/set-archived.js';
 import { answerWriter } from '../idempotency/outcome.js';

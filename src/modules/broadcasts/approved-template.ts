@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { type StoredTemplate, type TemplateNeeds, templateNeeds } from '../templates/components.js';
 import { findApprovedTemplate } from '../templates/find-approved.js';
 

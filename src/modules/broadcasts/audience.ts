@@ -1,6 +1,6 @@
+import { ApiError } from '../../api/errors.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { EXPENSIVE_READ, withinTime } from '../../db/time-bound.js';
-import { ApiError } from '../../http/errors.js';
 import { CONTACT_COLUMNS } from '../contacts/list-contacts.js';
 import type { Contact } from '../contacts/schemas.js';
 import { withinShare } from '../rate-limit/read-share.js';

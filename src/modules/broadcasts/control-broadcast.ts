@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { announceCompleted } from './complete-broadcast.js';
 import { getBroadcast } from './get-broadcast.js';
 import { CANCELLED } from './release-batch.js';

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { sendingNumber } from '../messaging/connected-numbers.js';
 import { approvedTemplate } from './approved-template.js';

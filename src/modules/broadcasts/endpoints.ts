@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { RestApp } from '../../http/rest-app.js';
-import { errorResponses } from '../../http/schema.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { errorResponses } from '../../api/schema.js';
 import { approvedTemplate, isMarketing } from './approved-template.js';
 import { audienceWithSample } from './audience.js';
 import { controlBroadcast } from './control-broadcast.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 import type { TemplateValues } from '../messaging/template-parameters.js';
 import { templateComponents } from '../messaging/template-parameters.js';
 import type { TemplateNeeds } from '../templates/components.js';

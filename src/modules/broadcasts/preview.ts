@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { CONTACT_COLUMNS } from '../contacts/list-contacts.js';
 import type { Contact } from '../contacts/schemas.js';
 import { approvedTemplate } from './approved-template.js';

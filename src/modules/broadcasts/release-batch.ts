@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { ConnectedNumber } from '../messaging/connected-numbers.js';
 import { freeAt } from '../messaging/retry-send.js';

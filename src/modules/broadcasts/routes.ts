@@ -1,4 +1,4 @@
-import type { RestApp } from '../../http/rest-app.js';
+import type { RestApp } from '../../api/rest-app.js';
 import { broadcastEndpoints } from './endpoints.js';
 
 /** REST v1: any key of the workspace may create, read and control its broadcasts. */

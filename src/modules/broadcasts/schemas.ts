@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { NameText, Text } from '../../http/schema.js';
+import { NameText, Text } from '../../api/schema.js';
 import { BROADCAST_LIMITS, FIELD_LIMITS } from '../../lib/field-limits.js';
 import { Contact } from '../contacts/schemas.js';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { RestApp } from '../../http/rest-app.js';
-import { Done, Text } from '../../http/schema.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { Done, Text } from '../../api/schema.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { userActor } from '../audit/record-audit.js';

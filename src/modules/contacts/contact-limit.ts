@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Db, Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 
 // SQLSTATEs raised by the contacts_limit trigger (migrations/0002_contact_limit.sql).
 const NEAR_LIMIT = 'PL409';

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Db } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { type Actor, audited } from '../audit/record-audit.js';
 
 /** What a run cancelled by its contact's deletion says it ended with. */

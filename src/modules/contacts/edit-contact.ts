@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Db } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { type Actor, audited, changedFields } from '../audit/record-audit.js';
 import type { ContactEditBody } from './schemas.js';
 

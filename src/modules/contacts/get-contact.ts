@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { APP_CONTACT_COLUMNS } from './list-contacts.js';
 import type { AppContact } from './schemas.js';
 

@@ -1,8 +1,8 @@
+import { ApiError } from '../../api/errors.js';
+import type { Principal } from '../../api/principal.js';
 import type { Db } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
-import type { Principal } from '../api-keys/key-verifier.js';
 import { type Actor, changedFields } from '../audit/record-audit.js';
 import type { OutcomeWriter } from '../idempotency/outcome.js';
 import { withContactLimit } from './contact-limit.js';

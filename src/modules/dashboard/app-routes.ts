@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
 import { EXPENSIVE_READ, withinTime } from '../../db/time-bound.js';
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
 import { withinShare } from '../rate-limit/read-share.js';
 import { leadCounts } from './lead-counts.js';
 import { messageCounts } from './message-counts.js';

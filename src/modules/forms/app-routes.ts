@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
-import { NameText, Text } from '../../http/schema.js';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { NameText, Text } from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { IdParams } from '../accounts/schemas.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';

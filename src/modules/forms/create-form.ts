@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isOneLine, ONE_LINE_WORDS } from '../../lib/one-line.js';
 import { checkFields, DEFAULT_FIELDS, type FormField } from './form-fields.js';

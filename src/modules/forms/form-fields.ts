@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 
 /** A field of a form, as the hosted page, the embed script and the HTML snippet render it. */
 export interface FormField {

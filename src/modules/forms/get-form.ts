@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { FORM_COLUMNS, type FormRow } from './list-forms.js';
 
 /** One form as listForms shows it. */

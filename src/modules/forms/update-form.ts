@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import type { FormField } from './form-fields.js';
 
 /** What changes; a field left undefined (or a null name, fields or active) stays as it is. */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../api/errors.js';
 import type { Db } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { claimKey, completeKey, releaseKey } from './store.js';
 

@@ -1,16 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { Answer } from '../../api/effect-replay.js';
 import type { Queryable } from '../../db/db.js';
 import { recordAnswer, recordEffect } from './store.js';
-
-export interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** How a route whose answer comes after its effect's commit answers a retry from that effect. */
-export interface EffectReplay {
-  replay(workspaceId: string, effectId: string): Promise<Answer>;
-}
 
 /** Writes into the key's row, inside the operation's transaction, what a retry is to answer. */
 export type OutcomeWriter<R> = (q: Queryable, result: R) => Promise<void>;

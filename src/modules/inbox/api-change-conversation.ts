@@ -1,6 +1,6 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { type AfterCommit, runAfterCommit } from '../messaging/events.js';
 import { assignToTeam } from '../routing/assign-to-team.js';
 import { apiConversation, requireConversation } from './api-conversations.js';

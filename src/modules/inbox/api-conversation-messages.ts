@@ -1,6 +1,6 @@
+import { ApiError } from '../../api/errors.js';
+import { decodeCursor, encodeCursor } from '../../api/page-cursor.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
-import { decodeCursor, encodeCursor } from '../../http/page-cursor.js';
 import { MESSAGE_ROW_COLUMNS, type MessageRow, messageView } from '../messaging/get-message.js';
 import { requireConversation } from './api-conversations.js';
 

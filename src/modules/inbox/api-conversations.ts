@@ -1,6 +1,6 @@
+import { ApiError } from '../../api/errors.js';
+import { decodeCursor, encodeCursor } from '../../api/page-cursor.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
-import { decodeCursor, encodeCursor } from '../../http/page-cursor.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
 import { HOLDING_BOT } from './conversation-bot.js';

@@ -1,6 +1,6 @@
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
-import { Done } from '../../http/schema.js';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { Done } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { resumeConversationBot, stopConversationBot } from '../automation/bot-conversation.js';
 import { conversationContact } from '../messaging/conversation.js';

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 
 export async function deleteQuickReply(db: Queryable, workspaceId: string, id: string): Promise<void> {
   const { rows } = await db.query(

@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 
 /** What a quick reply may name, each filled from the contact the reply goes to. */
 export const QUICK_REPLY_VARIABLES = ['name', 'first_name', 'phone', 'email'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { checkQuickReplyVariables, fillQuickReply } from './quick-reply-variables.js';
 
 const meera = { name: '  Meera  Shah ', phone: '919820000000', email: 'meera@example.com' };

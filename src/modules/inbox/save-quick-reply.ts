@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { checkQuickReplyVariables } from './quick-reply-variables.js';
 import { QUICK_REPLIES_MAX } from './schemas.js';

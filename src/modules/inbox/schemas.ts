@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MaybeText, MaybeTimestamp, NameText, PageFields, Text, Timestamp } from '../../http/schema.js';
+import { MaybeText, MaybeTimestamp, NameText, PageFields, Text, Timestamp } from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 export const STATES = ['open', 'pending', 'resolved'] as const;

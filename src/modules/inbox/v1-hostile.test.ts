@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { simulatorAppForTests } from '../../../test/support/messaging.js';
-import { encodeCursor } from '../../http/page-cursor.js';
+import { encodeCursor } from '../../api/page-cursor.js';
 
 // Malformed and hostile input to the REST v1 conversation routes: a clear 4xx naming what is wrong,
 // never a 500, and nothing changed.

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
-import { Done, Text } from '../../http/schema.js';
-import { sendCsv } from '../../http/send-csv.js';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { Done, Text } from '../../api/schema.js';
+import { sendCsv } from '../../api/send-csv.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { IdParams } from '../accounts/schemas.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';

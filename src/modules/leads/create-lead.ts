@@ -1,6 +1,6 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { newLeadSequencesSql, startNewLeadRuns } from '../automation/intake.js';
 import { withContactLimit } from '../contacts/contact-limit.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answerErrorsWith, type IntakeFailure, intakeEnvelope } from '../../http/error-handler.js';
-import { ApiError } from '../../http/errors.js';
+import { answerErrorsWith, type IntakeFailure, intakeEnvelope } from '../../api/error-handler.js';
+import { ApiError } from '../../api/errors.js';
 import { clientAddressKey } from '../../lib/client-address.js';
 import { activeFormByToken } from '../forms/find-form.js';
 import { errorPage, formPage, PAGE_HEADERS, thankYouPage } from '../forms/html.js';

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { ISO } from '../contacts/list-contacts.js';
 import { LEAD_TIMES, OWNER_NAME, SOURCE_NAME } from './list-leads.js';
 import type { Lead } from './schemas.js';

@@ -1,8 +1,8 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import { Batches, batchesOf, type Entry } from '../../db/batches.js';
 import type { Queryable } from '../../db/db.js';
 import { allOrOneByOne } from '../../db/limited-batches.js';
-import { ApiError } from '../../http/errors.js';
 
 // Batches at once and the most leads in one.
 const AT_ONCE = 4;

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, LenientText, MaybeText, MaybeTimestamp, PageFields, Timestamp } from '../../http/schema.js';
+import { AnyKey, LenientText, MaybeText, MaybeTimestamp, PageFields, Timestamp } from '../../api/schema.js';
 import { Run } from '../automation/schemas.js';
 import { FIELD_VALUE_MAX_LENGTH } from '../forms/form-fields.js';
 

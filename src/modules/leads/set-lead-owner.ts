@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 
 /** Gives the lead to a member of its workspace, or to nobody (null); anyone else is refused. */
 export async function setLeadOwner(

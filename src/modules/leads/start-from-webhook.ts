@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { safeEqual } from '../../lib/constant-time.js';
 import { enrollLead, findSequence, type SequenceForIntake } from '../automation/intake.js';
 import { createLead } from './create-lead.js';

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { activeFormByToken, FORM_CLOSED, formClosed, type PublicForm } from '../forms/find-form.js';
 import { HONEYPOT_FIELD } from '../forms/form-fields.js';

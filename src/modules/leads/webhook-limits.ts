@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { clientAddressKey } from '../../lib/client-address.js';
 import type { WebhookLimiters } from '../rate-limit/create-limiter.js';
 import type { LimitDecision, RateLimiter } from '../rate-limit/limiter.js';

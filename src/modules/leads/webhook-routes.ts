@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answerErrorsWith, intakeEnvelope } from '../../http/error-handler.js';
-import { ApiError } from '../../http/errors.js';
+import { answerErrorsWith, intakeEnvelope } from '../../api/error-handler.js';
+import { ApiError } from '../../api/errors.js';
 import { createWebhookRateLimiters } from '../rate-limit/create-limiter.js';
 import { startFromWebhook } from './start-from-webhook.js';
 import { webhookLimits } from './webhook-limits.js';

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { AccessLog, redactUrl } from '../../http/access-log.js';
+import { redactUrl } from '../../api/redact-url.js';
+import { AccessLog } from '../../http/access-log.js';
 import { validSignature } from './webhook-signature.js';
 
 describe("validSignature: the workflow webhook's X-Webhook-Signature", () => {

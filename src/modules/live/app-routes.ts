@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { RestApp } from '../../http/rest-app.js';
-import { Text } from '../../http/schema.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { Text } from '../../api/schema.js';
 import { touchSeen } from '../routing/availability.js';
 import { DEFAULT_LIVE_LIMITS, LiveHub, type LiveLimits, SSE_REFRESH, sseEvent } from './live-hub.js';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { ApiError } from '../../api/errors.js';
 import type { Db } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { BEGIN_LOOKBACK, LiveEventFeed, type LiveEventRow } from './live-event-feed.js';
 import { LIVE_KINDS, type LiveKind } from './live-kinds.js';
 

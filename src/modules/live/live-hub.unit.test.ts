@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/errors.js';
 import type { ListenHandlers } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import type { LiveEventRow } from './live-event-feed.js';
 import { LiveHub, type LiveLimits, SSE_REFRESH } from './live-hub.js';
 

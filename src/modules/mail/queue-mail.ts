@@ -1,6 +1,6 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { inTransaction } from '../../jobs/enqueue.js';
 import { type MailMessage, sendMail } from './send-mail.js';
 

@@ -1,4 +1,4 @@
-import type { RestApp } from '../../http/rest-app.js';
+import type { RestApp } from '../../api/rest-app.js';
 import { IdParams } from '../accounts/schemas.js';
 import { attachmentHeader, safeFileName } from './file-name.js';
 import { messageMedia } from './message-media.js';

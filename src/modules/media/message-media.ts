@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { MEDIA_KINDS, type MediaKind } from './media-types.js';
 
 export interface StoredMedia {

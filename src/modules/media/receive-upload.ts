@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyRequest } from 'fastify';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
 import { canonicalMime, MAX_MEDIA_BYTES } from './media-types.js';
 import { type KeptUpload, keepUpload, passUpload, type UploadedMedia, wrongType } from './upload-media.js';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { RestApp } from '../../http/rest-app.js';
-import { errorResponses } from '../../http/schema.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { errorResponses } from '../../api/schema.js';
 import { MediaKindSchema } from './media-types.js';
 import { acceptMediaUploads, receiveUpload } from './receive-upload.js';
 

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
-import { Text } from '../../http/schema.js';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { Text } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { conversationState } from '../inbox/conversation-state.js';
 import { listNotes } from '../inbox/list-notes.js';

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { CloudApiError } from './cloud-api/client.js';
 import { clientFor, numberOfWorkspace, saveNumberHealth } from './connected-numbers.js';
 import { numberProblem } from './number-problems.js';

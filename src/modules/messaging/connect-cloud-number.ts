@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { newSecret } from '../../lib/ids.js';
 import { syncTemplates } from '../templates/sync-templates.js';
 import { CloudApiClient, CloudApiError } from './cloud-api/client.js';

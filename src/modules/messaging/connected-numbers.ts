@@ -1,6 +1,6 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { newId } from '../../lib/ids.js';
 import { CloudApiClient } from './cloud-api/client.js';

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, MaybeText, MaybeTimestamp, Timestamp } from '../../http/schema.js';
+import { AnyKey, MaybeText, MaybeTimestamp, Timestamp } from '../../api/schema.js';
 import { ConversationNote, ConversationStateView } from '../inbox/schemas.js';
 
 /** Meta's objects as the network sent them (or Parley sent them): every field may be missing. */

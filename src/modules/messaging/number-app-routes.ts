@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
-import type { RestApp } from '../../http/rest-app.js';
+import { ApiError } from '../../api/errors.js';
+import type { RestApp } from '../../api/rest-app.js';
 import { canManage, requireManager } from '../accounts/roles.js';
 import { saveTemplate } from '../templates/save-template.js';
 import { checkNumber } from './check-number.js';

@@ -1,6 +1,6 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { OPTED_OUT_CODE } from './cloud-api/error-code.js';
 import type { OutboundMessage } from './cloud-api/send-body.js';
 import { failMessage } from './status.js';

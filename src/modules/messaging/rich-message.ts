@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 import type { RichType, SendMessageBody } from './schemas.js';
 
 const MEDIA = new Set<RichType>(['image', 'video', 'audio', 'document', 'sticker']);

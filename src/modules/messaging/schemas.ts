@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MaybeTimestamp, Text, Timestamp } from '../../http/schema.js';
+import { MaybeTimestamp, Text, Timestamp } from '../../api/schema.js';
 
 const HeaderValue = Type.Union(
   [

@@ -1,9 +1,9 @@
+import { ApiError } from '../../api/errors.js';
+import type { Principal } from '../../api/principal.js';
 import type { AppContext } from '../../context.js';
 import { untilRecorded } from '../../db/outage.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { normalizePhone } from '../../lib/phone.js';
-import type { Principal } from '../api-keys/key-verifier.js';
 import { withContactLimit } from '../contacts/contact-limit.js';
 import type { OutcomeWriter } from '../idempotency/outcome.js';
 import { templateNeeds } from '../templates/components.js';

@@ -1,8 +1,8 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import { Batches, batchesOf, type Entry } from '../../db/batches.js';
 import type { Queryable } from '../../db/db.js';
 import { allOrOneByOne } from '../../db/limited-batches.js';
-import { ApiError } from '../../http/errors.js';
 import type { ConnectedNumber } from './connected-numbers.js';
 import { granted, refusedSlot, type SendSlot, type SlotRow, slotParams, slotStatement } from './pacing.js';
 

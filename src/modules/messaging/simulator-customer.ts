@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { numberOfWorkspace } from './connected-numbers.js';
 import { localSimulatorUrl, simulatorMounted } from './simulator-link.js';
 

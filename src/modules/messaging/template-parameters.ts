@@ -1,4 +1,4 @@
-import { ApiError, type ErrorDetail } from '../../http/errors.js';
+import { ApiError, type ErrorDetail } from '../../api/errors.js';
 import type { TemplateNeeds } from '../templates/components.js';
 import type { GraphMedia, GraphSendComponent, GraphSendParameter } from './cloud-api/types.js';
 import { type BodyParameter, type MetaParameter, metaParameter } from './meta-parameter.js';

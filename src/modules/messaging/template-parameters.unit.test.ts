@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiError } from '../../http/errors.js';
+import type { ApiError } from '../../api/errors.js';
 import { type StoredTemplate, templateNeeds } from '../templates/components.js';
 import { sendRequestBody } from './cloud-api/send-body.js';
 import { type GivenTemplateValues, type TemplateValues, templateComponents } from './template-parameters.js';

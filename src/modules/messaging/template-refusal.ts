@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { markTemplateStatus } from '../templates/mark-template-status.js';
 import { syncTemplates } from '../templates/sync-templates.js';
 import type { ConnectedNumber } from './connected-numbers.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 
 /** Exports and imports running at once, per workspace and per person (the web app); tests lower them. */
 export const HEAVY_WORK = { perWorkspace: 2, perUser: 2, retryAfterSeconds: 5 };

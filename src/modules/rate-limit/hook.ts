@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 import type { LimitDecision, RateLimiter } from './limiter.js';
 
 /**

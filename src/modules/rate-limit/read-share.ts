@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../api/errors.js';
 
 /**
  * Expensive reads (the dashboard, audience counts) one workspace runs at once in this process, and how

@@ -1,6 +1,6 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { type ChangedBy, changeConversationIn } from '../inbox/change-conversation.js';
 import type { AfterCommit } from '../messaging/events.js';
 import { availableSql } from './availability.js';

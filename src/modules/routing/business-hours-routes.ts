@@ -1,4 +1,4 @@
-import type { RestApp } from '../../http/rest-app.js';
+import type { RestApp } from '../../api/rest-app.js';
 import { requireManager } from '../accounts/roles.js';
 import { BusinessHoursBody, BusinessHoursResult } from './business-hours-schemas.js';
 import { businessHoursOf, saveBusinessHours } from './business-hours-settings.js';

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { NameText, Text } from '../../http/schema.js';
+import { NameText, Text } from '../../api/schema.js';
 
 // Times and dates are read as loose text here and checked in business-hours-settings.ts, which says
 // in plain words what is wrong with one ("Write times as HH:MM, such as 09:00").

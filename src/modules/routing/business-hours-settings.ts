@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { type Hours, insideBusinessHours } from './business-hours.js';
 import { type BusinessHours, type BusinessHoursBody, DAYS } from './business-hours-schemas.js';
 

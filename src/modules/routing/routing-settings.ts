@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { IDLE_MINUTES_DEFAULT, type RoutingSettings } from './schemas.js';
 
 /** The workspace's routing: the auto-assign team (null: off) and the idle limit. */

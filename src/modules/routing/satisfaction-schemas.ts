@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Text } from '../../http/schema.js';
+import { Text } from '../../api/schema.js';
 
 const MAX_QUESTION = 1024;
 

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import type { SurveySettings } from './satisfaction-schemas.js';
 
 export const DEFAULT_QUESTION =

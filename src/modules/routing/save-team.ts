@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Db, Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listTeams } from './list-teams.js';
 import { TEAMS_MAX, type Team, type TeamBody, type TeamPatch } from './schemas.js';

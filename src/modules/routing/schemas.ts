@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { NameText, Text, Timestamp } from '../../http/schema.js';
+import { NameText, Text, Timestamp } from '../../api/schema.js';
 
 export const AVAILABILITIES = ['online', 'away'] as const;
 export type Availability = (typeof AVAILABILITIES)[number];

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { type Actor, audited } from '../audit/record-audit.js';
 import { setArchived } from '../audit/set-archived.js';
 import { CloudApiError } from '../messaging/cloud-api/client.js';

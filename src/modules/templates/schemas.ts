@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MaybeTimestamp, Timestamp } from '../../http/schema.js';
+import { MaybeTimestamp, Timestamp } from '../../api/schema.js';
 
 export const TemplateStatus = Type.Union([
   Type.Literal('APPROVED'),

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { CloudApiError } from '../messaging/cloud-api/client.js';
 import { type ConnectedNumber, clientFor } from '../messaging/connected-numbers.js';
 import { saveTemplate } from './save-template.js';

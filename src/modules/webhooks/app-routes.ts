@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { RestApp } from '../../http/rest-app.js';
-import { Text } from '../../http/schema.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { Text } from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';

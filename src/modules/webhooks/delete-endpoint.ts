@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 
 /** Removes an endpoint and its delivery history. */
 export async function deleteEndpoint(db: Queryable, workspaceId: string, id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { privateAddressOf } from './safe-fetch.js';
 

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import type { Delivery } from './schemas.js';
 
 /** The endpoint's last 50 deliveries, newest first. */

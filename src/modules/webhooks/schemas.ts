@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MaybeTimestamp, Timestamp } from '../../http/schema.js';
+import { MaybeTimestamp, Timestamp } from '../../api/schema.js';
 
 /** Settings › Developer › Webhooks: the endpoints with their failed deliveries, and the events to choose from. */
 export const EndpointListResult = Type.Object({

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
+import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { deliverWebhook } from './deliver.js';
 import type { Delivery } from './schemas.js';

@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 
 /** For operator commands that name a workspace: 404 when there is none with that id. */
 export async function requireWorkspace(db: Queryable, id: string): Promise<void> {

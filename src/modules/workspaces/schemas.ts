@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../http/schema.js';
+import { Timestamp } from '../../api/schema.js';
 
 const Nullable = Type.Union([Type.String(), Type.Null()]);
 

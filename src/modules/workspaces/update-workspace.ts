@@ -1,5 +1,5 @@
+import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ApiError } from '../../http/errors.js';
 import { isCallingCode } from '../../lib/phone.js';
 import { KEY_NOTICES } from '../api-keys/key-notices.js';
 import { keywordForm, MAX_KEYWORD } from '../contacts/consent-keywords.js';

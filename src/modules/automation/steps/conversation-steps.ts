@@ -1,4 +1,4 @@
-import { ApiError } from '../../../http/errors.js';
+import { ApiError } from '../../../api/errors.js';
 import { type ConversationChangeInput, changeConversationIn } from '../../inbox/change-conversation.js';
 import { assignToTeam } from '../../routing/assign-to-team.js';
 import { PermanentStepError, type StepInput, type StepOutcome } from './step.js';

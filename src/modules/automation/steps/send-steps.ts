@@ -1,4 +1,4 @@
-import { ApiError } from '../../../http/errors.js';
+import { ApiError } from '../../../api/errors.js';
 import type { SendMessageBody } from '../../messaging/schemas.js';
 import { type SendResult, sendMessage } from '../../messaging/send-message.js';
 import { messageProblems, type RichMessage, type TemplateStep } from '../definition.js';

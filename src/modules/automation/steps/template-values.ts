@@ -1,5 +1,5 @@
+import { ApiError, type ErrorDetail } from '../../../api/errors.js';
 import type { AppContext } from '../../../context.js';
-import { ApiError, type ErrorDetail } from '../../../http/errors.js';
 import type { HeaderValue, TemplateValues } from '../../messaging/template-parameters.js';
 import { templateComponents } from '../../messaging/template-parameters.js';
 import { type StoredTemplate, templateNeeds } from '../../templates/components.js';

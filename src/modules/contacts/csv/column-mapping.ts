@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { ApiError } from '../../../http/errors.js';
-import { Text } from '../../../http/schema.js';
+import { ApiError } from '../../../api/errors.js';
+import { Text } from '../../../api/schema.js';
 
 const Column = Text({ minLength: 1, maxLength: 200 });
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
-import { ApiError } from '../../../http/errors.js';
+import { ApiError } from '../../../api/errors.js';
 
 /** What an upload may hold: past these, the whole file is refused with words saying which. */
 export const CSV_LIMITS = {

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../../http/errors.js';
-import type { RestApp } from '../../../http/rest-app.js';
+import { ApiError } from '../../../api/errors.js';
+import type { RestApp } from '../../../api/rest-app.js';
 import { CSV_LIMITS } from './read-csv.js';
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'application/vnd.ms-excel'];

@@ -1,6 +1,6 @@
-import type { RestApp } from '../../../http/rest-app.js';
-import { errorResponses } from '../../../http/schema.js';
-import { sendCsv } from '../../../http/send-csv.js';
+import type { RestApp } from '../../../api/rest-app.js';
+import { errorResponses } from '../../../api/schema.js';
+import { sendCsv } from '../../../api/send-csv.js';
 import { holdHeavyWork } from '../../rate-limit/heavy-work.js';
 import { ImportQuery } from './column-mapping.js';
 import { contactColumns, contactRecords } from './export-contacts.js';

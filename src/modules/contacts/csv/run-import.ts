@@ -1,6 +1,6 @@
+import { ApiError } from '../../../api/errors.js';
 import type { AppContext } from '../../../context.js';
 import type { Db, Queryable } from '../../../db/db.js';
-import { ApiError } from '../../../http/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { withContactLimit } from '../contact-limit.js';
 import { ON_PHONE_CONFLICT } from '../upsert-contact.js';

@@ -7,8 +7,8 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { Principal } from '../modules/api-keys/key-verifier.js';
-import type { EffectReplay } from '../modules/idempotency/outcome.js';
+import type { EffectReplay } from './effect-replay.js';
+import type { Principal } from './principal.js';
 
 export type RestApp = FastifyInstance<
   RawServerDefault,

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { buildValidator } from '../http/validation.js';
 import { toApiError } from './errors.js';
 import { Text } from './schema.js';
-import { buildValidator } from './validation.js';
 
 const Body = Type.Object(
   {

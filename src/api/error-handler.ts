@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnreachableError } from '../db/outage.js';
-import { redactUrl } from './access-log.js';
 import {
   ApiError,
   DATABASE_RETRY_AFTER_SECONDS,
@@ -9,6 +8,7 @@ import {
   INTERNAL_ERROR_MESSAGE,
   toApiError,
 } from './errors.js';
+import { redactUrl } from './redact-url.js';
 
 /** How one part of the API words an error: REST v1 and the web app's API, or lead intake. */
 export interface Envelope {
