@@ -3,15 +3,20 @@ import { ApiError } from '../api/errors.js';
 import type { RestApp } from '../api/rest-app.js';
 import { ErrorResponse } from '../api/schema.js';
 import { authenticate } from '../modules/api-keys/authenticate.js';
+import { registerAuditRoutes } from '../modules/audit/routes.js';
 import { registerEventRoutes } from '../modules/automation/routes.js';
 import { registerAutomationRoutes } from '../modules/automation/v1-routes.js';
+import { registerRunRoutes } from '../modules/automation/v1-run-routes.js';
 import { registerBroadcastRoutes } from '../modules/broadcasts/routes.js';
 import { registerContactRoutes } from '../modules/contacts/routes.js';
+import { registerDashboardRoutes } from '../modules/dashboard/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
+import { registerQuickReplyRoutes } from '../modules/inbox/v1-quick-reply-routes.js';
 import { registerConversationRoutes } from '../modules/inbox/v1-routes.js';
 import { registerMediaRoutes } from '../modules/media/routes.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
+import { registerRoutingRoutes } from '../modules/routing/v1-routes.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
 
 export const REST_BODY_LIMIT = 256 * 1024;
@@ -47,6 +52,11 @@ export async function restV1(app: RestApp): Promise<void> {
   registerBroadcastRoutes(app);
   registerAutomationRoutes(app);
   registerConversationRoutes(app);
+  registerDashboardRoutes(app);
+  registerRunRoutes(app);
+  registerRoutingRoutes(app);
+  registerQuickReplyRoutes(app);
+  registerAuditRoutes(app);
   await registerMediaRoutes(app);
 }
 

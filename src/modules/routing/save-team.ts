@@ -34,8 +34,16 @@ async function setMembers(tx: Queryable, workspaceId: string, teamId: string, me
   );
 }
 
-/** A new team; 409 when the workspace has one of that name (in any case) or already TEAMS_MAX teams. */
-export async function createTeam(db: Db, workspaceId: string, body: TeamBody): Promise<Team> {
+/**
+ * A new team; 409 when the workspace has one of that name (in any case) or already TEAMS_MAX teams.
+ * `within` runs in its transaction with the team made (REST v1 records its Idempotency-Key answer there).
+ */
+export async function createTeam(
+  db: Db,
+  workspaceId: string,
+  body: TeamBody,
+  within?: (tx: Queryable, team: Team) => Promise<void>,
+): Promise<Team> {
   const id = newId('team');
   try {
     await db.transaction(async (tx) => {
@@ -51,6 +59,7 @@ export async function createTeam(db: Db, workspaceId: string, body: TeamBody): P
           `A workspace has at most ${TEAMS_MAX} teams: delete one you no longer use`,
         );
       await setMembers(tx, workspaceId, id, body.member_ids ?? []);
+      if (within) await within(tx, (await listTeams(tx, workspaceId, id))[0]!);
     });
   } catch (err) {
     throw nameTaken(err);
