@@ -81,6 +81,37 @@ describe('REST v1 under generated input', () => {
   );
 
   it(
+    'POST /teams',
+    async () => {
+      const memberIds = fc.oneof(stringList, hostileString, fc.constant(null));
+      const cap = fc.oneof(fc.integer({ min: -5, max: 2000 }), fc.constant(null), hostileString);
+      const body = bodyOf({ name: hostileString, max_open_per_member: cap, member_ids: memberIds });
+      await fc.assert(
+        fc.asyncProperty(rawBody(body), requestHeaders, async (payload, h) => {
+          await postChecked('/teams', payload, h);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'POST /quick-replies',
+    async () => {
+      const text = fc.oneof(hostileString, fc.constantFrom('Hi {{name}}', 'Hi {{nope}}', '{{ first_name }}'));
+      const body = bodyOf({ title: hostileString, text });
+      await fc.assert(
+        fc.asyncProperty(rawBody(body), requestHeaders, async (payload, h) => {
+          await postChecked('/quick-replies', payload, h);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     'POST /events',
     async () => {
       const properties = fc.dictionary(hostileString, fc.oneof(hostileString, anyJson), { maxKeys: 4 });

@@ -177,3 +177,99 @@ describe('unknown routes and methods', () => {
     expectRestError(await t.app.inject({ method: method as 'GET', url }), 401, 'unauthorized');
   });
 });
+
+describe('hostile input to the settings, teams and quick replies bodies', () => {
+  const long = 'x'.repeat(5000);
+  const hours = {
+    schedule: null,
+    holidays: [],
+    away: { enabled: false, text: 'Away' },
+    greeting: { enabled: false, text: 'Hi' },
+  };
+  it.each([
+    ['PUT', '/business-hours', { ...hours, schedule: 'always' }, 'schedule'],
+    [
+      'PUT',
+      '/business-hours',
+      { ...hours, schedule: { mon: [{ from: '09:00', to: 'noon' }] } },
+      'schedule.mon.0.to',
+    ],
+    ['PUT', '/business-hours', { ...hours, schedule: { funday: [] } }, 'schedule.funday'],
+    ['PUT', '/business-hours', { ...hours, away: { enabled: 'yes', text: 'x' } }, 'away.enabled'],
+    ['PUT', '/business-hours', { ...hours, away: { enabled: true, text: 'a\u0000b' } }, 'away.text'],
+    [
+      'PUT',
+      '/business-hours',
+      { ...hours, holidays: [{ date: '2026-12-25', name: 'a\nb' }] },
+      'holidays.0.name',
+    ],
+    ['PUT', '/routing', { auto_assign_team_id: 5, idle_minutes: 15 }, 'auto_assign_team_id'],
+    ['PUT', '/routing', { auto_assign_team_id: null, idle_minutes: 1441 }, 'idle_minutes'],
+    ['PUT', '/routing', { auto_assign_team_id: 'team_nothing', idle_minutes: 15 }, 'auto_assign_team_id'],
+    ['POST', '/teams', { name: '' }, 'name'],
+    ['POST', '/teams', { name: 'a\u0007b' }, 'name'],
+    ['POST', '/teams', { name: 'n'.repeat(81) }, 'name'],
+    ['POST', '/teams', { name: 'T', member_ids: 'usr_x' }, 'member_ids'],
+    ['POST', '/teams', { name: 'T', member_ids: ['usr_nobody'] }, 'member_ids'],
+    ['POST', '/teams', { name: 'T', max_open_per_member: 0 }, 'max_open_per_member'],
+    ['POST', '/teams', { name: 'T', admin: true }, 'admin'],
+    ['PUT', '/satisfaction/settings', { enabled: 1, question: 'Rate us' }, 'enabled'],
+    ['PUT', '/satisfaction/settings', { enabled: true, question: long }, 'question'],
+    ['POST', '/quick-replies', { title: ['x'], text: 'y' }, 'title'],
+    ['POST', '/quick-replies', { title: 'x', text: long }, 'text'],
+    ['POST', '/quick-replies', { title: 'x\u2028y', text: 'z' }, 'title'],
+    ['POST', '/quick-replies', { title: 'x', text: 'a\u0000' }, 'text'],
+  ])('%s %s refuses %j with 422 naming %s', async (method, path, body, field) => {
+    const { key } = await t.workspace();
+    const res = await t.api(method, path, key, body);
+    expectRestError(res, 422, 'validation_error');
+    expect(res.json().error.details.map((d: { field: string }) => d.field)).toContain(field);
+  });
+
+  it.each([
+    ['PATCH', '/teams/team_nothing', { name: 'x' }],
+    ['DELETE', '/teams/team_nothing', undefined],
+    ['GET', '/teams/team_nothing', undefined],
+    ['PUT', '/quick-replies/qr_nothing', { title: 'x', text: 'y' }],
+    ['DELETE', '/quick-replies/qr_nothing', undefined],
+    ['GET', '/runs/run_nothing', undefined],
+    ['GET', `/runs/${encodeURIComponent("'; DROP TABLE runs; --")}`, undefined],
+  ])('%s %s of an unknown id is 404', async (method, path, body) => {
+    const { key } = await t.workspace();
+    expectRestError(await t.api(method, path, key, body), 404, 'not_found');
+  });
+
+  it.each(['/teams', '/quick-replies', '/business-hours', '/routing', '/satisfaction/settings'])(
+    'refuses broken JSON to %s with 400 and a text body with 415',
+    async (path) => {
+      const { key } = await t.workspace();
+      const method = path === '/teams' || path === '/quick-replies' ? 'POST' : 'PUT';
+      const broken = await t.api(method, path, key, '{"name":', { 'content-type': 'application/json' });
+      expectRestError(broken, 400, 'invalid_json');
+      const text = await t.api(method, path, key, 'name=x', { 'content-type': 'text/plain' });
+      expectRestError(text, 415, 'unsupported_media_type');
+    },
+  );
+});
+
+describe('hostile queries to the lists and reports', () => {
+  it.each([
+    ['/runs', 'limit=0'],
+    ['/runs', 'limit=101'],
+    ['/runs', 'cursor=%00'],
+    ['/runs', 'cursor=WyIxIl0'],
+    ['/runs', `cursor=${'A'.repeat(600)}`],
+    ['/runs', 'status=all'],
+    ['/runs', `automation_id=${'a'.repeat(65)}`],
+    ['/audit-log', 'limit=abc'],
+    ['/audit-log', 'cursor=bm90IGpzb24'],
+    ['/audit-log', 'entity=__proto__'],
+    ['/dashboard', 'days=1e309'],
+    ['/dashboard', 'days=-1'],
+    ['/satisfaction', 'days=0'],
+    ['/quick-replies', `contact_id=${'c'.repeat(65)}`],
+  ])('GET %s?%s is a 422', async (path, query) => {
+    const { key } = await t.workspace();
+    expectRestError(await t.api('GET', `${path}?${query}`, key), 422, 'validation_error');
+  });
+});

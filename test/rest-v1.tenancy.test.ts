@@ -2,8 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './support/app.js';
 import { broadcastWalls } from './support/broadcast-walls.js';
 import { describeAuthentication } from './support/endpoint-security.js';
+import { submit } from './support/intake.js';
 import { listen, simState } from './support/messaging.js';
 import { openApiRoutes, routeName, withRouteTable } from './support/route-table.js';
+import { routingWalls } from './support/routing-walls.js';
 import { csvForm, Tenant } from './support/tenant.js';
 import { expectTenantWall, type WallCase } from './support/tenant-wall.js';
 
@@ -122,7 +124,89 @@ const WALLS: Record<string, Wall> = {
   ...automationWalls(),
   ...conversationWalls(),
   ...broadcastWalls((x) => x.rest),
+  ...pageWalls(),
 };
+
+/** The app's other pages (dashboard, runs, settings, teams, quick replies, audit log) through B's key. */
+function pageWalls(): Record<string, Wall> {
+  const read = (x: Tenant, path: string) => async () => (await x.app('GET', path)).json();
+  const routing = routingWalls(t.ctx.db);
+  const quickReply = async (a: Tenant) => {
+    const res = await a.rest('POST', '/quick-replies', { title: `Reply ${a.tag}`, text: 'Hi there' });
+    return res.json().quick_reply as { id: string; title: string };
+  };
+  const hours = (text: string) => ({
+    schedule: { mon: [{ from: '07:15', to: '11:45' }] },
+    holidays: [{ date: '2026-12-25', name: `Holiday ${text}` }],
+    away: { enabled: true, text: `Away ${text}` },
+    greeting: { enabled: false, text: 'Hi' },
+  });
+  return {
+    'GET /dashboard': async (a) => {
+      const { id, token } = await a.form();
+      const res = await submit(t, { token, email: `dashboard-${a.tag}@example.com` });
+      if (res.statusCode !== 201) throw new Error(`form submit for a fixture: ${res.statusCode} ${res.body}`);
+      return { markers: [id] };
+    },
+    'GET /runs': async (a) => ({ markers: [(await a.lead()).runId] }),
+    'GET /runs/:id': async (a) => {
+      const { runId } = await a.lead();
+      return { params: { id: runId }, markers: [runId] };
+    },
+    'GET /business-hours': async (a) => {
+      await a.app('PUT', '/business-hours', hours(a.tag));
+      return { markers: [`Holiday ${a.tag}`, `Away ${a.tag}`] };
+    },
+    'PUT /business-hours': async (a) => {
+      await a.app('PUT', '/business-hours', hours(a.tag));
+      return { body: hours('of B'), status: 200, snapshot: read(a, '/business-hours') };
+    },
+    'GET /routing': routing['GET /routing']!,
+    'PUT /routing': routing['PUT /routing']!,
+    'GET /teams': routing['GET /teams']!,
+    'POST /teams': routing['POST /teams']!,
+    'GET /teams/:id': routing['GET /teams/:id']!,
+    'PATCH /teams/:id': routing['PATCH /teams/:id']!,
+    'DELETE /teams/:id': routing['DELETE /teams/:id']!,
+    'GET /satisfaction': async (a) => {
+      const { userId } = await a.member();
+      await t.ctx.db.query(
+        `INSERT INTO satisfaction_surveys (workspace_id, id, contact_id, assignee_id, message_id, rating, answered_at)
+         VALUES ($1, $2, 'ct_x', $3, 'msg_x', 4, now())`,
+        [await a.workspaceId(), `csat_${a.tag}`, userId],
+      );
+      return { markers: [userId] };
+    },
+    'GET /satisfaction/settings': async (a) => {
+      await a.app('PUT', '/satisfaction/settings', { enabled: true, question: `Rate ${a.tag}` });
+      return { markers: [`Rate ${a.tag}`] };
+    },
+    'PUT /satisfaction/settings': async (a) => {
+      await a.app('PUT', '/satisfaction/settings', { enabled: true, question: `Rate ${a.tag}` });
+      return {
+        body: { enabled: false, question: 'Of B' },
+        status: 200,
+        snapshot: read(a, '/satisfaction/settings'),
+      };
+    },
+    'GET /quick-replies': async (a) => ({ markers: [(await quickReply(a)).title] }),
+    // B's quick reply of A's title is B's own.
+    'POST /quick-replies': async (a) => {
+      const { title } = await quickReply(a);
+      return { body: { title, text: 'x' }, status: 201, snapshot: read(a, '/quick-replies') };
+    },
+    'PUT /quick-replies/:id': async (a) => ({
+      params: { id: (await quickReply(a)).id },
+      body: { title: 'Changed by B', text: 'x' },
+      snapshot: read(a, '/quick-replies'),
+    }),
+    'DELETE /quick-replies/:id': async (a) => ({
+      params: { id: (await quickReply(a)).id },
+      snapshot: read(a, '/quick-replies'),
+    }),
+    'GET /audit-log': async (a) => ({ markers: [(await a.contact()).id] }),
+  };
+}
 
 /** The conversation routes: B's list is B's own, and A's conversation is neither read nor changed through B's key. */
 function conversationWalls(): Record<string, Wall> {

@@ -17,7 +17,7 @@ const NOT_FOUND = 'No quick reply with that id';
 const example = {
   id: 'qr_6h2j8k4l',
   title: 'Opening hours',
-  text: "Hi {{contact.name}}, we're open Monday to Friday from 09:00 to 17:30.",
+  text: "Hi {{name}}, we're open Monday to Friday from 09:00 to 17:30.",
   created_at: '2026-10-02T14:20:00.000Z',
   updated_at: '2026-11-20T10:05:31.000Z',
 };
@@ -84,7 +84,7 @@ export function registerQuickReplyRoutes(app: RestApp): void {
         operationId: 'createQuickReply',
         summary: 'Create a quick reply',
         description:
-          'The text may use the variables the app offers ({{contact.name}}, ...); an unknown one, a title in ' +
+          'The text may use {{name}}, {{first_name}}, {{phone}} and {{email}}, filled from the contact; an unknown one, a title in ' +
           'use or a 201st quick reply is a 422 naming the field.',
         tags,
         body: { ...QuickReplyBody, examples: [body] },
