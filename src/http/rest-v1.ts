@@ -7,8 +7,10 @@ import { registerEventRoutes } from '../modules/automation/routes.js';
 import { registerAutomationRoutes } from '../modules/automation/v1-routes.js';
 import { registerBroadcastRoutes } from '../modules/broadcasts/routes.js';
 import { registerContactRoutes } from '../modules/contacts/routes.js';
+import { registerFormRoutes } from '../modules/forms/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
 import { registerConversationRoutes } from '../modules/inbox/v1-routes.js';
+import { registerLeadRoutes } from '../modules/leads/routes.js';
 import { registerMediaRoutes } from '../modules/media/routes.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
@@ -47,6 +49,8 @@ export async function restV1(app: RestApp): Promise<void> {
   registerBroadcastRoutes(app);
   registerAutomationRoutes(app);
   registerConversationRoutes(app);
+  registerLeadRoutes(app);
+  registerFormRoutes(app);
   await registerMediaRoutes(app);
 }
 
