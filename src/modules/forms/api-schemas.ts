@@ -10,7 +10,10 @@ const Embed = Type.Object(
     script: Type.String({ description: 'A script tag that renders the form where it is pasted' }),
     html: Type.String({ description: 'A plain HTML form that posts without JavaScript' }),
   },
-  { description: 'Publish & embed: the three ways the form reaches people (they take submissions once active)' },
+  {
+    description:
+      'Publish & embed: the three ways the form reaches people (they take submissions once active)',
+  },
 );
 
 const FORM = {
@@ -21,7 +24,13 @@ const FORM = {
   fields: [
     { name: 'name', label: 'Name', type: 'text', required: true },
     { name: 'email', label: 'E-mail', type: 'email', required: true },
-    { name: 'company_size', label: 'Company size', type: 'select', required: false, options: ['1-10', '11-50'] },
+    {
+      name: 'company_size',
+      label: 'Company size',
+      type: 'select',
+      required: false,
+      options: ['1-10', '11-50'],
+    },
   ],
   thank_you_message: 'Thanks! We will call you within a day.',
   redirect_url: null,

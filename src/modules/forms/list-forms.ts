@@ -23,7 +23,13 @@ async function queryForms(
      WHERE f.workspace_id = $1 AND (f.archived_at IS NOT NULL) = $2
        AND ($3::bigint IS NULL OR (${MICROS}, f.id) < ($3::bigint, $4::text))
      ORDER BY f.created_at DESC, f.id DESC LIMIT $5`,
-    [workspaceId, archived, page?.after?.micros ?? null, page?.after?.id ?? null, page ? page.limit + 1 : null],
+    [
+      workspaceId,
+      archived,
+      page?.after?.micros ?? null,
+      page?.after?.id ?? null,
+      page ? page.limit + 1 : null,
+    ],
   );
   return rows;
 }

@@ -58,7 +58,9 @@ describe('POST and GET /api/v1/forms/{id}', () => {
     });
     expect(form).toMatchObject({ active: true, fields: FIELDS, thank_you_message: 'Merci' });
     expect(form.redirect_url).toBe('https://example.com/thanks');
-    expect((await submit(t, { token: form.token, email: 'a@example.com', size: '11+' })).statusCode).toBe(201);
+    expect((await submit(t, { token: form.token, email: 'a@example.com', size: '11+' })).statusCode).toBe(
+      201,
+    );
     expect((await t.api('GET', `/forms/${form.id}`, ws.key)).json().form.leads).toBe(1);
   });
 
@@ -137,7 +139,9 @@ describe('PATCH and DELETE /api/v1/forms/{id}', () => {
     expect(res.body).toBe('');
     expect((await t.api('DELETE', `/forms/${form.id}`, ws.key)).statusCode).toBe(204);
     expect((await t.api('GET', '/forms', ws.key)).json().forms).toEqual([]);
-    expect((await t.api('GET', `/forms/${form.id}`, ws.key)).json().form.archived_at).toEqual(expect.any(String));
+    expect((await t.api('GET', `/forms/${form.id}`, ws.key)).json().form.archived_at).toEqual(
+      expect.any(String),
+    );
     expect((await submit(t, { token: form.token, email: 'late@example.com' })).statusCode).toBe(404);
     expectRestError(await t.api('DELETE', '/forms/fm_nothing', ws.key), 404, 'not_found');
   });

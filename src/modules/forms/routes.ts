@@ -122,7 +122,7 @@ export function registerFormRoutes(app: RestApp): void {
         operationId: 'updateForm',
         summary: 'Edit a form, or publish and unpublish it',
         description:
-          'Fields given replace the form\'s; `fields` replaces the whole list. `active: true` publishes the form ' +
+          "Fields given replace the form's; `fields` replaces the whole list. `active: true` publishes the form " +
           '(its page and embeds take submissions), `false` unpublishes it (they answer that it is closed). ' +
           '`thank_you_message` or `redirect_url` null clears it. Leads already taken keep their fields. ' +
           'Answers the form as it now stands.',

@@ -51,5 +51,11 @@ export function formChanges(b: FormEdit): FormChanges {
   const redirect =
     b.redirect_url === undefined ? undefined : b.redirect_url ? checkRedirectUrl(b.redirect_url) : null;
   const thankYou = b.thank_you_message === undefined ? undefined : b.thank_you_message?.trim() || null;
-  return { name: name ?? null, fields, active: b.active ?? null, thankYouMessage: thankYou, redirectUrl: redirect };
+  return {
+    name: name ?? null,
+    fields,
+    active: b.active ?? null,
+    thankYouMessage: thankYou,
+    redirectUrl: redirect,
+  };
 }

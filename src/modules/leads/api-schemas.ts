@@ -18,7 +18,8 @@ export const Cursor = Type.Optional(
   Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
 );
 export const NextCursor = Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' });
-const Moment = (description: string) => Type.Optional(Text({ maxLength: 40, format: 'date-time', description }));
+const Moment = (description: string) =>
+  Type.Optional(Text({ maxLength: 40, format: 'date-time', description }));
 
 export const ApiLeadQuery = Type.Object({
   status: Type.Optional(LeadStatus),

@@ -29,7 +29,10 @@ export async function listLeadNotePage(
   options: { limit: number; cursor?: string | undefined },
 ) {
   const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
-  const lead = await db.query('SELECT 1 FROM leads WHERE workspace_id = $1 AND id = $2', [workspaceId, leadId]);
+  const lead = await db.query('SELECT 1 FROM leads WHERE workspace_id = $1 AND id = $2', [
+    workspaceId,
+    leadId,
+  ]);
   if (!lead.rows[0]) throw new ApiError('not_found', 'No lead with that id');
   const { rows } = await db.query<LeadNote & { micros: string }>(
     `SELECT ${COLUMNS}, ${MICROS}::text AS micros FROM lead_notes n WHERE n.workspace_id = $1 AND n.lead_id = $2

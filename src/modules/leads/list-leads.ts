@@ -78,7 +78,11 @@ export async function listLeads(db: Queryable, workspaceId: string, options: Lea
   );
   const leads = rows.slice(0, limit).map(({ micros: _micros, ...lead }) => lead);
   const last = rows.length > limit ? rows[limit - 1] : undefined;
-  return { leads, hasNextPage: rows.length > limit, lastKey: last ? { micros: last.micros, id: last.id } : null };
+  return {
+    leads,
+    hasNextPage: rows.length > limit,
+    lastKey: last ? { micros: last.micros, id: last.id } : null,
+  };
 }
 
 /** REST v1's page of leads: after `cursor`, with the cursor of the next page (null on the last). */

@@ -144,7 +144,10 @@ describe('GET and PATCH /api/v1/leads/{id}', () => {
       owner_id: null,
     });
 
-    const changed = await t.api('PATCH', `/leads/${id}`, ws.key, { status: 'qualified', owner_id: ws.ownerId });
+    const changed = await t.api('PATCH', `/leads/${id}`, ws.key, {
+      status: 'qualified',
+      owner_id: ws.ownerId,
+    });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().lead).toMatchObject({ id, status: 'qualified', owner_id: ws.ownerId });
     expect(changed.json().lead.owner_name).toEqual(expect.any(String));
