@@ -43,6 +43,14 @@ describe('GET /api/v1/leads', () => {
     const first = await lead(ws.form.token, 'ann@example.com');
     const second = await lead(ws.form.token, 'bo@example.com');
     const other = await t.api('POST', '/forms', ws.key, { name: 'Other', active: true });
+    // A sequence started by the other form's submissions: its leads are the ones it ran for.
+    const formSeq = await t.api('POST', '/automations', ws.key, {
+      name: 'Other form follow-up',
+      trigger: { type: 'form_submitted', form_id: other.json().form.id },
+      steps: [{ id: 's', type: 'update_lead_status', status: 'contacted' }],
+      published: true,
+    });
+    expect(formSeq.statusCode, formSeq.body).toBe(201);
     const third = await lead(other.json().form.token, 'cy@example.com');
     const seq = await t.api('POST', '/automations', ws.key, {
       name: 'CRM',
@@ -80,6 +88,7 @@ describe('GET /api/v1/leads', () => {
 
     expect(ids(await t.api('GET', `/leads?form_id=${ws.form.id}`, ws.key))).toEqual([second, first]);
     expect(ids(await t.api('GET', `/leads?automation_id=${seq.json().id}`, ws.key))).toEqual([fourth]);
+    expect(ids(await t.api('GET', `/leads?automation_id=${formSeq.json().id}`, ws.key))).toEqual([third]);
     expect(ids(await t.api('GET', '/leads?form_id=fm_nothing', ws.key))).toEqual([]);
     // since is inclusive, until exclusive.
     const window = '/leads?since=2026-02-01T00:00:00Z&until=2026-03-01T00:00:00%2B00:00';
