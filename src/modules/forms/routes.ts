@@ -61,7 +61,7 @@ export function registerFormRoutes(app: RestApp): void {
           'HTML form. They take submissions while the form is `active` and not archived.',
         tags,
         params: IdParams,
-        response: { 200: ApiFormResult, ...errorResponses(401, 404, 429) },
+        response: { 200: ApiFormResult, ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request) => withEmbed(ctx.db, request.principal().workspaceId, request.params.id),
@@ -164,7 +164,7 @@ export function registerFormRoutes(app: RestApp): void {
           'Archiving again changes nothing (204). The app restores it.',
         tags,
         params: IdParams,
-        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 429) },
+        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request, reply) => {

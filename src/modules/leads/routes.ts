@@ -67,7 +67,7 @@ export function registerLeadRoutes(app: RestApp): void {
           'Archived leads are found too (`archived_at`). Its notes are GET /leads/{id}/notes.',
         tags,
         params: IdParams,
-        response: { 200: ApiLeadResult, ...errorResponses(401, 404, 429) },
+        response: { 200: ApiLeadResult, ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request) => ({
