@@ -361,6 +361,66 @@ describe('REST v1 under generated input', () => {
   );
 
   it(
+    'POST and PATCH /forms, PATCH /leads/{id} and POST /leads/{id}/notes',
+    async () => {
+      const field = bodyOf({
+        name: fc.oneof(fc.constantFrom('email', 'size', 'token'), hostileString),
+        label: hostileString,
+        type: fc.oneof(fc.constantFrom('text', 'email', 'select', 'checkbox', 'file'), hostileString),
+        required: fc.oneof(fc.boolean(), anyJson),
+        options: fc.oneof(stringList, anyJson),
+      });
+      const form = {
+        name: hostileString,
+        fields: fc.oneof(fc.array(field, { maxLength: 3 }), anyJson),
+        active: fc.oneof(fc.boolean(), anyJson),
+        thank_you_message: fc.oneof(hostileString, fc.constant(null)),
+        redirect_url: fc.oneof(
+          fc.constantFrom('https://example.com/t', 'javascript:alert(1)', null),
+          hostileString,
+        ),
+      };
+      const lead = {
+        status: fc.oneof(fc.constantFrom('new', 'won', 'lost'), hostileString, anyJson),
+        owner_id: fc.oneof(fc.constant(null), hostileString, anyJson),
+      };
+      const created = await t.api('POST', '/forms', ws.key, { name: 'Fuzzed', active: true });
+      expect(created.statusCode, created.body).toBe(201);
+      const { id, token } = created.json().form;
+      const submitted = await t.app.inject({
+        method: 'POST',
+        url: '/api/forms/submit',
+        payload: { token, email: 'fuzz@example.com' },
+      });
+      expect(submitted.statusCode, submitted.body).toBe(201);
+      const leadId = submitted.json().lead_id;
+      const patch = (url: string, payload: string | Buffer, h: Record<string, string>) =>
+        t.app.inject({
+          method: 'PATCH',
+          url: `/api/v1${url}`,
+          headers: { authorization: `Bearer ${ws.key}`, ...h },
+          payload,
+        });
+      await fc.assert(
+        fc.asyncProperty(
+          rawBody(bodyOf(form)),
+          rawBody(bodyOf(lead)),
+          rawBody(bodyOf({ text: hostileString })),
+          requestHeaders,
+          async (f, l, n, h) => {
+            await postChecked('/forms', f, h);
+            expectRestEnvelope(await patch(`/forms/${id}`, f, h));
+            expectRestEnvelope(await patch(`/leads/${leadId}`, l, h));
+            await postChecked(`/leads/${leadId}/notes`, n, h);
+          },
+        ),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     'GET /messages/{id}, GET and DELETE /automations/{id}, the conversation routes by id',
     async () => {
       const id = fc.oneof(
@@ -377,6 +437,10 @@ describe('REST v1 under generated input', () => {
             ['GET', 'conversations', '/messages'],
             ['POST', 'conversations', '/resolve'],
             ['POST', 'conversations', '/reopen'],
+            ['GET', 'leads'],
+            ['GET', 'leads', '/notes'],
+            ['GET', 'forms'],
+            ['DELETE', 'forms'],
           ] as const) {
             const res = await t.app.inject({
               method,

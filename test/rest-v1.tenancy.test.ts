@@ -123,6 +123,8 @@ const WALLS: Record<string, Wall> = {
   },
   ...automationWalls(),
   ...conversationWalls(),
+  ...leadWalls(),
+  ...formWalls(),
   ...broadcastWalls((x) => x.rest),
   ...pageWalls(),
 };
@@ -236,6 +238,85 @@ function conversationWalls(): Record<string, Wall> {
     'POST /conversations/:id/resolve': change(),
     'POST /conversations/:id/reopen': change(),
     'POST /conversations/:id/notes': change(async () => ({ text: 'A note from B' })),
+  };
+}
+
+/** The lead routes: B's list is B's own, and A's lead is neither read nor changed through B's key. */
+function leadWalls(): Record<string, Wall> {
+  const one = (a: Tenant, id: string) => async () => ({
+    lead: (await a.rest('GET', `/leads/${id}`)).json(),
+    notes: (await a.rest('GET', `/leads/${id}/notes`)).json(),
+  });
+  const byId: Wall = async (a) => {
+    const { id } = await a.lead();
+    return { params: { id }, markers: [id] };
+  };
+  return {
+    // B filtering by A's sequence or form finds none of A's leads.
+    'GET /leads': async (a, b) => {
+      const lead = await a.lead();
+      const [sequence, form] = [await a.sequence(), await a.form()];
+      return {
+        markers: [lead.id],
+        after: async () => {
+          for (const filter of [`automation_id=${sequence.id}`, `form_id=${form.id}`])
+            expect((await b.rest('GET', `/leads?${filter}`)).json().leads).toEqual([]);
+          expect((await a.rest('GET', `/leads?automation_id=${sequence.id}`)).json().leads).toHaveLength(1);
+        },
+      };
+    },
+    'GET /leads/:id': byId,
+    'GET /leads/:id/notes': async (a) => {
+      const { id } = await a.lead();
+      const { note } = (await a.rest('POST', `/leads/${id}/notes`, { text: `Note ${a.tag}` })).json();
+      return { params: { id }, markers: [note.id] };
+    },
+    // B names A's own member: a member of A is no member of B's, and A's lead is not B's either.
+    'PATCH /leads/:id': async (a) => {
+      const { id } = await a.lead();
+      return {
+        params: { id },
+        body: { status: 'won', owner_id: (await a.member()).userId },
+        snapshot: one(a, id),
+      };
+    },
+    'POST /leads/:id/notes': async (a) => {
+      const { id } = await a.lead();
+      return { params: { id }, body: { text: 'A note from B' }, snapshot: one(a, id) };
+    },
+  };
+}
+
+/** The form routes: B's list is B's own, and A's form is neither read nor changed through B's key. */
+function formWalls(): Record<string, Wall> {
+  const one = (a: Tenant, id: string) => async () => (await a.rest('GET', `/forms/${id}`)).json();
+  const change =
+    (body?: unknown): Wall =>
+    async (a) => {
+      const { id } = await a.form();
+      return { params: { id }, body, snapshot: one(a, id) };
+    };
+  return {
+    // B's form of A's form's name is B's own.
+    'POST /forms': async (a) => {
+      const form = await a.form();
+      return {
+        body: { name: `Form ${a.tag}`, active: true },
+        status: 201,
+        markers: [form.id, form.token],
+        snapshot: async () => (await a.rest('GET', '/forms')).json(),
+      };
+    },
+    'GET /forms': async (a) => {
+      const form = await a.form();
+      return { markers: [form.id, form.token] };
+    },
+    'GET /forms/:id': async (a) => {
+      const form = await a.form();
+      return { params: { id: form.id }, markers: [form.id, form.token] };
+    },
+    'PATCH /forms/:id': change({ name: 'Of B', active: false }),
+    'DELETE /forms/:id': change(),
   };
 }
 

@@ -10,9 +10,11 @@ import { registerRunRoutes } from '../modules/automation/v1-run-routes.js';
 import { registerBroadcastRoutes } from '../modules/broadcasts/routes.js';
 import { registerContactRoutes } from '../modules/contacts/routes.js';
 import { registerDashboardRoutes } from '../modules/dashboard/routes.js';
+import { registerFormRoutes } from '../modules/forms/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
 import { registerQuickReplyRoutes } from '../modules/inbox/v1-quick-reply-routes.js';
 import { registerConversationRoutes } from '../modules/inbox/v1-routes.js';
+import { registerLeadRoutes } from '../modules/leads/routes.js';
 import { registerMediaRoutes } from '../modules/media/routes.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
@@ -57,6 +59,8 @@ export async function restV1(app: RestApp): Promise<void> {
   registerRoutingRoutes(app);
   registerQuickReplyRoutes(app);
   registerAuditRoutes(app);
+  registerLeadRoutes(app);
+  registerFormRoutes(app);
   await registerMediaRoutes(app);
 }
 

@@ -1,43 +1,16 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
 import type { RestApp } from '../../api/rest-app.js';
-import { NameText, Text } from '../../api/schema.js';
-import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { IdParams } from '../accounts/schemas.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';
 import { audited, changedFields, userActor } from '../audit/record-audit.js';
-import { checkRedirectUrl, createForm } from './create-form.js';
+import { createForm } from './create-form.js';
 import { embedSnippets } from './embed-snippets.js';
-import { checkFields, FIELD_TYPES, type FormField } from './form-fields.js';
+import { FIELD_TYPES } from './form-fields.js';
 import { getForm } from './get-form.js';
 import { listForms } from './list-forms.js';
-import { FormListResult, FormResult, NewFormResult } from './schemas.js';
-import { updateForm } from './update-form.js';
-
-const FieldBody = Type.Object(
-  {
-    name: NameText({ minLength: 1, maxLength: FIELD_LIMITS.formFieldName }),
-    label: NameText({ minLength: 1, maxLength: FIELD_LIMITS.formFieldLabel }),
-    type: Type.Unsafe<FormField['type']>({ type: 'string', enum: [...FIELD_TYPES] }),
-    required: Type.Boolean(),
-    options: Type.Optional(
-      Type.Array(NameText({ minLength: 1, maxLength: FIELD_LIMITS.formOption }), { maxItems: 100 }),
-    ),
-  },
-  { additionalProperties: false },
-);
-const FormBody = Type.Object(
-  {
-    name: Type.Optional(NameText({ minLength: 1, maxLength: FIELD_LIMITS.formName })),
-    fields: Type.Optional(Type.Array(FieldBody, { minItems: 1, maxItems: 50 })),
-    active: Type.Optional(Type.Boolean()),
-    thank_you_message: Type.Optional(
-      Type.Union([Text({ maxLength: FIELD_LIMITS.thankYouMessage }), Type.Null()]),
-    ),
-    redirect_url: Type.Optional(Type.Union([Text({ maxLength: FIELD_LIMITS.redirectUrl }), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
+import { FormBody, FormListResult, FormResult, NewFormResult } from './schemas.js';
+import { formChanges, updateForm } from './update-form.js';
 
 const ListQuery = Type.Object({ archived: Type.Boolean({ default: false }) });
 
@@ -102,19 +75,7 @@ export function registerAppFormRoutes(app: RestApp): void {
   app.patch('/forms/:id', { schema: { params: IdParams, body: FormBody } }, async (request) => {
     const s = request.session();
     const b = request.body;
-    const fields = b.fields === undefined ? null : checkFields(b.fields as FormField[]);
-    const name = b.name?.trim();
-    if (name === '') throw ApiError.invalid('name', 'Enter a name.');
-    const redirect =
-      b.redirect_url === undefined ? undefined : b.redirect_url ? checkRedirectUrl(b.redirect_url) : null;
-    const thankYou = b.thank_you_message === undefined ? undefined : b.thank_you_message?.trim() || null;
-    const changes = {
-      name: name ?? null,
-      fields,
-      active: b.active ?? null,
-      thankYouMessage: thankYou,
-      redirectUrl: redirect,
-    };
+    const changes = formChanges(b);
     await audited(
       ctx.db,
       (tx) => updateForm(tx, s.workspaceId, request.params.id, changes),

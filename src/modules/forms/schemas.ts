@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../api/schema.js';
+import { NameText, Text, Timestamp } from '../../api/schema.js';
+import { FIELD_LIMITS } from '../../lib/field-limits.js';
+import { FIELD_TYPES, type FormField } from './form-fields.js';
 
 const StoredField = Type.Object({
   name: Type.String(),
@@ -47,3 +49,29 @@ export const NewFormResult = Type.Object({
   id: Type.String(),
   token: Type.String(),
 });
+
+const FieldBody = Type.Object(
+  {
+    name: NameText({ minLength: 1, maxLength: FIELD_LIMITS.formFieldName }),
+    label: NameText({ minLength: 1, maxLength: FIELD_LIMITS.formFieldLabel }),
+    type: Type.Unsafe<FormField['type']>({ type: 'string', enum: [...FIELD_TYPES] }),
+    required: Type.Boolean(),
+    options: Type.Optional(
+      Type.Array(NameText({ minLength: 1, maxLength: FIELD_LIMITS.formOption }), { maxItems: 100 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+/** A form as the app and REST v1 create and edit it. */
+export const FormBody = Type.Object(
+  {
+    name: Type.Optional(NameText({ minLength: 1, maxLength: FIELD_LIMITS.formName })),
+    fields: Type.Optional(Type.Array(FieldBody, { minItems: 1, maxItems: 50 })),
+    active: Type.Optional(Type.Boolean()),
+    thank_you_message: Type.Optional(
+      Type.Union([Text({ maxLength: FIELD_LIMITS.thankYouMessage }), Type.Null()]),
+    ),
+    redirect_url: Type.Optional(Type.Union([Text({ maxLength: FIELD_LIMITS.redirectUrl }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);

@@ -1,6 +1,7 @@
 import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import type { FormField } from './form-fields.js';
+import { checkRedirectUrl } from './create-form.js';
+import { checkFields, type FormField } from './form-fields.js';
 
 /** What changes; a field left undefined (or a null name, fields or active) stays as it is. */
 export interface FormChanges {
@@ -31,4 +32,30 @@ export async function updateForm(db: Queryable, workspaceId: string, id: string,
     ],
   );
   if (!rows[0]) throw new ApiError('not_found', 'No form with that id');
+}
+
+/** A form edit as the app and REST v1 take it (fields of the form's JSON; null clears a message or redirect). */
+export interface FormEdit {
+  name?: string | undefined;
+  fields?: FormField[] | undefined;
+  active?: boolean | undefined;
+  thank_you_message?: string | null | undefined;
+  redirect_url?: string | null | undefined;
+}
+
+/** Checks an edit (fields, name, redirect URL; 422 at the field) and gives the changes to save. */
+export function formChanges(b: FormEdit): FormChanges {
+  const fields = b.fields === undefined ? null : checkFields(b.fields);
+  const name = b.name?.trim();
+  if (name === '') throw ApiError.invalid('name', 'Enter a name.');
+  const redirect =
+    b.redirect_url === undefined ? undefined : b.redirect_url ? checkRedirectUrl(b.redirect_url) : null;
+  const thankYou = b.thank_you_message === undefined ? undefined : b.thank_you_message?.trim() || null;
+  return {
+    name: name ?? null,
+    fields,
+    active: b.active ?? null,
+    thankYouMessage: thankYou,
+    redirectUrl: redirect,
+  };
 }

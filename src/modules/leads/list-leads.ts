@@ -1,3 +1,4 @@
+import { decodeCursor, encodeCursor, type PageKey } from '../../api/page-cursor.js';
 import type { Queryable } from '../../db/db.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { displayName } from '../accounts/display-name.js';
@@ -23,24 +24,40 @@ export interface LeadListOptions {
   search?: string;
   /** Archived leads instead of the others. */
   archived?: boolean;
+  /** Leads that came in through this sequence's webhook or that it ran for. */
+  automationId?: string;
+  /** Leads created at or after this moment (ISO 8601). */
+  since?: string;
+  /** Leads created before this moment (ISO 8601). */
+  until?: string;
+  /** Only leads after this one in the order (a cursor's key). */
+  after?: PageKey | null;
 }
 
 // The lead's times as ISO 8601 text, as the answers carry them.
 export const LEAD_TIMES = `to_char(l.archived_at AT TIME ZONE 'UTC', ${ISO}) AS archived_at,
   to_char(l.created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at`;
 
-/** One page of the workspace's leads, newest first. */
+// A lead's created_at in microseconds since 1970: the cursor's moment (src/api/page-cursor.ts).
+const MICROS = '(extract(epoch FROM l.created_at) * 1000000)::bigint';
+
+/** One page of the workspace's leads, newest first, and the key of its last one. */
 export async function listLeads(db: Queryable, workspaceId: string, options: LeadListOptions) {
   const { status, source, formId, owner, search, limit, offset, archived = false } = options;
-  const { rows } = await db.query<ListedLead>(
+  const { rows } = await db.query<ListedLead & { micros: string }>(
     `SELECT l.id, l.name, l.email, l.phone, l.status, l.source, l.source_id, ${SOURCE_NAME} AS source_name,
-       l.contact_id, l.owner_id, ${OWNER_NAME} AS owner_name, ${LEAD_TIMES} FROM leads l
+       l.contact_id, l.owner_id, ${OWNER_NAME} AS owner_name, ${LEAD_TIMES},
+       ${MICROS}::text AS micros FROM leads l
      WHERE l.workspace_id = $1 AND ($2::text IS NULL OR l.status = $2) AND ($3::text IS NULL OR l.source = $3)
        AND ($4::text IS NULL OR l.name ILIKE $4 OR l.email ILIKE $4 OR l.phone LIKE $4
          OR EXISTS (SELECT 1 FROM jsonb_each_text(l.fields) f WHERE f.value ILIKE $4))
        AND ($7::text IS NULL OR (l.source = 'form' AND l.source_id = $7))
        AND ($8::text IS NULL OR ($8 = 'none' AND l.owner_id IS NULL) OR l.owner_id = $8)
        AND (l.archived_at IS NOT NULL) = $9
+       AND ($10::text IS NULL OR (l.source = 'webhook' AND l.source_id = $10)
+         OR EXISTS (SELECT 1 FROM runs r WHERE r.workspace_id = l.workspace_id AND r.lead_id = l.id AND r.automation_id = $10))
+       AND ($11::timestamptz IS NULL OR l.created_at >= $11) AND ($12::timestamptz IS NULL OR l.created_at < $12)
+       AND ($13::bigint IS NULL OR (${MICROS}, l.id) < ($13::bigint, $14::text))
      ORDER BY l.created_at DESC, l.id DESC LIMIT $5 OFFSET $6`,
     [
       workspaceId,
@@ -52,7 +69,30 @@ export async function listLeads(db: Queryable, workspaceId: string, options: Lea
       formId ?? null,
       owner ?? null,
       archived,
+      options.automationId ?? null,
+      options.since ?? null,
+      options.until ?? null,
+      options.after?.micros ?? null,
+      options.after?.id ?? null,
     ],
   );
-  return { leads: rows.slice(0, limit), hasNextPage: rows.length > limit };
+  const leads = rows.slice(0, limit).map(({ micros: _micros, ...lead }) => lead);
+  const last = rows.length > limit ? rows[limit - 1] : undefined;
+  return {
+    leads,
+    hasNextPage: rows.length > limit,
+    lastKey: last ? { micros: last.micros, id: last.id } : null,
+  };
+}
+
+/** REST v1's page of leads: after `cursor`, with the cursor of the next page (null on the last). */
+export async function listLeadPage(
+  db: Queryable,
+  workspaceId: string,
+  options: Omit<LeadListOptions, 'offset' | 'after' | 'archived'> & { cursor?: string | undefined },
+) {
+  const { cursor, ...filters } = options;
+  const after = cursor === undefined ? null : decodeCursor(cursor);
+  const page = await listLeads(db, workspaceId, { ...filters, offset: 0, after });
+  return { leads: page.leads, next_cursor: page.lastKey ? encodeCursor(page.lastKey) : null };
 }

@@ -20,7 +20,7 @@ export const FormSubmitBody = Type.Record(AnyKey, FieldValue, {
 export type FormSubmitBody = Static<typeof FormSubmitBody>;
 
 /** A lead as the web app lists it. */
-const ListedLead = Type.Object({
+export const ListedLead = Type.Object({
   id: Type.String(),
   name: MaybeText,
   email: MaybeText,
@@ -37,7 +37,7 @@ const ListedLead = Type.Object({
 });
 export type ListedLead = Static<typeof ListedLead>;
 
-const Lead = Type.Object({
+export const Lead = Type.Object({
   ...ListedLead.properties,
   fields: Type.Record(AnyKey, Type.Unknown()),
   labels: Type.Record(AnyKey, Type.String(), { description: "A form's lead: each field's label, by name" }),
@@ -45,7 +45,7 @@ const Lead = Type.Object({
 });
 export type Lead = Static<typeof Lead>;
 
-const LeadNote = Type.Object({
+export const LeadNote = Type.Object({
   id: Type.String(),
   body: Type.String(),
   author_id: MaybeText,

@@ -1,0 +1,179 @@
+import { ApiError } from '../../api/errors.js';
+import type { Principal } from '../../api/principal.js';
+import type { RestApp } from '../../api/rest-app.js';
+import { errorResponses } from '../../api/schema.js';
+import { IdParams } from '../accounts/schemas.js';
+import { type Actor, audited, changedFields } from '../audit/record-audit.js';
+import { answerWriter } from '../idempotency/outcome.js';
+import {
+  ApiLeadList,
+  ApiLeadPatch,
+  ApiLeadQuery,
+  ApiLeadResult,
+  ApiNoteBody,
+  ApiNoteList,
+  ApiNoteQuery,
+  ApiNoteResult,
+} from './api-schemas.js';
+import { changeLead } from './change-lead.js';
+import { getLead } from './get-lead.js';
+import { addLeadNote, listLeadNotePage } from './lead-notes.js';
+import { listLeadPage } from './list-leads.js';
+import type { LeadNote } from './schemas.js';
+
+const tags = ['leads'];
+const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
+
+/** REST v1: the leads the app lists, one lead, its status and owner, and its notes. */
+export function registerLeadRoutes(app: RestApp): void {
+  const { ctx } = app;
+
+  app.get(
+    '/leads',
+    {
+      schema: {
+        operationId: 'listLeads',
+        summary: 'List leads, newest first',
+        description:
+          'Archived leads are left out (the app shows them). Filters combine: `form_id` (its submissions), ' +
+          "`automation_id` (leads that came in through the sequence's webhook or that it ran for), `status`, " +
+          '`since` (created at or after) and `until` (created before). Pages follow `next_cursor` (null on the ' +
+          'last page): send it back as `cursor`; leads that arrive meanwhile come before the first page, so a ' +
+          'walk sees each lead once.',
+        tags,
+        querystring: ApiLeadQuery,
+        response: { 200: ApiLeadList, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { form_id, automation_id, ...rest } = request.query;
+      const page = await listLeadPage(ctx.db, request.principal().workspaceId, {
+        ...rest,
+        formId: form_id,
+        automationId: automation_id,
+      });
+      return { result: true as const, ...page };
+    },
+  );
+
+  app.get(
+    '/leads/:id',
+    {
+      schema: {
+        operationId: 'getLead',
+        summary: 'A lead with every field it was submitted with',
+        description:
+          "`fields` holds what was submitted; for a form's lead, `labels` gives each field's label on the form. " +
+          'Archived leads are found too (`archived_at`). Its notes are GET /leads/{id}/notes.',
+        tags,
+        params: IdParams,
+        response: { 200: ApiLeadResult, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => ({
+      result: true as const,
+      lead: await getLead(ctx.db, request.principal().workspaceId, request.params.id),
+    }),
+  );
+
+  app.patch(
+    '/leads/:id',
+    {
+      schema: {
+        operationId: 'updateLead',
+        summary: "Change a lead's status or owner",
+        description:
+          '`owner_id` is the user id of a member of the workspace (422 otherwise), or null for nobody. Both ' +
+          'change together or neither does. Answers the lead as it now stands.',
+        tags,
+        params: IdParams,
+        body: ApiLeadPatch,
+        response: { 200: ApiLeadResult, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const principal = request.principal();
+      const { id } = request.params;
+      const change = request.body;
+      await audited(
+        ctx.db,
+        (tx) => changeLead(tx, principal.workspaceId, id, change),
+        () => ({
+          workspaceId: principal.workspaceId,
+          actor: keyActor(principal),
+          action: 'update',
+          entityType: 'lead',
+          entityId: id,
+          changes: { ...changedFields(change), ...change },
+        }),
+      );
+      return { result: true as const, lead: await getLead(ctx.db, principal.workspaceId, id) };
+    },
+  );
+
+  app.get(
+    '/leads/:id/notes',
+    {
+      schema: {
+        operationId: 'listLeadNotes',
+        summary: "A lead's notes, newest first",
+        description:
+          "Notes written by teammates in the app and through the API. A note's `author_id` is the teammate " +
+          "who wrote it, null for one written through an API key. Pages follow `next_cursor` as GET /leads's.",
+        tags,
+        params: IdParams,
+        querystring: ApiNoteQuery,
+        response: { 200: ApiNoteList, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => ({
+      result: true as const,
+      ...(await listLeadNotePage(ctx.db, request.principal().workspaceId, request.params.id, request.query)),
+    }),
+  );
+
+  const noteAnswer = (note: LeadNote) => ({ status: 201 as const, body: { result: true as const, note } });
+
+  app.post(
+    '/leads/:id/notes',
+    {
+      config: { idempotent: true },
+      schema: {
+        operationId: 'addLeadNote',
+        summary: 'Add a note to a lead',
+        description:
+          'The note shows on the lead in the app at once, with no author (`author_id` null): the audit log ' +
+          'records the API key that wrote it. Leading and trailing spaces are trimmed; a note of spaces is a 422.',
+        tags,
+        params: IdParams,
+        body: ApiNoteBody,
+        response: { 201: ApiNoteResult, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal();
+      const { id } = request.params;
+      const text = request.body.text.trim();
+      if (!text) throw ApiError.invalid('text', 'Write something in the note.');
+      const writer = answerWriter(request, noteAnswer);
+      const note = await audited(
+        ctx.db,
+        async (tx) => {
+          const note = await addLeadNote(tx, principal.workspaceId, id, null, text);
+          await writer?.(tx, note);
+          return note;
+        },
+        (note) => ({
+          workspaceId: principal.workspaceId,
+          actor: keyActor(principal),
+          action: 'update',
+          entityType: 'lead',
+          entityId: id,
+          changes: { fields: ['notes'], note_id: note.id },
+        }),
+      );
+      const answer = noteAnswer(note);
+      return reply.code(answer.status).send(answer.body);
+    },
+  );
+}
