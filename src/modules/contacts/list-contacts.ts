@@ -85,7 +85,6 @@ async function pageOf<T extends { id: string }>(
   return {
     contacts: page.map(({ page_micros: _, ...contact }) => contact as unknown as T),
     hasNextPage: rows.length > limit,
-    nextCursor:
-      rows.length > limit && last ? encodeCursor({ micros: last.page_micros, id: last.id }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor({ micros: last.page_micros, id: last.id }) : null,
   };
 }

@@ -27,7 +27,7 @@ import {
   TimelineQuery,
 } from './schemas.js';
 import { timelinePage } from './timeline.js';
-import { type UpsertResult, contactPhone, upsertContact } from './upsert-contact.js';
+import { contactPhone, type UpsertResult, upsertContact } from './upsert-contact.js';
 
 const tags = ['contacts'];
 const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
@@ -171,7 +171,13 @@ export function registerContactRoutes(app: RestApp): void {
     async (request) => {
       const principal = request.principal();
       const { id } = request.params;
-      const deliveries = await changeContact(ctx.db, principal.workspaceId, id, request.body, keyActor(principal));
+      const deliveries = await changeContact(
+        ctx.db,
+        principal.workspaceId,
+        id,
+        request.body,
+        keyActor(principal),
+      );
       await queueDeliveries(ctx, principal.workspaceId, deliveries);
       return oneContact(app, principal.workspaceId, id);
     },
@@ -184,7 +190,7 @@ export function registerContactRoutes(app: RestApp): void {
         operationId: 'deleteContact',
         summary: 'Erase a contact (a privacy request)',
         description:
-          'As the app\'s delete: the contact, its consent records and its received files go; its messages keep ' +
+          "As the app's delete: the contact, its consent records and its received files go; its messages keep " +
           'their direction, type, template and status without phone or content; its leads keep source, status ' +
           'and dates without name, e-mail, phone or fields; its runs and events lose their data, and its ' +
           'running and waiting runs stop. Cannot be undone; a second delete is a 404.',
@@ -195,7 +201,12 @@ export function registerContactRoutes(app: RestApp): void {
     },
     async (request, reply) => {
       const principal = request.principal();
-      const files = await deleteContact(ctx.db, principal.workspaceId, request.params.id, keyActor(principal));
+      const files = await deleteContact(
+        ctx.db,
+        principal.workspaceId,
+        request.params.id,
+        keyActor(principal),
+      );
       // After the commit: a file left behind by a failing store is unreachable, its row gone.
       for (const key of files)
         await ctx.media.delete(key).catch((err: unknown) => request.log.warn({ err }, 'media not deleted'));

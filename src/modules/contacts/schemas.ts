@@ -101,7 +101,11 @@ const NextCursor = Type.Union([Type.String(), Type.Null()], {
 export const ContactListQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   offset: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Rows to skip (default 0); not with `cursor`' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 10_000_000,
+      description: 'Rows to skip (default 0); not with `cursor`',
+    }),
   ),
   cursor: Type.Optional(Cursor),
   phone: Type.Optional({

@@ -126,7 +126,9 @@ export async function contactCsvRoutes(app: RestApp): Promise<void> {
         response: {
           200: {
             description: 'The CSV file, as a download',
-            content: { 'text/csv': { schema: { type: 'string', examples: [CSV_EXAMPLE] }, example: CSV_EXAMPLE } },
+            content: {
+              'text/csv': { schema: { type: 'string', examples: [CSV_EXAMPLE] }, example: CSV_EXAMPLE },
+            },
           },
           ...errorResponses(401, 429),
         },
