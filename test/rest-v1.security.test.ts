@@ -236,7 +236,8 @@ describe('hostile input to the one-contact routes', () => {
 
   it.each([
     ['an id too long', `/contacts/${'c'.repeat(65)}`, 422],
-    ['a NUL in the id', '/contacts/ct_%00', 422],
+    // The router refuses a NUL in a path before any route reads it.
+    ['a NUL in the id', '/contacts/ct_%00', 400],
     ['SQL in the id', `/contacts/${encodeURIComponent("' OR 1=1 --")}`, 404],
     ['an unknown id', '/contacts/ct_unknown', 404],
   ])('GET, PATCH, DELETE and the timeline refuse %s', async (_name, path, status) => {

@@ -89,9 +89,10 @@ export function registerContactRoutes(app: RestApp): void {
         summary: 'List contacts, oldest first',
         description:
           'Pages by `limit` and `offset`, or by `cursor`: send back the `next_cursor` of the page before ' +
-          '(null on the last page); a cursor visits every contact once while new ones arrive. Not both ' +
-          '`offset` and `cursor` (422). `phone` finds the contact with that phone, normalised as POST ' +
-          "/contacts does (the workspace's default country code for a national number): 0 or 1 result.",
+          '(null on the last page); a cursor visits every contact once while new ones arrive (they come last). ' +
+          'Not both `offset` and `cursor` (422); with `cursor` the answer says `offset: 0`. `phone` finds ' +
+          "the contact with that phone, normalised as POST /contacts does (the workspace's default country " +
+          'code for a national number): 0 or 1 result.',
         tags,
         querystring: ContactListQuery,
         response: { 200: ContactListResult, ...errorResponses(401, 422, 429) },
