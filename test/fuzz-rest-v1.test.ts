@@ -227,7 +227,7 @@ describe('REST v1 under generated input', () => {
     .array(
       fc.tuple(
         fc.oneof(
-          fc.constantFrom('limit', 'offset', 'limit[]', 'offset[0]', 'cursor', 'status'),
+          fc.constantFrom('limit', 'offset', 'limit[]', 'offset[0]', 'cursor', 'status', 'phone'),
           hostileString,
         ),
         fc.oneof(
@@ -266,6 +266,44 @@ describe('REST v1 under generated input', () => {
             headers: { authorization: `Bearer ${ws.key}`, ...h },
           });
           expectRestEnvelope(res);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'PATCH /contacts/{id} and GET its timeline',
+    async () => {
+      const created = await t.api('POST', '/contacts', ws.key, { phone: '+14155552688', name: 'Fuzzed' });
+      const id = created.json().id;
+      const one = async () => (await t.api('GET', `/contacts/${id}`, ws.key)).json().contact;
+      const change = bodyOf({
+        name: fc.oneof(hostileString, fc.constant(null), anyJson),
+        email: fc.oneof(hostileString, fc.constant(null)),
+        tags: fc.oneof(bodyOf({ add: stringList, remove: stringList }), anyJson),
+        traits,
+        opted_out: fc.oneof(fc.boolean(), anyJson),
+      });
+      await fc.assert(
+        fc.asyncProperty(rawBody(change), requestHeaders, query, async (payload, h, q) => {
+          const before = await one();
+          const res = await t.app.inject({
+            method: 'PATCH',
+            url: `/api/v1/contacts/${id}`,
+            headers: { authorization: `Bearer ${ws.key}`, ...h },
+            payload,
+          });
+          expectRestEnvelope(res);
+          if (res.statusCode >= 400) expect(await one()).toEqual(before);
+          else expect(res.json().contact).toEqual(await one());
+          const timeline = await t.app.inject({
+            method: 'GET',
+            url: `/api/v1/contacts/${id}/timeline?${q}`,
+            headers: { authorization: `Bearer ${ws.key}`, ...h },
+          });
+          expectRestEnvelope(timeline);
         }),
         fuzzParams,
       );

@@ -148,6 +148,13 @@ describe('hostile input to GET /contacts', () => {
     'offset=abc',
     'limit=1e309',
     'offset=99999999999',
+    'cursor=garbled',
+    `cursor=${'a'.repeat(513)}`,
+    'offset=0&cursor=WyIxIiwiY3RfeCJd',
+    'phone=',
+    'phone=%00',
+    `phone=${'1'.repeat(33)}`,
+    'phone=call%20me',
   ])('refuses %s with 422', async (query) => {
     const { key } = await t.workspace();
     const res = await t.api('GET', `/contacts?${query}`, key);
@@ -157,6 +164,105 @@ describe('hostile input to GET /contacts', () => {
   it('ignores unknown query parameters', async () => {
     const { key } = await t.workspace();
     expect((await t.api('GET', '/contacts?cache_buster=1&limit=5', key)).json()).toMatchObject({ limit: 5 });
+  });
+});
+
+describe('hostile input to the one-contact routes', () => {
+  let key: string;
+  let id: string;
+  beforeAll(async () => {
+    key = (await t.workspace()).key;
+    id = (await t.api('POST', '/contacts', key, { phone: '+14155552671', name: 'Asha' })).json().id;
+  });
+  const unchanged = async () =>
+    expect((await t.api('GET', `/contacts/${id}`, key)).json().contact).toMatchObject({
+      name: 'Asha',
+      tags: [],
+      traits: {},
+      opted_out: false,
+    });
+
+  it.each([
+    ['name as a number', { name: 7 }, 'name'],
+    ['a control character in the name', { name: 'a\u0007b' }, 'name'],
+    ['a NUL in the e-mail', { email: 'a\u0000@example.com' }, 'email'],
+    ['tags as a list', { tags: ['vip'] }, 'tags'],
+    ['tags.add as a string', { tags: { add: 'vip' } }, 'tags.add'],
+    [
+      '101 tags to remove',
+      { tags: { remove: Array.from({ length: 101 }, (_, i) => `t${i}`) } },
+      'tags.remove',
+    ],
+    ['a NUL in a tag', { tags: { add: ['a\u0000'] } }, 'tags.add.0'],
+    ['a trait key too long', { traits: { ['k'.repeat(65)]: 1 } }, 'traits'],
+    ['a lone surrogate in a trait', { traits: { a: '\ud800' } }, 'traits.a'],
+    [
+      '101 traits',
+      { traits: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, null])) },
+      'traits',
+    ],
+    ['opted_out as a string', { opted_out: 'true' }, 'opted_out'],
+    ['an unknown field', { nmae: 'typo' }, 'nmae'],
+  ])('PATCH refuses %s with 422 naming the field, changing nothing', async (_name, body, field) => {
+    const res = await t.api('PATCH', `/contacts/${id}`, key, body);
+    expectRestError(res, 422, 'validation_error');
+    expect(res.json().error.details.map((d: { field: string }) => d.field)).toContain(field);
+    await unchanged();
+  });
+
+  it.each([
+    ['a JSON array', '[1]', 422],
+    ['JSON null', 'null', 422],
+    ['broken JSON', '{"name": "x', 400],
+    ['a __proto__ key', '{"name":"x","__proto__":{"admin":true}}', 400],
+  ])('PATCH refuses %s as the body', async (_name, payload, status) => {
+    const res = await t.api('PATCH', `/contacts/${id}`, key, payload, { 'content-type': 'application/json' });
+    expectRestError(res, status);
+    await unchanged();
+  });
+
+  it('PATCH refuses a body over 256 KiB with 413 and text/plain with 415', async () => {
+    const big = JSON.stringify({ name: 'x', traits: { a: 'y'.repeat(300 * 1024) } });
+    expectRestError(
+      await t.api('PATCH', `/contacts/${id}`, key, big, { 'content-type': 'application/json' }),
+      413,
+    );
+    expectRestError(
+      await t.api('PATCH', `/contacts/${id}`, key, 'name=x', { 'content-type': 'text/plain' }),
+      415,
+    );
+    await unchanged();
+  });
+
+  it.each([
+    ['an id too long', `/contacts/${'c'.repeat(65)}`, 422],
+    // The router refuses a NUL in a path before any route reads it.
+    ['a NUL in the id', '/contacts/ct_%00', 400],
+    ['SQL in the id', `/contacts/${encodeURIComponent("' OR 1=1 --")}`, 404],
+    ['an unknown id', '/contacts/ct_unknown', 404],
+  ])('GET, PATCH, DELETE and the timeline refuse %s', async (_name, path, status) => {
+    for (const [method, url, body] of [
+      ['GET', path, undefined],
+      ['PATCH', path, { name: 'x' }],
+      ['DELETE', path, undefined],
+      ['GET', `${path}/timeline`, undefined],
+    ] as const)
+      expectRestError(await t.api(method, url, key, body), status);
+    await unchanged();
+  });
+
+  it.each([
+    'cursor=',
+    'cursor=%00',
+    'cursor=not-a-cursor',
+    `cursor=${Buffer.from('["1","x"]x').toString('base64url')}`,
+    `cursor=${Buffer.from('["-1","ct_x"]').toString('base64url')}`,
+    `cursor=${Buffer.from('["1","ct x"]').toString('base64url')}`,
+    `cursor=${'a'.repeat(513)}`,
+    'limit=0',
+    'limit=101',
+  ])('the timeline refuses %s with 422', async (query) => {
+    expectRestError(await t.api('GET', `/contacts/${id}/timeline?${query}`, key), 422, 'validation_error');
   });
 });
 

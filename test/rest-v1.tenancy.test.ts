@@ -39,7 +39,15 @@ const contactsOf = (x: Tenant) => async () => (await x.rest('GET', '/contacts?li
 
 /** Every REST v1 route: how to make A's rows it could reach, and what B sends at them. */
 const WALLS: Record<string, Wall> = {
-  'GET /contacts': async (a) => ({ markers: [(await a.contact()).id] }),
+  // B's search by A's contact's phone finds nothing: the phone is B's to have too.
+  'GET /contacts': async (a, b) => ({
+    markers: [(await a.contact()).id],
+    after: async () =>
+      expect(
+        (await b.rest('GET', `/contacts?phone=${encodeURIComponent(a.phone())}`)).json().contacts,
+      ).toEqual([]),
+  }),
+  ...contactWalls(),
 
   // The same phone through B is B's own, new contact; A's is untouched.
   'POST /contacts': async (a) => {
@@ -207,6 +215,41 @@ function pageWalls(): Record<string, Wall> {
       snapshot: read(a, '/quick-replies'),
     }),
     'GET /audit-log': async (a) => ({ markers: [(await a.contact()).id] }),
+  };
+}
+
+/** One contact's routes: A's contact is neither read, changed nor erased through B's key. */
+function contactWalls(): Record<string, Wall> {
+  const one = (a: Tenant, id: string) => async () => (await a.rest('GET', `/contacts/${id}`)).json();
+  const change =
+    (body?: unknown): Wall =>
+    async (a) => {
+      const { id } = await a.contact();
+      return { params: { id }, body, snapshot: one(a, id) };
+    };
+  return {
+    'GET /contacts/:id': async (a) => {
+      const { id } = await a.contact();
+      return { params: { id }, markers: [id] };
+    },
+    'PATCH /contacts/:id': change({
+      name: 'Of B',
+      tags: { add: ['b'] },
+      traits: { owner: 'b' },
+      opted_out: true,
+    }),
+    'DELETE /contacts/:id': change(),
+    // A's contact's history holds its opt-out; B sees none of it.
+    'GET /contacts/:id/timeline': async (a) => {
+      const { id } = await a.contact();
+      await a.rest('PATCH', `/contacts/${id}`, { opted_out: true });
+      const [item] = (await a.rest('GET', `/contacts/${id}/timeline`)).json().timeline;
+      return { params: { id }, markers: [item.id] };
+    },
+    'GET /contacts/tags': async (a) => {
+      await a.rest('POST', '/contacts', { phone: a.phone(), tags: [`only-${a.tag}`] });
+      return { markers: [`only-${a.tag}`] };
+    },
   };
 }
 

@@ -27,6 +27,9 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
     '/contacts/export',
     '/contacts/import',
     '/contacts/imports/{id}',
+    '/contacts/tags',
+    '/contacts/{id}',
+    '/contacts/{id}/timeline',
     '/conversations',
     '/conversations/{id}',
     '/conversations/{id}/assign',
@@ -61,8 +64,10 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
   );
   expect(upsert.requestBody.content['application/json'].schema.required).toEqual(['phone']);
   expect(doc.paths['/contacts'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+    'cursor',
     'limit',
     'offset',
+    'phone',
   ]);
   const template =
     doc.paths['/messages'].post.requestBody.content['application/json'].schema.properties.template;

@@ -145,6 +145,7 @@ describe('GET /contacts', () => {
       limit: 50,
       offset: 0,
       has_next_page: false,
+      next_cursor: null,
       contacts: [
         {
           id: expect.stringMatching(/^ct_/),
