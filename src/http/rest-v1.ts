@@ -13,6 +13,8 @@ import { registerMediaRoutes } from '../modules/media/routes.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
+import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
+import { registerWorkspaceRoutes } from '../modules/workspaces/routes.js';
 
 export const REST_BODY_LIMIT = 256 * 1024;
 
@@ -47,6 +49,8 @@ export async function restV1(app: RestApp): Promise<void> {
   registerBroadcastRoutes(app);
   registerAutomationRoutes(app);
   registerConversationRoutes(app);
+  registerWebhookRoutes(app);
+  registerWorkspaceRoutes(app);
   await registerMediaRoutes(app);
 }
 
