@@ -182,7 +182,16 @@ export function expectIntakeEnvelope(res: LightMyRequestResponse): void {
 }
 
 // Not idempotency_keys: a refusal sent with an Idempotency-Key is kept so that a retry replays it.
-const TABLES = ['contacts', 'messages', 'events', 'runs', 'leads', 'automations'] as const;
+const TABLES = [
+  'contacts',
+  'messages',
+  'events',
+  'runs',
+  'leads',
+  'automations',
+  'templates',
+  'webhook_endpoints',
+] as const;
 
 /** Rows a workspace holds in every table a public endpoint writes, to compare before and after. */
 export async function rowCounts(db: Db, workspaceId: string): Promise<Record<string, number>> {
