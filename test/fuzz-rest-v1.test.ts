@@ -154,6 +154,60 @@ describe('REST v1 under generated input', () => {
   );
 
   it(
+    'POST /templates',
+    async () => {
+      const component = bodyOf({
+        type: fc.constantFrom('BODY', 'HEADER', 'FOOTER', 'BUTTONS', 'body'),
+        text: hostileString,
+        format: fc.constantFrom('TEXT', 'IMAGE'),
+      });
+      const body = bodyOf({
+        name: fc.oneof(fc.stringMatching(/^[a-z0-9_]{1,20}$/), hostileString),
+        language: fc.constantFrom('en', 'en_US', 'pt_BR', 'x', 'EN'),
+        category: fc.constantFrom('UTILITY', 'marketing', 'AUTHENTICATION', 'PROMO'),
+        body: fc.oneof(fc.constantFrom('Hi {{1}}', 'Hello', 'Hi {{2}}'), hostileString),
+        examples: stringList,
+        components: fc.array(component, { maxLength: 5 }),
+        parameter_format: fc.constantFrom('POSITIONAL', 'NAMED', 'OTHER'),
+        otp_type: fc.constantFrom('COPY_CODE', 'ONE_TAP', 'X'),
+        code_expiration_minutes: fc.integer({ min: -5, max: 200 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(rawBody(body), requestHeaders, async (payload, h) => {
+          const res = await postChecked('/templates', payload, h);
+          if (res.statusCode === 201) expect(res.json().template).toMatchObject({ status: 'PENDING' });
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'POST /webhooks',
+    async () => {
+      const body = bodyOf({
+        // No host to look up: generated names would wait on DNS, which is not what is tested here.
+        url: fc.oneof(
+          fc.constantFrom('http://127.0.0.1/hook', 'ftp://x/y', 'javascript:alert(1)', 'https://', '//x'),
+          hostileString,
+        ),
+        events: fc.array(fc.oneof(fc.constantFrom('lead.created', 'message.status'), hostileString), {
+          maxLength: 4,
+        }),
+      });
+      await fc.assert(
+        fc.asyncProperty(rawBody(body), requestHeaders, async (payload, h) => {
+          const res = await postChecked('/webhooks', payload, h);
+          expect(res.body).not.toMatch(/whsec_/);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     'POST /broadcasts',
     async () => {
       const source = fc.oneof(
@@ -255,7 +309,7 @@ describe('REST v1 under generated input', () => {
         .join('&'),
     );
 
-  it.each(['/contacts', '/templates', '/automations', '/conversations'])(
+  it.each(['/contacts', '/templates', '/automations', '/conversations', '/webhooks', '/usage'])(
     'GET %s',
     async (path) => {
       await fc.assert(

@@ -133,6 +133,13 @@ const WALLS: Record<string, Wall> = {
   ...conversationWalls(),
   ...leadWalls(),
   ...formWalls(),
+  ...templateWalls(),
+  ...webhookWalls(),
+  // B's usage counts B's rows only: A's contact is not among B's contacts.
+  'GET /usage': async (a) => {
+    await a.contact();
+    return { shows: (body) => (body as { contacts: { used: number } }).contacts.used > 0 };
+  },
   ...broadcastWalls((x) => x.rest),
   ...pageWalls(),
 };
@@ -249,6 +256,78 @@ function contactWalls(): Record<string, Wall> {
     'GET /contacts/tags': async (a) => {
       await a.rest('POST', '/contacts', { phone: a.phone(), tags: [`only-${a.tag}`] });
       return { markers: [`only-${a.tag}`] };
+    },
+  };
+}
+
+/** The template routes: B's list is B's own, and A's template is neither read nor deleted through B's key. */
+function templateWalls(): Record<string, Wall> {
+  const templateOf = async (a: Tenant) => {
+    const template = await a.template();
+    const { rows } = await t.ctx.db.query<{ id: string }>(
+      'SELECT id FROM templates WHERE workspace_id = $1 AND name = $2',
+      [await a.workspaceId(), template.name],
+    );
+    return { ...template, id: rows[0]!.id };
+  };
+  const all = (a: Tenant) => async () => (await a.rest('GET', '/templates?status=all')).json();
+  return {
+    // B's template of A's template's name is B's own, submitted to B's own account.
+    'POST /templates': async (a, b) => {
+      const template = await templateOf(a);
+      await b.number();
+      return {
+        body: { name: template.name, language: 'en', category: 'MARKETING', body: 'Hi {{1}}' },
+        status: 201,
+        markers: [template.id],
+        snapshot: all(a),
+      };
+    },
+    'GET /templates/:id': async (a) => {
+      const { id } = await templateOf(a);
+      return { params: { id }, markers: [id] };
+    },
+    'DELETE /templates/:id': async (a) => {
+      const { id } = await templateOf(a);
+      return { params: { id }, snapshot: all(a) };
+    },
+  };
+}
+
+/** The webhook endpoint routes: B's list is B's own; A's endpoint is not read, tested or removed through B's key. */
+function webhookWalls(): Record<string, Wall> {
+  const endpoints = (a: Tenant) => async () => ({
+    endpoints: (await a.rest('GET', '/webhooks')).json(),
+    deliveries: await t.ctx.db.query(
+      'SELECT id, status FROM webhook_deliveries WHERE workspace_id = $1 ORDER BY id',
+      [await a.workspaceId()],
+    ),
+  });
+  const change: Wall = async (a) => {
+    const { id } = await a.webhook();
+    return { params: { id }, snapshot: endpoints(a) };
+  };
+  return {
+    'GET /webhooks': async (a) => ({ markers: [(await a.webhook()).id] }),
+    'POST /webhooks': async (a) => {
+      const { id } = await a.webhook();
+      return {
+        body: { url: `https://${a.tag}.example.invalid/hook` },
+        status: 201,
+        markers: [id],
+        snapshot: endpoints(a),
+      };
+    },
+    'DELETE /webhooks/:id': change,
+    'POST /webhooks/:id/test': change,
+    'GET /webhooks/:id/deliveries': async (a) => {
+      const { id } = await a.webhook();
+      await a.rest('POST', `/webhooks/${id}/test`);
+      const { rows } = await t.ctx.db.query<{ id: string }>(
+        'SELECT id FROM webhook_deliveries WHERE workspace_id = $1 AND endpoint_id = $2',
+        [await a.workspaceId(), id],
+      );
+      return { params: { id }, markers: [rows[0]!.id] };
     },
   };
 }

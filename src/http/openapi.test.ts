@@ -57,6 +57,12 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
     '/teams',
     '/teams/{id}',
     '/templates',
+    '/templates/{id}',
+    '/usage',
+    '/webhooks',
+    '/webhooks/{id}',
+    '/webhooks/{id}/deliveries',
+    '/webhooks/{id}/test',
   ]);
   const upsert = doc.paths['/contacts'].post;
   expect(Object.keys(upsert.responses)).toEqual(

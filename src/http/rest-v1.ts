@@ -20,6 +20,8 @@ import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
 import { registerRoutingRoutes } from '../modules/routing/v1-routes.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
+import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
+import { registerWorkspaceRoutes } from '../modules/workspaces/routes.js';
 
 export const REST_BODY_LIMIT = 256 * 1024;
 
@@ -61,6 +63,8 @@ export async function restV1(app: RestApp): Promise<void> {
   registerAuditRoutes(app);
   registerLeadRoutes(app);
   registerFormRoutes(app);
+  registerWebhookRoutes(app);
+  registerWorkspaceRoutes(app);
   await registerMediaRoutes(app);
 }
 

@@ -191,6 +191,8 @@ const TABLES = [
   'automations',
   'forms',
   'lead_notes',
+  'templates',
+  'webhook_endpoints',
 ] as const;
 
 /** Rows a workspace holds in every table a public endpoint writes, to compare before and after. */

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
 import type { RestApp } from '../../api/rest-app.js';
-import { NameText, Text } from '../../api/schema.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';
@@ -10,44 +9,8 @@ import { numberOfWorkspace } from '../messaging/connected-numbers.js';
 import { createTemplate } from './create-template.js';
 import { deleteTemplate } from './delete-template.js';
 import { listAllTemplates } from './list-all-templates.js';
-import { AppTemplateList, TemplateSyncResult } from './schemas.js';
+import { AppTemplateList, NewTemplateBody, TemplateSyncResult } from './schemas.js';
 import { syncTemplates } from './sync-templates.js';
-
-const NewTemplateBody = Type.Object(
-  {
-    name: NameText({ minLength: 1, maxLength: 512 }),
-    language: Text({ minLength: 2, maxLength: 15 }),
-    category: Text({ minLength: 1, maxLength: 32 }),
-    body: Type.Optional(Text({ minLength: 1, maxLength: 1024 })),
-    examples: Type.Optional(Type.Array(Text({ maxLength: 1024 }), { maxItems: 100 })),
-    // Meta's creation shapes, passed on to its review as given.
-    components: Type.Optional(
-      Type.Array(
-        Type.Object({ type: Text({ minLength: 1, maxLength: 16 }) }, { additionalProperties: true }),
-        {
-          minItems: 1,
-          maxItems: 4,
-        },
-      ),
-    ),
-    parameter_format: Type.Optional(Type.Union([Type.Literal('POSITIONAL'), Type.Literal('NAMED')])),
-    add_security_recommendation: Type.Optional(Type.Boolean()),
-    code_expiration_minutes: Type.Optional(Type.Integer()),
-    otp_type: Type.Optional(
-      Type.Union([Type.Literal('COPY_CODE'), Type.Literal('ONE_TAP'), Type.Literal('ZERO_TAP')]),
-    ),
-    supported_apps: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { package_name: NameText({ maxLength: 224 }), signature_hash: Text({ maxLength: 11 }) },
-          { additionalProperties: false },
-        ),
-        { maxItems: 5 },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 const ListQuery = Type.Object({ archived: Type.Boolean({ default: false }) });
 

@@ -58,6 +58,12 @@ describe('a template with a header, named variables and buttons', () => {
         { index: 0, type: 'URL', takes: 'text', required: true },
         { index: 1, type: 'QUICK_REPLY', takes: 'payload', required: false },
       ],
+      status: 'APPROVED',
+      rejected_reason: null,
+      status_reason: null,
+      quality_score: expect.toBeOneOf([expect.any(String), null]),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
 
     const sent = await t.api('POST', '/messages', ws.key, {

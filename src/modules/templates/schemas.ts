@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MaybeTimestamp, Timestamp } from '../../api/schema.js';
+import { MaybeTimestamp, NameText, Text, Timestamp } from '../../api/schema.js';
 
 export const TemplateStatus = Type.Union([
   Type.Literal('APPROVED'),
@@ -50,9 +50,88 @@ export const ListedTemplate = Type.Object({
   buttons: Type.Array(ListedButton),
 });
 
-export const TemplateListResult = Type.Object({
-  result: Type.Literal(true),
-  templates: Type.Array(ListedTemplate),
+const TEMPLATE_EXAMPLE = {
+  id: 'tpl_4Xb8Kq2mZp9LrT3vW1yA',
+  name: 'order_shipped',
+  language: 'en',
+  category: 'UTILITY',
+  body: 'Hi {{1}}, order {{2}} is on its way.',
+  variable_count: 2,
+  parameter_format: 'POSITIONAL',
+  body_parameters: [],
+  header: null,
+  buttons: [],
+  status: 'APPROVED',
+  rejected_reason: null,
+  status_reason: null,
+  quality_score: null,
+  created_at: '2026-11-02T09:15:00.000Z',
+  updated_at: '2026-11-02T11:40:12.000Z',
+};
+
+/** A template as REST v1 shows it: what a send must give, and where Meta's review of it stands. */
+export const ApiTemplate = Type.Object({
+  ...ListedTemplate.properties,
+  status: Type.String({
+    description:
+      "Meta's review: PENDING until reviewed, then APPROVED (sendable) or REJECTED; later PAUSED or DISABLED",
+  }),
+  rejected_reason: Type.Union([Type.String(), Type.Null()], {
+    description: "A REJECTED template: Meta's reason, such as INCORRECT_CATEGORY",
+  }),
+  status_reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why a PAUSED or DISABLED template cannot be sent, when a refused send told Parley',
+  }),
+  quality_score: Type.Union([Type.String(), Type.Null()]),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const TemplateListResult = Type.Object(
+  {
+    result: Type.Literal(true),
+    templates: Type.Array(ApiTemplate),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Send it back as `cursor` for the next page; null on the last page',
+    }),
+  },
+  { examples: [{ result: true, templates: [TEMPLATE_EXAMPLE], next_cursor: null }] },
+);
+
+export const TemplateResult = Type.Object(
+  { result: Type.Literal(true), template: ApiTemplate },
+  { examples: [{ result: true, template: TEMPLATE_EXAMPLE }] },
+);
+
+export const NewTemplateResult = Type.Object(
+  { result: Type.Literal(true), template: ApiTemplate },
+  {
+    examples: [
+      {
+        result: true,
+        template: {
+          ...TEMPLATE_EXAMPLE,
+          status: 'PENDING',
+          updated_at: TEMPLATE_EXAMPLE.created_at,
+        },
+      },
+    ],
+  },
+);
+
+export const TemplateListQuery = Type.Object({
+  status: Type.Union(
+    [Type.Literal('approved'), Type.Literal('pending'), Type.Literal('rejected'), Type.Literal('all')],
+    {
+      default: 'approved',
+      description:
+        'Which review state to list: approved (the default: the templates a send can use), pending, rejected, or all (paused and disabled ones too)',
+    },
+  ),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  cursor: Type.Optional(
+    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
+  ),
 });
 
 const Example = Type.Object(
@@ -118,3 +197,40 @@ export const AppTemplateList = Type.Object({
 });
 
 export const TemplateSyncResult = Type.Object({ result: Type.Literal(true), synced: Type.Integer() });
+
+/** A new template, submitted to Meta for review (the web app's and REST v1's). */
+export const NewTemplateBody = Type.Object(
+  {
+    name: NameText({ minLength: 1, maxLength: 512 }),
+    language: Text({ minLength: 2, maxLength: 15 }),
+    category: Text({ minLength: 1, maxLength: 32 }),
+    body: Type.Optional(Text({ minLength: 1, maxLength: 1024 })),
+    examples: Type.Optional(Type.Array(Text({ maxLength: 1024 }), { maxItems: 100 })),
+    // Meta's creation shapes, passed on to its review as given.
+    components: Type.Optional(
+      Type.Array(
+        Type.Object({ type: Text({ minLength: 1, maxLength: 16 }) }, { additionalProperties: true }),
+        {
+          minItems: 1,
+          maxItems: 4,
+        },
+      ),
+    ),
+    parameter_format: Type.Optional(Type.Union([Type.Literal('POSITIONAL'), Type.Literal('NAMED')])),
+    add_security_recommendation: Type.Optional(Type.Boolean()),
+    code_expiration_minutes: Type.Optional(Type.Integer()),
+    otp_type: Type.Optional(
+      Type.Union([Type.Literal('COPY_CODE'), Type.Literal('ONE_TAP'), Type.Literal('ZERO_TAP')]),
+    ),
+    supported_apps: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { package_name: NameText({ maxLength: 224 }), signature_hash: Text({ maxLength: 11 }) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 5 },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);

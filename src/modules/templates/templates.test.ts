@@ -32,8 +32,15 @@ it('lists only approved templates, each with its variable count', async () => {
         body_parameters: [],
         header: null,
         buttons: [],
+        status: 'APPROVED',
+        rejected_reason: null,
+        status_reason: null,
+        quality_score: null,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       },
     ],
+    next_cursor: null,
   });
 });
 

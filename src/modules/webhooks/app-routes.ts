@@ -1,23 +1,18 @@
-import { Type } from 'typebox';
 import type { RestApp } from '../../api/rest-app.js';
-import { Text } from '../../api/schema.js';
-import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { deleteEndpoint } from './delete-endpoint.js';
 import { createEndpoint, WEBHOOK_EVENTS } from './endpoints.js';
 import { listDeliveries } from './list-deliveries.js';
 import { listEndpoints } from './list-endpoints.js';
-import { DeliveryListResult, EndpointListResult, NewEndpointResult, TestDeliveryResult } from './schemas.js';
+import {
+  DeliveryListResult,
+  EndpointBody,
+  EndpointListResult,
+  NewEndpointResult,
+  TestDeliveryResult,
+} from './schemas.js';
 import { sendTestEvent } from './send-test-event.js';
-
-const EndpointBody = Type.Object(
-  {
-    url: Text({ minLength: 1, maxLength: FIELD_LIMITS.webhookUrl }),
-    events: Type.Optional(Type.Array(Text({ maxLength: 64 }), { minItems: 1, maxItems: 20 })),
-  },
-  { additionalProperties: false },
-);
 
 /** Settings › Developer: outbound webhook endpoints. */
 export function registerAppWebhookRoutes(app: RestApp): void {

@@ -25,10 +25,23 @@ export const WorkspaceResult = Type.Object({ result: Type.Literal(true), workspa
 const Used = Type.Object({ used: Type.Integer(), limit: Type.Integer() });
 
 /** Plan & usage: the plan's limits beside what was used (messages and leads in this UTC month). */
-export const UsageResult = Type.Object({
-  result: Type.Literal(true),
-  plan: Type.String(),
-  contacts: Used,
-  messages_this_month: Used,
-  leads_this_month: Used,
-});
+export const UsageResult = Type.Object(
+  {
+    result: Type.Literal(true),
+    plan: Type.String(),
+    contacts: Used,
+    messages_this_month: Used,
+    leads_this_month: Used,
+  },
+  {
+    examples: [
+      {
+        result: true,
+        plan: 'growth',
+        contacts: { used: 1840, limit: 10000 },
+        messages_this_month: { used: 5210, limit: 50000 },
+        leads_this_month: { used: 96, limit: 2000 },
+      },
+    ],
+  },
+);
