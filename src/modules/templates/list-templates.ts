@@ -22,6 +22,11 @@ type Row = StoredTemplate &
 
 export type TemplateStatusFilter = 'approved' | 'pending' | 'rejected' | 'all';
 
+// The spec's GET /templates answers the approved templates, all of them: a client that asks for no page
+// still gets them in one (a WhatsApp Business account holds at most 6,000).
+const UNPAGED = 6_000;
+const PAGE = 50;
+
 const COLUMNS = `id, name, language, category, body, parameter_format, components, status, rejected_reason,
   status_reason, quality_score, to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
@@ -39,9 +44,10 @@ function shown(row: Row): Static<typeof ApiTemplate> {
 export async function listApiTemplates(
   db: Queryable,
   workspaceId: string,
-  options: { status: TemplateStatusFilter; limit: number; cursor?: string },
+  options: { status: TemplateStatusFilter; limit?: number; cursor?: string },
 ) {
   const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const limit = options.limit ?? (after ? PAGE : UNPAGED);
   const { rows } = await db.query<Row>(
     `SELECT ${COLUMNS} FROM templates
      WHERE workspace_id = $1 AND archived_at IS NULL AND ($2::text IS NULL OR status = $2)
@@ -52,15 +58,14 @@ export async function listApiTemplates(
       options.status === 'all' ? null : options.status.toUpperCase(),
       after?.micros ?? null,
       after?.id ?? null,
-      options.limit + 1,
+      limit + 1,
     ],
   );
-  const page = rows.slice(0, options.limit);
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     templates: page.map(shown),
-    next_cursor:
-      rows.length > options.limit && last ? encodeCursor({ micros: last.micros, id: last.id }) : null,
+    next_cursor: rows.length > limit && last ? encodeCursor({ micros: last.micros, id: last.id }) : null,
   };
 }
 

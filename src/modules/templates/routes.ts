@@ -56,8 +56,9 @@ export function registerTemplateRoutes(app: RestApp): void {
           'body variable count and, as an extension, what a send must give: the header ' +
           '(format, and whether it takes a value), the body parameter names of a NAMED template, and its ' +
           'buttons (index, type, the field that carries a value, whether it is required). An authentication ' +
-          "template's OTP button takes the code, which defaults to the body's one value. Pages follow " +
-          '`next_cursor` (null on the last page): send it back as `cursor`.',
+          "template's OTP button takes the code, which defaults to the body's one value. Without `limit` " +
+          'or `cursor` every one comes in one answer, as before paging; with `limit`, pages follow `next_cursor` ' +
+          '(null on the last page): send it back as `cursor`.',
         tags,
         querystring: TemplateListQuery,
         response: { 200: TemplateListResult, ...errorResponses(401, 422, 429) },

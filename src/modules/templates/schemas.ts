@@ -128,7 +128,14 @@ export const TemplateListQuery = Type.Object({
         'Which review state to list: approved (the default: the templates a send can use), pending, rejected, or all (paused and disabled ones too)',
     },
   ),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description:
+        'Templates a page: without it and without `cursor`, every one (as before paging); with a cursor alone, 50',
+    }),
+  ),
   cursor: Type.Optional(
     Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
   ),

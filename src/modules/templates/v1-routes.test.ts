@@ -203,6 +203,28 @@ describe('GET /templates', () => {
     expect((await names(ws, '?status=all')).sort()).toEqual(['no', 'ok', 'stopped', 'waiting']);
   });
 
+  it('answers every approved template in one answer when no page is asked for, as the spec promises', async () => {
+    const ws = await t.workspace();
+    for (let i = 0; i < 55; i++)
+      await saveTemplate(t.ctx.db, ws.id, {
+        name: `many_${i}`,
+        language: 'en',
+        category: 'UTILITY',
+        body: 'Hi',
+        status: 'APPROVED',
+      });
+    const all = (await t.api('GET', '/templates', ws.key)).json();
+    expect(all.templates).toHaveLength(55);
+    expect(all.next_cursor).toBeNull();
+    const first = (await t.api('GET', '/templates?limit=50', ws.key)).json();
+    expect(first.templates).toHaveLength(50);
+    const rest = (
+      await t.api('GET', `/templates?cursor=${encodeURIComponent(first.next_cursor)}`, ws.key)
+    ).json();
+    expect(rest).toMatchObject({ next_cursor: null });
+    expect(rest.templates).toHaveLength(5);
+  });
+
   it('pages by cursor, newest first, visiting every template once while new ones arrive', async () => {
     const ws = await t.workspace();
     const add = (name: string) =>
