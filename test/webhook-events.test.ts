@@ -149,10 +149,11 @@ it('sends every outbound event signed and as the OpenAPI document describes it',
       'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
       'webhook-signature': String(delivery.headers['webhook-signature']),
     }) as { type: string };
-    const validate = validators[event.type];
-    if (!validate) problems.push(`${event.type}: not in the document`);
+    const { type } = event;
+    const validate = validators[type];
+    if (!validate) problems.push(`${type}: not in the document`);
     else if (!validate(event))
-      problems.push(`${event.type}: ${ajv.errorsText(validate.errors)} in ${delivery.body}`);
+      problems.push(`${type}: ${ajv.errorsText(validate.errors)} in ${delivery.body}`);
   }
   expect(problems).toEqual([]);
   expect(new Set(events().map((e) => e.type))).toEqual(new Set(WEBHOOK_EVENTS));
