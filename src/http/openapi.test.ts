@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { testAppForTests } from '../../test/support/app.js';
+import { WEBHOOK_EVENTS } from '../modules/webhooks/endpoints.js';
 
 const t = testAppForTests();
 
@@ -99,11 +100,7 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
   expect(Object.keys(doc.paths['/conversations/{id}/assign'].post.responses)).toEqual(
     expect.arrayContaining(['200', '401', '404', '422', '429']),
   );
-  expect(Object.keys(doc.webhooks)).toEqual([
-    'conversation.created',
-    'conversation.assigned',
-    'conversation.resolved',
-  ]);
+  expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_EVENTS]);
   const resolved = doc.webhooks['conversation.resolved'].post.requestBody.content['application/json'].schema;
   expect(Object.keys(resolved.properties.data.properties)).toEqual(
     expect.arrayContaining(['id', 'contact', 'status', 'assignee', 'changed_by']),

@@ -8,11 +8,11 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../api/errors.js';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
 import { formPageRoutes } from '../modules/forms/page-routes.js';
-import { conversationWebhooks } from '../modules/inbox/webhook-docs.js';
 import { formSubmitRoutes } from '../modules/leads/form-submit-routes.js';
 import { workflowWebhookRoutes } from '../modules/leads/webhook-routes.js';
 import { simulatorMounted } from '../modules/messaging/simulator-link.js';
 import { whatsappWebhookRoutes } from '../modules/messaging/webhook-routes.js';
+import { webhookEvents } from '../modules/webhooks/event-docs.js';
 import { simulator } from '../simulator/plugin.js';
 import { SimState } from '../simulator/state.js';
 import { AccessLog } from './access-log.js';
@@ -76,7 +76,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
         },
       },
       security: [{ bearer: [] }, { apiKey: [] }],
-      webhooks: conversationWebhooks,
+      webhooks: webhookEvents,
     },
     transform: ({ schema, url }) => ({
       schema: (url.startsWith('/api/v1/') ? schema : { ...schema, hide: true }) as typeof schema,

@@ -19,9 +19,16 @@ export function registerEventRoutes(app: RestApp): void {
         description:
           'The contact is created if absent (402 at the plan contact limit). 202 once the event is stored; ' +
           'the runs start from the job queue.',
+        operationId: 'trackEvent',
         tags: ['events'],
-        body: TrackEventBody,
-        response: { 202: TrackEventResult, ...errorResponses(400, 401, 402, 409, 413, 415, 422, 429) },
+        body: {
+          ...TrackEventBody,
+          examples: [{ phone: '+919876543210', event: 'cart_abandoned', properties: { cart_total: '1499' } }],
+        },
+        response: {
+          202: { ...TrackEventResult, examples: [{ result: true, id: 'evt_8Kp3xz', flows_started: 1 }] },
+          ...errorResponses(400, 401, 402, 409, 413, 415, 422, 429),
+        },
       },
     },
     async (request, reply) => {

@@ -19,6 +19,7 @@ import {
   ApiAutomationResult,
   NewApiAutomationResult,
 } from './schemas.js';
+import { automationExamples as ex } from './v1-examples.js';
 
 const tags = ['automations'];
 const NOT_FOUND = 'No automation with that id';
@@ -60,9 +61,13 @@ export function registerAutomationRoutes(app: RestApp): void {
           'top-level fields) and `published`. The trigger decides the kind (the triggers table of ' +
           'docs/automation.md). Each problem of the definition is a 422 detail at its field. A ' +
           'sequence started by a webhook answers its intake URL and secret, once (the app shows them to the team).',
+        operationId: 'createAutomation',
         tags,
-        body: ApiAutomationBody,
-        response: { 201: NewApiAutomationResult, ...errorResponses(400, 401, 409, 413, 415, 422, 429) },
+        body: { ...ApiAutomationBody, examples: [ex.create] },
+        response: {
+          201: { ...NewApiAutomationResult, examples: [ex.created] },
+          ...errorResponses(400, 401, 409, 413, 415, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -96,9 +101,10 @@ export function registerAutomationRoutes(app: RestApp): void {
         description:
           'Without `status`, archived ones are left out. Pages follow `next_cursor` (null on the last page): ' +
           'send it back as `cursor`.',
+        operationId: 'listAutomations',
         tags,
         querystring: ApiAutomationQuery,
-        response: { 200: ApiAutomationList, ...errorResponses(401, 422, 429) },
+        response: { 200: { ...ApiAutomationList, examples: [ex.list] }, ...errorResponses(401, 422, 429) },
       },
     },
     async (request) => ({
@@ -112,9 +118,10 @@ export function registerAutomationRoutes(app: RestApp): void {
     {
       schema: {
         summary: 'A flow or sequence: its draft and published definitions, versions and run counts',
+        operationId: 'getAutomation',
         tags,
         params: IdParams,
-        response: { 200: ApiAutomationResult, ...errorResponses(401, 404, 429) },
+        response: { 200: { ...ApiAutomationResult, examples: [ex.one] }, ...errorResponses(401, 404, 429) },
       },
     },
     async (request) => found(request.principal().workspaceId, request.params.id),
@@ -130,10 +137,14 @@ export function registerAutomationRoutes(app: RestApp): void {
           'start on only once published; `published: true` publishes the latest version, `false` stops new ' +
           'runs (runs under way finish on their version). The same definition sent again makes no new ' +
           'version. A flow stays a flow and a sequence a sequence (422 at `trigger`). An archived one is a 409.',
+        operationId: 'updateAutomation',
         tags,
         params: IdParams,
-        body: ApiAutomationPatch,
-        response: { 200: ApiAutomationResult, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429) },
+        body: { ...ApiAutomationPatch, examples: [ex.change] },
+        response: {
+          200: { ...ApiAutomationResult, examples: [ex.one] },
+          ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429),
+        },
       },
     },
     async (request) => {
@@ -157,6 +168,7 @@ export function registerAutomationRoutes(app: RestApp): void {
     {
       schema: {
         summary: 'Archive a flow or sequence',
+        operationId: 'archiveAutomation',
         description:
           'It is unpublished and leaves the list (GET /automations?status=archived shows it); runs under way ' +
           'finish. Archiving again changes nothing. The app restores it.',

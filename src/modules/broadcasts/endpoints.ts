@@ -5,6 +5,7 @@ import { approvedTemplate, isMarketing } from './approved-template.js';
 import { audienceWithSample } from './audience.js';
 import { controlBroadcast } from './control-broadcast.js';
 import { createBroadcast } from './create-broadcast.js';
+import { broadcastExamples as ex } from './examples.js';
 import { getBroadcast, listBroadcasts } from './get-broadcast.js';
 import { listRecipients } from './list-recipients.js';
 import { previewBroadcast } from './preview.js';
@@ -45,9 +46,13 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
         summary: 'Create a broadcast: a template to a segment of contacts, now, later or as a draft',
         description:
           "The values are checked against the template's components (422 naming the `values` field). Delivery is paced at the number's throughput, never past its messaging limit tier (unique recipients in a rolling 24 hours: the broadcast then shows `waiting_for_limit`), each contact at most once. Opted-out contacts are left out of a MARKETING template's audience and skipped if they opt out later.",
+        operationId: 'createBroadcast',
         tags,
-        body: CreateBroadcastBody,
-        response: { 201: BroadcastResult, ...errors(400, 401, 404, 409, 413, 415, 422, 429) },
+        body: { ...CreateBroadcastBody, examples: [ex.create] },
+        response: {
+          201: { ...BroadcastResult, examples: [ex.one] },
+          ...errors(400, 401, 404, 409, 413, 415, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -64,9 +69,13 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
       schema: {
         summary: 'Count an audience before sending',
         description: 'With a MARKETING template named, opted-out contacts are not counted.',
+        operationId: 'countBroadcastAudience',
         tags,
-        body: AudienceBody,
-        response: { 200: AudienceResult, ...errors(400, 401, 404, 413, 415, 422, 429) },
+        body: { ...AudienceBody, examples: [ex.audience] },
+        response: {
+          200: { ...AudienceResult, examples: [ex.counted] },
+          ...errors(400, 401, 404, 413, 415, 422, 429),
+        },
       },
     },
     async (request) => {
@@ -88,9 +97,13 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
         summary: 'The template as one contact would read it',
         description:
           'The given contact, else the newest; `missing` names the parts that fell back or are empty.',
+        operationId: 'previewBroadcast',
         tags,
-        body: PreviewBody,
-        response: { 200: PreviewResult, ...errors(400, 401, 404, 413, 415, 422, 429) },
+        body: { ...PreviewBody, examples: [ex.preview] },
+        response: {
+          200: { ...PreviewResult, examples: [ex.previewed] },
+          ...errors(400, 401, 404, 413, 415, 422, 429),
+        },
       },
     },
     async (request) => ({
@@ -104,9 +117,10 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
     {
       schema: {
         summary: 'List broadcasts, newest first',
+        operationId: 'listBroadcasts',
         tags,
         querystring: ListQuery,
-        response: { 200: ListResult, ...errors(401, 422, 429) },
+        response: { 200: { ...ListResult, examples: [ex.list] }, ...errors(401, 422, 429) },
       },
     },
     async (request) => {
@@ -127,9 +141,10 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
     {
       schema: {
         summary: 'A broadcast with its progress and results',
+        operationId: 'getBroadcast',
         tags,
         params: BroadcastParams,
-        response: { 200: BroadcastResult, ...errors(401, 404, 429) },
+        response: { 200: { ...BroadcastResult, examples: [ex.one] }, ...errors(401, 404, 429) },
       },
     },
     async (request) => ({
@@ -143,10 +158,11 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
     {
       schema: {
         summary: "A broadcast's recipients, filtered by status or Meta's error code",
+        operationId: 'listBroadcastRecipients',
         tags,
         params: BroadcastParams,
         querystring: RecipientsQuery,
-        response: { 200: RecipientsResult, ...errors(401, 404, 422, 429) },
+        response: { 200: { ...RecipientsResult, examples: [ex.recipients] }, ...errors(401, 404, 422, 429) },
       },
     },
     async (request) => {
@@ -172,9 +188,10 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
     {
       schema: {
         summary: 'Sent, delivered, read and failed per minute (per hour past three hours)',
+        operationId: 'getBroadcastTimeline',
         tags,
         params: BroadcastParams,
-        response: { 200: TimelineResult, ...errors(401, 404, 429) },
+        response: { 200: { ...TimelineResult, examples: [ex.timeline] }, ...errors(401, 404, 429) },
       },
     },
     async (request) => ({
@@ -191,9 +208,10 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
           summary: `${move[0]!.toUpperCase()}${move.slice(1)} a broadcast`,
           description:
             '409 `broadcast_state` when the broadcast is not in a state this move starts from. Resume also starts a draft.',
+          operationId: `${move}Broadcast`,
           tags,
           params: BroadcastParams,
-          response: { 200: BroadcastResult, ...errors(401, 404, 409, 429) },
+          response: { 200: { ...BroadcastResult, examples: [ex.one] }, ...errors(401, 404, 409, 429) },
         },
       },
       async (request) => {

@@ -194,6 +194,19 @@ const NextCursor = Type.Union([Type.String(), Type.Null()], {
   description: 'Send it back as `cursor` for the next page; null on the last page',
 });
 
+/** A conversation as REST v1 shows it, for the OpenAPI examples. */
+export const CONVERSATION_EXAMPLE = {
+  id: 'ct_2bXk9q',
+  contact: { id: 'ct_2bXk9q', phone: '919876543210', name: 'Asha' },
+  status: 'open',
+  assignee: { id: 'usr_7Qm2', name: 'Ravi' },
+  team: { id: 'team_4Hs1', name: 'Sales' },
+  unread_count: 2,
+  last_message_at: '2026-11-28T10:15:02.000Z',
+  created_at: '2026-11-27T08:01:44.120Z',
+  bot: null,
+};
+
 export const ApiConversation = Type.Object(
   {
     id: Type.String({ description: "The conversation's id: its contact's id" }),
@@ -213,21 +226,7 @@ export const ApiConversation = Type.Object(
       description: 'The bot answering the conversation (a reply from the team stops it), or null',
     }),
   },
-  {
-    examples: [
-      {
-        id: 'ct_2bXk9q',
-        contact: { id: 'ct_2bXk9q', phone: '919876543210', name: 'Asha' },
-        status: 'open',
-        assignee: { id: 'usr_7Qm2', name: 'Ravi' },
-        team: { id: 'team_4Hs1', name: 'Sales' },
-        unread_count: 2,
-        last_message_at: '2026-11-28T10:15:02.000Z',
-        created_at: '2026-11-27T08:01:44.120Z',
-        bot: null,
-      },
-    ],
-  },
+  { examples: [CONVERSATION_EXAMPLE] },
 );
 export type ApiConversation = Static<typeof ApiConversation>;
 

@@ -15,10 +15,39 @@ import {
   ApiConversationResult,
   ApiNoteBody,
   ApiPageQuery,
+  CONVERSATION_EXAMPLE,
   NewNoteResult,
 } from './schemas.js';
 
 const tags = ['conversations'];
+const conversation = CONVERSATION_EXAMPLE;
+const ex = {
+  one: { result: true, conversation },
+  list: { result: true, conversations: [conversation], next_cursor: null },
+  note: { result: true, id: 'note_9Vd2Lp', created_at: '2026-11-28T10:16:40.000Z' },
+  messages: {
+    result: true,
+    messages: [
+      {
+        id: 'msg_7Hq1Ze',
+        direction: 'inbound',
+        to: '15550001111',
+        type: 'text',
+        wamid: 'wamid.HBgMOTE5ODc2NTQzMjEwFQIAEhgg',
+        status: 'read',
+        callback_data: null,
+        error: null,
+        text: 'Where is my order?',
+        content: null,
+        context: null,
+        referral: null,
+        created_at: '2026-11-28T10:15:02.000Z',
+        updated_at: '2026-11-28T10:15:30.000Z',
+      },
+    ],
+    next_cursor: null,
+  },
+};
 const ID_NOTE = "A conversation's id is its contact's id (one conversation per contact).";
 const WRITE_ERRORS = errorResponses(400, 401, 404, 409, 413, 415, 422, 429);
 
@@ -52,9 +81,10 @@ export function registerConversationRoutes(app: RestApp): void {
           'visits every conversation exactly once even while new ones arrive (those come first in a new walk). ' +
           "`status=open` covers open and pending ones. `assignee` is a member's user id (422 if not one of this " +
           "workspace's members) or `unassigned`.",
+        operationId: 'listConversations',
         tags,
         querystring: ApiConversationQuery,
-        response: { 200: ApiConversationList, ...errorResponses(401, 422, 429) },
+        response: { 200: { ...ApiConversationList, examples: [ex.list] }, ...errorResponses(401, 422, 429) },
       },
     },
     async (request) => ({
@@ -69,9 +99,10 @@ export function registerConversationRoutes(app: RestApp): void {
       schema: {
         summary: 'A conversation: its contact, status, assignee, unread count and bot',
         description: `${ID_NOTE} A contact who has never written nor been written to has none (404).`,
+        operationId: 'getConversation',
         tags,
         params: IdParams,
-        response: { 200: ApiConversationResult, ...errorResponses(401, 404, 429) },
+        response: { 200: { ...ApiConversationResult, examples: [ex.one] }, ...errorResponses(401, 404, 429) },
       },
     },
     async (request) => answer(request.principal().workspaceId, request.params.id),
@@ -85,10 +116,14 @@ export function registerConversationRoutes(app: RestApp): void {
         description:
           'Each message as GET /messages/{id} shows it. Pages follow `next_cursor` as the conversations list does. ' +
           "Answer with POST /messages to the contact's phone.",
+        operationId: 'listConversationMessages',
         tags,
         params: IdParams,
         querystring: ApiPageQuery,
-        response: { 200: ApiMessageList, ...errorResponses(401, 404, 422, 429) },
+        response: {
+          200: { ...ApiMessageList, examples: [ex.messages] },
+          ...errorResponses(401, 404, 422, 429),
+        },
       },
     },
     async (request) => ({
@@ -114,10 +149,11 @@ export function registerConversationRoutes(app: RestApp): void {
           "its available member (online, not idle, under the team's cap) who waited longest, or, with none, to the " +
           "team's queue with no assignee (422 at `team_id` for a team not of this workspace). Send one field. " +
           'A change announces `conversation.assigned`; giving it to whom it already has changes nothing.',
+        operationId: 'assignConversation',
         tags,
         params: IdParams,
         body: ApiAssignBody,
-        response: { 200: ApiConversationResult, ...WRITE_ERRORS },
+        response: { 200: { ...ApiConversationResult, examples: [ex.one] }, ...WRITE_ERRORS },
       },
     },
     async (request) => {
@@ -144,12 +180,16 @@ export function registerConversationRoutes(app: RestApp): void {
         config: { idempotent: true },
         schema: {
           summary,
+          operationId: `${verb}Conversation`,
           description:
             `${ID_NOTE} Its assignee stays. One already ${state} stays so (200, no event). ` +
             'A customer writing to a resolved conversation reopens it by itself.',
           tags,
           params: IdParams,
-          response: { 200: ApiConversationResult, ...errorResponses(401, 404, 409, 422, 429) },
+          response: {
+            200: { ...ApiConversationResult, examples: [ex.one] },
+            ...errorResponses(401, 404, 409, 422, 429),
+          },
         },
       },
       async (request) => {
@@ -167,10 +207,11 @@ export function registerConversationRoutes(app: RestApp): void {
       schema: {
         summary: 'Add an internal note: seen by the team in the conversation, never sent to the customer',
         description: 'The app shows its author as "API key <the key\'s name>".',
+        operationId: 'addConversationNote',
         tags,
         params: IdParams,
         body: ApiNoteBody,
-        response: { 201: NewNoteResult, ...WRITE_ERRORS },
+        response: { 201: { ...NewNoteResult, examples: [ex.note] }, ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { ApiConversation } from './schemas.js';
+import { webhookOperation } from '../webhooks/webhook-operation.js';
+import { ApiConversation, CONVERSATION_EXAMPLE } from './schemas.js';
 
 const ChangedBy = Type.Object(
   {
@@ -14,45 +15,32 @@ const ChangedBy = Type.Object(
   { description: 'Who made the change' },
 );
 
-const event = (type: string, summary: string, data: ReturnType<typeof Type.Object>) => ({
-  post: {
-    summary,
-    description:
-      'POSTed to each endpoint subscribed to it (Settings › Developer), signed per Standard Webhooks ' +
-      '(`webhook-id`, `webhook-timestamp`, `webhook-signature`), retried with backoff until it answers 2xx.',
-    requestBody: {
-      content: {
-        'application/json': {
-          schema: Type.Object({
-            type: Type.Literal(type),
-            timestamp: Type.String({ format: 'date-time' }),
-            data,
-          }),
-        },
-      },
-    },
-    responses: { '2XX': { description: 'Received' } },
-  },
-});
+const byMember = { changed_by: { type: 'member', member_id: 'usr_7Qm2' } };
 
 /** The conversation events, for the OpenAPI document's `webhooks`. */
 export const conversationWebhooks = {
-  'conversation.created': event(
+  'conversation.created': webhookOperation(
     'conversation.created',
+    'conversationCreatedWebhook',
     "A contact's first message: their conversation began",
     Type.Object({
       ...ApiConversation.properties,
       message_id: Type.String({ description: 'The first message' }),
     }),
+    { ...CONVERSATION_EXAMPLE, assignee: null, team: null, message_id: 'msg_7Hq1Ze' },
   ),
-  'conversation.assigned': event(
+  'conversation.assigned': webhookOperation(
     'conversation.assigned',
+    'conversationAssignedWebhook',
     'The conversation was given to someone else, or to no one (`assignee` null)',
     Type.Object({ ...ApiConversation.properties, changed_by: ChangedBy }),
+    { ...CONVERSATION_EXAMPLE, ...byMember },
   ),
-  'conversation.resolved': event(
+  'conversation.resolved': webhookOperation(
     'conversation.resolved',
+    'conversationResolvedWebhook',
     'The conversation was resolved',
     Type.Object({ ...ApiConversation.properties, changed_by: ChangedBy }),
+    { ...CONVERSATION_EXAMPLE, status: 'resolved', ...byMember },
   ),
 };

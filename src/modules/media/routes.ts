@@ -34,9 +34,25 @@ function registerUpload(app: RestApp): void {
           'images jpeg, png (5 MB); stickers webp (100 KB static, 500 KB animated); video mp4, 3gpp (16 MB). ' +
           "A larger file is refused with 413 as soon as it passes the limit. The answer `id` is the network's media id: " +
           'use it in POST /messages (`{"type": "image", "image": {"id": "..."}}`) or a template header (`{id}`).',
+        operationId: 'uploadMedia',
         tags: ['messages'],
         consumes: ['multipart/form-data'],
-        response: { 200: UploadResult, ...errorResponses(401, 409, 413, 415, 422, 429, 503) },
+        response: {
+          200: {
+            ...UploadResult,
+            examples: [
+              {
+                result: true,
+                id: '1376223850470843',
+                kind: 'image',
+                mime_type: 'image/jpeg',
+                file_size: 48213,
+                sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+              },
+            ],
+          },
+          ...errorResponses(401, 409, 413, 415, 422, 429, 503),
+        },
       },
     },
     async (request) => ({

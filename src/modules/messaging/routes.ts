@@ -35,9 +35,33 @@ export function registerMessageRoutes(app: RestApp): void {
           '`template.body` values may also be Meta-shaped `currency`, `date_time` or `text` parameters (extension). ' +
           'Extension, inside the 24-hour window only (409 outside it): `type` image, video, audio, document, sticker, ' +
           "interactive, location or reaction with the field of that name in Meta's shape.",
+        operationId: 'sendMessage',
         tags: ['messages'],
-        body: SendMessageBody,
-        response: { 201: SendMessageResult, ...errorResponses(400, 401, 402, 404, 409, 413, 415, 422, 429) },
+        body: {
+          ...SendMessageBody,
+          examples: [
+            {
+              to: '+919876543210',
+              type: 'template',
+              template: { name: 'order_shipped', language: 'en', body: ['Asha', 'ORD-1042'] },
+              callback_data: 'order-1042',
+            },
+          ],
+        },
+        response: {
+          201: {
+            ...SendMessageResult,
+            examples: [
+              {
+                result: true,
+                id: 'msg_5rT2kq',
+                wamid: 'wamid.HBgMOTE5ODc2NTQzMjEwFQIAERgS',
+                status: 'accepted',
+              },
+            ],
+          },
+          ...errorResponses(400, 401, 402, 404, 409, 413, 415, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -55,9 +79,34 @@ export function registerMessageRoutes(app: RestApp): void {
         summary: 'The current state of a message',
         description:
           'Extension: `text`, `content` and, for an inbound message, `context` (replied-to, forwarded, product asked about) and `referral` (click-to-WhatsApp ad).',
+        operationId: 'getMessage',
         tags: ['messages'],
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-        response: { 200: MessageView, ...errorResponses(401, 404, 429) },
+        response: {
+          200: {
+            ...MessageView,
+            examples: [
+              {
+                result: true,
+                id: 'msg_5rT2kq',
+                direction: 'outbound',
+                to: '919876543210',
+                type: 'template',
+                wamid: 'wamid.HBgMOTE5ODc2NTQzMjEwFQIAERgS',
+                status: 'delivered',
+                callback_data: 'order-1042',
+                error: null,
+                text: 'Hi Asha, your order ORD-1042 has shipped.',
+                content: null,
+                context: null,
+                referral: null,
+                created_at: '2026-11-28T10:15:02.000Z',
+                updated_at: '2026-11-28T10:15:09.000Z',
+              },
+            ],
+          },
+          ...errorResponses(401, 404, 429),
+        },
       },
     },
     async (request) => {
