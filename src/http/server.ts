@@ -79,7 +79,9 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
       webhooks: webhookEvents,
     },
     transform: ({ schema, url }) => ({
-      schema: (url.startsWith('/api/v1/') ? schema : { ...schema, hide: true }) as typeof schema,
+      schema: (url.startsWith('/api/v1/')
+        ? { ...schema, querystring: optionalDefaults(schema?.querystring) }
+        : { ...schema, hide: true }) as typeof schema,
       url: url.replace(/^\/api\/v1/, ''),
     }),
   });
@@ -130,4 +132,15 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
 /** A hop count as the function Fastify takes (its types leave the number out): the nearest n hops. */
 function trustedHops(trust: boolean | number | string) {
   return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
+/**
+ * A query parameter with a default may be left out: the document says so, where the schema lists it
+ * as required only so that handlers see the default filled in (generated clients made `limit` required).
+ */
+function optionalDefaults(query: unknown): unknown {
+  const q = query as { properties?: Record<string, { default?: unknown }>; required?: string[] } | undefined;
+  if (!q?.properties || !q.required) return query;
+  const required = q.required.filter((name) => q.properties![name]?.default === undefined);
+  return { ...q, required: required.length ? required : undefined };
 }

@@ -12,215 +12,82 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List contacts, oldest first */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                    offset: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            result: true;
-                            contacts: {
-                                id: string;
-                                /** @description E.164 digits, without + */
-                                phone: string;
-                                name: string | null;
-                                email: string | null;
-                                tags: string[];
-                                traits: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description Extension: the contact asked to stop marketing messages (a keyword, a button, the API or the app) */
-                                opted_out: boolean;
-                                /** @description Extension: when the contact opted out; null while opted in */
-                                opted_out_at: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            }[];
-                            limit: number;
-                            offset: number;
-                            has_next_page: boolean;
-                        };
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        /**
+         * List contacts, oldest first
+         * @description Pages by `limit` and `offset`, or by `cursor`: send back the `next_cursor` of the page before (null on the last page); a cursor visits every contact once while new ones arrive (they come last). Not both `offset` and `cursor` (422); with `cursor` the answer says `offset: 0`. `phone` finds the contact with that phone, normalised as POST /contacts does (the workspace's default country code for a national number): 0 or 1 result.
+         */
+        get: operations["listContacts"];
         put?: never;
         /**
          * Create or update a contact by phone
          * @description Tags are only added; traits are shallow-merged; name and email change only when given. Extension: `opted_out` opts the contact out of marketing templates (true) or back in (false).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description With country code (+ or 00 optional), or national when the workspace has a default country code */
-                        phone: string;
-                        name?: string;
-                        /** Format: email */
-                        email?: string;
-                        tags?: string[];
-                        /** @description Shallow-merged into the contact traits; values are strings, numbers, booleans or null */
-                        traits?: {
-                            [key: string]: string | number | boolean | null;
-                        };
-                        /** @description Extension: true opts the contact out of marketing templates, false opts them back in; left as it is when not given */
-                        opted_out?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            result: true;
-                            id: string;
-                            created: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            result: true;
-                            id: string;
-                            created: boolean;
-                        };
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
+        post: operations["upsertContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * The workspace's tags with how many contacts carry each
+         * @description By name, at most 1,000: what a broadcast audience picks from.
+         */
+        get: operations["listContactTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One contact */
+        get: operations["getContact"];
+        put?: never;
+        post?: never;
+        /**
+         * Erase a contact (a privacy request)
+         * @description As the app's delete: the contact, its consent records and its received files go; its messages keep their direction, type, template and status without phone or content; its leads keep source, status and dates without name, e-mail, phone or fields; its runs and events lose their data, and its running and waiting runs stop. Cannot be undone; a second delete is a 404.
+         */
+        delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a contact's name, e-mail, tags, traits or consent
+         * @description Only the fields given change. `name` or `email` null clears it. `tags.add` appends tags the contact lacks, `tags.remove` takes tags away (a tag in both is removed). `traits` are merged; a trait given null is removed. `opted_out` opts the contact out of marketing templates (true) or back in (false), recorded as through the REST API with the `contact.opted_out`/`contact.opted_in` webhook event. The phone never changes (POST /contacts with another phone is another contact). Answers the contact.
+         */
+        patch: operations["updateContact"];
+        trace?: never;
+    };
+    "/contacts/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A contact's history, newest first
+         * @description Its messages, events, leads, consent changes and the flows and sequences run for it, as the app shows them on the contact's page. Pages follow `next_cursor` (null on the last page): send it back as `cursor`.
+         */
+        get: operations["getContactTimeline"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -235,82 +102,41 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List approved message templates
-         * @description Each with its body variable count and, as an extension, what a send must give: the header (format, and whether it takes a value), the body parameter names of a NAMED template, and its buttons (index, type, the field that carries a value, whether it is required). An authentication template's OTP button takes the code, which defaults to the body's one value.
+         * List message templates, approved ones unless asked otherwise
+         * @description Newest first. Without `status`, only approved templates (the ones a send can use); `status=pending` or `rejected` lists those of that review state, with Meta's `rejected_reason`; `status=all` every one (paused and disabled ones too). Templates archived in the app are left out. Each with its body variable count and, as an extension, what a send must give: the header (format, and whether it takes a value), the body parameter names of a NAMED template, and its buttons (index, type, the field that carries a value, whether it is required). An authentication template's OTP button takes the code, which defaults to the body's one value. Without `limit` or `cursor` every one comes in one answer, as before paging; with `limit`, pages follow `next_cursor` (null on the last page): send it back as `cursor`.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            result: true;
-                            templates: {
-                                id: string;
-                                name: string;
-                                language: string;
-                                category: string;
-                                body: string;
-                                variable_count: number;
-                                /** @description NAMED: `template.body` may be an object keyed by `body_parameters` */
-                                parameter_format: "POSITIONAL" | "NAMED";
-                                /** @description A NAMED template's body variables in order; empty for positional ones */
-                                body_parameters: string[];
-                                /** @description null: the template has no header */
-                                header: {
-                                    /** @description TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION */
-                                    format: string;
-                                    /** @description A send must give `template.header` */
-                                    takes_value: boolean;
-                                } | null;
-                                buttons: {
-                                    /** @description The button position: `template.buttons[].index` of a send */
-                                    index: number;
-                                    /** @description Meta's button type: QUICK_REPLY, URL, PHONE_NUMBER, COPY_CODE, OTP, FLOW... */
-                                    type: string;
-                                    /** @description The field of `template.buttons[]` that carries its value; null: the button takes none */
-                                    takes: "payload" | "text" | "coupon_code" | null;
-                                    /** @description A send must give it (a URL suffix, a coupon code) */
-                                    required: boolean;
-                                }[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
+        get: operations["listTemplates"];
+        put?: never;
+        /**
+         * Submit a new template to WhatsApp for review
+         * @description The template is created on the workspace's WhatsApp Business account and kept here as `PENDING` until Meta reviews it; Meta's decision arrives by its webhook (GET /templates/{id} then shows `APPROVED`, or `REJECTED` with `rejected_reason`). Give `body` (variables numbered {{1}}, {{2}}... with sample `examples` for the review), or every component in Meta's creation shape as `components`; an AUTHENTICATION template takes only its options (`add_security_recommendation`, `code_expiration_minutes`, `otp_type`, `supported_apps`). What WhatsApp refuses (a name and language it already has, a malformed component) is a 422 with its reason; so is a workspace without a connected number.
+         */
+        post: operations["createTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * A template and where Meta's review of it stands
+         * @description `status` is PENDING until Meta reviews it, then APPROVED or REJECTED (with `rejected_reason`); PAUSED or DISABLED later when Meta stops it (with `status_reason` when a refused send told Parley). A template archived in the app is a 404.
+         */
+        get: operations["getTemplate"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a template, on WhatsApp too
+         * @description As the app does: the template (this language) is deleted on the WhatsApp Business account, then here. When WhatsApp will not delete it (no number connected, an error, a template it never had), it is archived here instead: no longer listed or sent, restorable in the app. Either way the answer is 204 and the template is gone from REST v1; deleting it again is a 404.
+         */
+        delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -737,6 +563,487 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard's daily counts of messages, leads per form and finished runs
+         * @description One entry per UTC day of the period (`days` days ending today, 1 to 90, default 30), zero where nothing happened: messages sent, delivered, read, failed and replied to; leads per form; runs completed and failed. The same figures as the app's dashboard. A count that takes too long is a 503 (try a shorter period).
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List runs of flows and sequences, newest first
+         * @description Filters, each optional and combined: `status`, `automation_id` (a flow or sequence), `contact_id`, `lead_id`; an id of nothing of this workspace gives an empty list. Pages follow `next_cursor` (null on the last page): send it back as `cursor`; runs started meanwhile are not mixed into later pages.
+         */
+        get: operations["listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run: each step's outcome in the order they ran, and the definition it ran
+         * @description `steps` lists each visit of a step (a loop visits one again) with its status and outcome; `definition` is the run's version as published, null when that version is gone.
+         */
+        get: operations["getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business hours, holidays and the away and greeting messages
+         * @description `inside_now` says whether now is inside them, in the workspace's time zone.
+         */
+        get: operations["getBusinessHours"];
+        /**
+         * Replace the business hours, holidays and the away and greeting messages
+         * @description The whole setting: times are HH:MM in the workspace time zone ("24:00" as an end), up to 3 intervals a day (a day left out is closed), up to 100 holidays; `schedule: null` is always open. Each problem is a 422 naming its field. In the app only owners and admins change this; an API key is the workspace's own and may.
+         */
+        put: operations["updateBusinessHours"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The routing settings: the auto-assign team and the idle limit */
+        get: operations["getRouting"];
+        /**
+         * Set the auto-assign team (null: off) and the idle limit
+         * @description New conversations go round robin to the available members of `auto_assign_team_id`; an id that is not one of this workspace's teams is a 422 at that field. In the app only owners and admins change this; an API key is the workspace's own and may.
+         */
+        put: operations["updateRouting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List teams by name, each with its members and their availability
+         * @description A workspace has at most 100 teams: the list is one page.
+         */
+        get: operations["listTeams"];
+        put?: never;
+        /**
+         * Create a team
+         * @description `member_ids` are user ids of this workspace's members (422 otherwise). A name in use (in any case) or a 101st team is a 409. In the app only owners and admins change this; an API key is the workspace's own and may.
+         */
+        post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A team with its members, their availability and open conversations */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description Its conversations keep their assignees and leave the team; auto-assignment to it stops. In the app only owners and admins change this; an API key is the workspace's own and may.
+         */
+        delete: operations["deleteTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a team, change its cap or set its members
+         * @description `member_ids` replaces the members (those who stay keep their round robin turn). A name in use is a 409. In the app only owners and admins change this; an API key is the workspace's own and may.
+         */
+        patch: operations["updateTeam"];
+        trace?: never;
+    };
+    "/satisfaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Satisfaction ratings over a period: average, distribution and per teammate
+         * @description `days` days ending today (UTC, 1 to 90, default 30); answers count on the day they came. A count that takes too long is a 503 (try a shorter period).
+         */
+        get: operations["getSatisfaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/satisfaction/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The satisfaction survey: whether it is sent and its question */
+        get: operations["getSatisfactionSettings"];
+        /**
+         * Turn the satisfaction survey on or off and set its question
+         * @description When on, a resolved conversation asks the customer for a rating from 1 to 5. A blank question is a 422. In the app only owners and admins change this; an API key is the workspace's own and may.
+         */
+        put: operations["updateSatisfactionSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quick-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List quick replies by title
+         * @description A workspace keeps at most 200: the list is one page. With `contact_id`, each also carries `filled`: its text with that contact's values (404 for a contact that is not this workspace's).
+         */
+        get: operations["listQuickReplies"];
+        put?: never;
+        /**
+         * Create a quick reply
+         * @description The text may use {{name}}, {{first_name}}, {{phone}} and {{email}}, filled from the contact; an unknown one, a title in use or a 201st quick reply is a 422 naming the field.
+         */
+        post: operations["createQuickReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quick-replies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a quick reply's title and text */
+        put: operations["updateQuickReply"];
+        post?: never;
+        /** Delete a quick reply */
+        delete: operations["deleteQuickReply"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit log entries: who changed what, newest first
+         * @description Each entry names its actor (a teammate, an API key or Parley itself) and the fields it changed, never their values. In the app only owners and admins read it; an API key is the workspace's own and may. Pages follow `next_cursor` (null on the last page): send it back as `cursor`; entries recorded meanwhile are not mixed into later pages.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List leads, newest first
+         * @description Archived leads are left out (the app shows them). Filters combine: `form_id` (its submissions), `automation_id` (leads that came in through the sequence's webhook or that it ran for), `status`, `since` (created at or after) and `until` (created before). Pages follow `next_cursor` (null on the last page): send it back as `cursor`; leads that arrive meanwhile come before the first page, so a walk sees each lead once.
+         */
+        get: operations["listLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lead with every field it was submitted with
+         * @description `fields` holds what was submitted; for a form's lead, `labels` gives each field's label on the form. Archived leads are found too (`archived_at`). Its notes are GET /leads/{id}/notes.
+         */
+        get: operations["getLead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a lead's status or owner
+         * @description `owner_id` is the user id of a member of the workspace (422 otherwise), or null for nobody. Both change together or neither does. Answers the lead as it now stands.
+         */
+        patch: operations["updateLead"];
+        trace?: never;
+    };
+    "/leads/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lead's notes, newest first
+         * @description Notes written by teammates in the app and through the API. A note's `author_id` is the teammate who wrote it, null for one written through an API key. Pages follow `next_cursor` as GET /leads's.
+         */
+        get: operations["listLeadNotes"];
+        put?: never;
+        /**
+         * Add a note to a lead
+         * @description The note shows on the lead in the app at once, with no author (`author_id` null): the audit log records the API key that wrote it. Leading and trailing spaces are trimmed; a note of spaces is a 422.
+         */
+        post: operations["addLeadNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List forms, newest first, with their count of leads
+         * @description Archived forms are left out. Pages follow `next_cursor` (null on the last page): send it back as `cursor`.
+         */
+        get: operations["listForms"];
+        put?: never;
+        /**
+         * Create a form
+         * @description Without `fields` it asks for name, e-mail and phone. A form starts as a draft, as in the app: `active: true` publishes it at once (its page and embeds take submissions). Field names are unique; a `select` needs `options`; `redirect_url` is an absolute http(s) address.
+         */
+        post: operations["createForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form with its hosted page URL and embed snippets
+         * @description `embed.hosted_url` is its own page, `embed.script` renders it on any site, `embed.html` is a plain HTML form. They take submissions while the form is `active` and not archived.
+         */
+        get: operations["getForm"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive a form
+         * @description The form leaves the list and its page and embeds stop taking submissions; its leads stay. Archiving again changes nothing (204). The app restores it.
+         */
+        delete: operations["deleteForm"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a form, or publish and unpublish it
+         * @description Fields given replace the form's; `fields` replaces the whole list. `active: true` publishes the form (its page and embeds take submissions), `false` unpublishes it (they answer that it is closed). `thank_you_message` or `redirect_url` null clears it. Leads already taken keep their fields. Answers the form as it now stands.
+         */
+        patch: operations["updateForm"];
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints, newest first
+         * @description Each with the events it takes, whether it is enabled and its count of failed deliveries; never its signing secret (shown once, when it was added). Pages follow `next_cursor` (null on the last page): send it back as `cursor`.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint; answers its signing secret, once
+         * @description Events are posted to `url` signed by the Standard Webhooks scheme with the `secret` of this answer, which is stored sealed and never shown again (a replay of this request with its Idempotency-Key answers the endpoint without it: delete the endpoint and add it again if the secret was lost). Without `events`, every event. A private or local address is a 422 unless the server allows it.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint and its delivery history
+         * @description Nothing more is sent to it; deleting it again is a 404.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed webhook.test event to the endpoint now
+         * @description Sent once, at once, whatever events the endpoint takes; the answer is the delivery: `delivered` with the endpoint's HTTP status, or `failed` with what went wrong (the endpoint's status, or why it could not be reached). It is listed in its deliveries too.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries, newest first
+         * @description Each event sent or to be sent to it: `pending` (being retried), `delivered` or `failed`, how many attempts were made, and the endpoint's last answer: `last_status` (its HTTP status) and `last_error` (what went wrong, when it did). Pages follow `next_cursor`: send it back as `cursor`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's usage against its plan's limits
+         * @description Contacts stored, template and text messages sent this month, and leads taken this month (months in UTC), each beside its plan's limit. A send or a lead past a limit is refused with 402 `plan_limit_reached`.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts/import": {
         parameters: {
             query?: never;
@@ -750,111 +1057,7 @@ export interface paths {
          * Import contacts from a CSV file
          * @description Extension. The body is the CSV (Content-Type: text/csv) or a multipart/form-data form with the CSV as its `file` part; UTF-8 (a BOM is fine), a header row, at most 64 MB, 250,000 rows and 200 columns. Columns named phone, name, email and tags are read as such unless the query names others; `trait:<key>` columns and `trait_columns` become traits. Tags in a cell are separated by commas, semicolons or bars. Rows are applied as POST /contacts would (tags added, traits merged) by a background job: 202 answers the import, whose progress and refused rows (row number and why) GET /contacts/imports/{id} reads. The import stops at the plan's contact limit and says so. A file that cannot be read is refused whole: 422 saying why, 413 past the limits. A workspace runs two exports and import uploads at once: past them 429 with Retry-After.
          */
-        post: {
-            parameters: {
-                query?: {
-                    phone_column?: string;
-                    name_column?: string;
-                    email_column?: string;
-                    tags_column?: string;
-                    /** @description Comma-separated headers whose cells become traits keyed by the header (beside any `trait:<key>` column) */
-                    trait_columns?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            result: true;
-                            import: {
-                                id: string;
-                                /** @description stopped: the plan's contact limit was reached (see stopped_reason) */
-                                status: "queued" | "running" | "completed" | "stopped";
-                                file_name: string | null;
-                                /** @description Rows below the header */
-                                total_rows: number;
-                                processed_rows: number;
-                                created: number;
-                                updated: number;
-                                refused: number;
-                                stopped_reason: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                finished_at: string | null;
-                            };
-                            refusals: {
-                                /** @description As a spreadsheet numbers it: the header is row 1 */
-                                row: number;
-                                reason: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["importContacts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -870,94 +1073,9 @@ export interface paths {
         };
         /**
          * An import's progress and its refused rows
-         * @description Extension.
+         * @description Extension. `limit` and `offset` page the refused rows.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Refused rows to list */
-                    limit: number;
-                    offset: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            result: true;
-                            import: {
-                                id: string;
-                                /** @description stopped: the plan's contact limit was reached (see stopped_reason) */
-                                status: "queued" | "running" | "completed" | "stopped";
-                                file_name: string | null;
-                                /** @description Rows below the header */
-                                total_rows: number;
-                                processed_rows: number;
-                                created: number;
-                                updated: number;
-                                refused: number;
-                                stopped_reason: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                finished_at: string | null;
-                            };
-                            refusals: {
-                                /** @description As a spreadsheet numbers it: the header is row 1 */
-                                row: number;
-                                reason: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["getContactImport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -977,35 +1095,7 @@ export interface paths {
          * Export every contact as CSV
          * @description Extension. Streams text/csv: id, phone, name, email, tags, opted_out, opted_out_at, created_at, updated_at and a `trait:<key>` column per trait in use (what POST /contacts/import reads back). A cell that a spreadsheet would run as a formula (starting with = + - @, their full-width forms, a tab or a carriage return) is prefixed with '. A workspace runs two exports and import uploads at once: past them 429 with Retry-After.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/csv": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description Every REST error; details only on 422, message_id only on a refused send */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/csv": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["exportContacts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1475,6 +1565,1232 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listContacts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Rows to skip (default 0); not with `cursor` */
+                offset?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+                /** @description Only the contact with this phone, normalised as POST /contacts does: 0 or 1 result */
+                phone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "contacts": [
+                     *         {
+                     *           "id": "ct_4fQ9zR2mXb7LpT1sVn8K",
+                     *           "phone": "14155552671",
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.com",
+                     *           "tags": [
+                     *             "newsletter",
+                     *             "vip"
+                     *           ],
+                     *           "traits": {
+                     *             "plan": "pro",
+                     *             "seats": 3
+                     *           },
+                     *           "opted_out": false,
+                     *           "opted_out_at": null,
+                     *           "created_at": "2026-11-02T09:30:00.000Z",
+                     *           "updated_at": "2026-11-20T16:05:12.000Z"
+                     *         }
+                     *       ],
+                     *       "limit": 50,
+                     *       "offset": 0,
+                     *       "has_next_page": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        contacts: {
+                            id: string;
+                            /** @description E.164 digits, without + */
+                            phone: string;
+                            name: string | null;
+                            email: string | null;
+                            tags: string[];
+                            traits: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Extension: the contact asked to stop marketing messages (a keyword, a button, the API or the app) */
+                            opted_out: boolean;
+                            /** @description Extension: when the contact opted out; null while opted in */
+                            opted_out_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        limit: number;
+                        /** @description The offset asked for; 0 when paging with `cursor` */
+                        offset: number;
+                        has_next_page: boolean;
+                        /** @description Send it back as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    upsertContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "+1 415 555 2671",
+                 *       "name": "Asha Rao",
+                 *       "email": "asha@example.com",
+                 *       "tags": [
+                 *         "newsletter"
+                 *       ],
+                 *       "traits": {
+                 *         "plan": "pro",
+                 *         "seats": 3
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description With country code (+ or 00 optional), or national when the workspace has a default country code */
+                    phone: string;
+                    name?: string;
+                    /** Format: email */
+                    email?: string;
+                    tags?: string[];
+                    /** @description Shallow-merged into the contact traits; values are strings, numbers, booleans or null */
+                    traits?: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /** @description Extension: true opts the contact out of marketing templates, false opts them back in; left as it is when not given */
+                    opted_out?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "id": "ct_4fQ9zR2mXb7LpT1sVn8K",
+                     *       "created": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        id: string;
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "id": "ct_4fQ9zR2mXb7LpT1sVn8K",
+                     *       "created": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        id: string;
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listContactTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "tags": [
+                     *         {
+                     *           "tag": "newsletter",
+                     *           "contacts": 412
+                     *         },
+                     *         {
+                     *           "tag": "vip",
+                     *           "contacts": 37
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        tags: {
+                            tag: string;
+                            contacts: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "contact": {
+                     *         "id": "ct_4fQ9zR2mXb7LpT1sVn8K",
+                     *         "phone": "14155552671",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "tags": [
+                     *           "newsletter",
+                     *           "vip"
+                     *         ],
+                     *         "traits": {
+                     *           "plan": "pro",
+                     *           "seats": 3
+                     *         },
+                     *         "opted_out": false,
+                     *         "opted_out_at": null,
+                     *         "created_at": "2026-11-02T09:30:00.000Z",
+                     *         "updated_at": "2026-11-20T16:05:12.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        contact: {
+                            id: string;
+                            /** @description E.164 digits, without + */
+                            phone: string;
+                            name: string | null;
+                            email: string | null;
+                            tags: string[];
+                            traits: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Extension: the contact asked to stop marketing messages (a keyword, a button, the API or the app) */
+                            opted_out: boolean;
+                            /** @description Extension: when the contact opted out; null while opted in */
+                            opted_out_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Asha Rao",
+                 *       "tags": {
+                 *         "add": [
+                 *           "vip"
+                 *         ],
+                 *         "remove": [
+                 *           "trial"
+                 *         ]
+                 *       },
+                 *       "traits": {
+                 *         "plan": "pro",
+                 *         "coupon": null
+                 *       },
+                 *       "opted_out": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description null clears it */
+                    name?: string | null;
+                    /** @description null clears it */
+                    email?: string | null;
+                    /** @description Tags to add (after those the contact has) and to remove; a tag in both is removed */
+                    tags?: {
+                        add?: string[];
+                        remove?: string[];
+                    };
+                    /** @description Merged into the contact traits; a trait given null is removed */
+                    traits?: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /** @description true opts the contact out of marketing templates, false opts them back in */
+                    opted_out?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "contact": {
+                     *         "id": "ct_4fQ9zR2mXb7LpT1sVn8K",
+                     *         "phone": "14155552671",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "tags": [
+                     *           "newsletter",
+                     *           "vip"
+                     *         ],
+                     *         "traits": {
+                     *           "plan": "pro",
+                     *           "seats": 3
+                     *         },
+                     *         "opted_out": false,
+                     *         "opted_out_at": null,
+                     *         "created_at": "2026-11-02T09:30:00.000Z",
+                     *         "updated_at": "2026-11-20T16:05:12.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        contact: {
+                            id: string;
+                            /** @description E.164 digits, without + */
+                            phone: string;
+                            name: string | null;
+                            email: string | null;
+                            tags: string[];
+                            traits: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Extension: the contact asked to stop marketing messages (a keyword, a button, the API or the app) */
+                            opted_out: boolean;
+                            /** @description Extension: when the contact opted out; null while opted in */
+                            opted_out_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getContactTimeline: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "timeline": [
+                     *         {
+                     *           "kind": "message",
+                     *           "id": "msg_8Jd2kQ0pLr5TwXz1Ya3B",
+                     *           "at": "2026-11-20T16:04:58.000Z",
+                     *           "title": "Received a message",
+                     *           "detail": "Is the pro plan monthly?",
+                     *           "status": null
+                     *         },
+                     *         {
+                     *           "kind": "consent",
+                     *           "id": "cc_2Vb7nM4xQe9RtY6uWp0L",
+                     *           "at": "2026-11-03T10:12:00.000Z",
+                     *           "title": "Opted back in",
+                     *           "detail": "through the REST API",
+                     *           "status": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": "WyIxNzYyMTY0NzIwMDAwMDAwIiwiY2NfMlZiN25NNHhRZTlSdFk2dVdwMEwiXQ"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        timeline: {
+                            kind: "message" | "event" | "flow_run" | "lead" | "consent";
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            title: string;
+                            detail: string | null;
+                            status: string | null;
+                        }[];
+                        /** @description Send it back as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: {
+                /** @description Which review state to list: approved (the default: the templates a send can use), pending, rejected, or all (paused and disabled ones too) */
+                status?: "approved" | "pending" | "rejected" | "all";
+                /** @description Templates a page: without it and without `cursor`, every one (as before paging); with a cursor alone, 50 */
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "templates": [
+                     *         {
+                     *           "id": "tpl_4Xb8Kq2mZp9LrT3vW1yA",
+                     *           "name": "order_shipped",
+                     *           "language": "en",
+                     *           "category": "UTILITY",
+                     *           "body": "Hi {{1}}, order {{2}} is on its way.",
+                     *           "variable_count": 2,
+                     *           "parameter_format": "POSITIONAL",
+                     *           "body_parameters": [],
+                     *           "header": null,
+                     *           "buttons": [],
+                     *           "status": "APPROVED",
+                     *           "rejected_reason": null,
+                     *           "status_reason": null,
+                     *           "quality_score": null,
+                     *           "created_at": "2026-11-02T09:15:00.000Z",
+                     *           "updated_at": "2026-11-02T11:40:12.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        templates: {
+                            id: string;
+                            name: string;
+                            language: string;
+                            category: string;
+                            body: string;
+                            variable_count: number;
+                            /** @description NAMED: `template.body` may be an object keyed by `body_parameters` */
+                            parameter_format: "POSITIONAL" | "NAMED";
+                            /** @description A NAMED template's body variables in order; empty for positional ones */
+                            body_parameters: string[];
+                            /** @description null: the template has no header */
+                            header: {
+                                /** @description TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION */
+                                format: string;
+                                /** @description A send must give `template.header` */
+                                takes_value: boolean;
+                            } | null;
+                            buttons: {
+                                /** @description The button position: `template.buttons[].index` of a send */
+                                index: number;
+                                /** @description Meta's button type: QUICK_REPLY, URL, PHONE_NUMBER, COPY_CODE, OTP, FLOW... */
+                                type: string;
+                                /** @description The field of `template.buttons[]` that carries its value; null: the button takes none */
+                                takes: "payload" | "text" | "coupon_code" | null;
+                                /** @description A send must give it (a URL suffix, a coupon code) */
+                                required: boolean;
+                            }[];
+                            /** @description Meta's review: PENDING until reviewed, then APPROVED (sendable) or REJECTED; later PAUSED or DISABLED */
+                            status: string;
+                            /** @description A REJECTED template: Meta's reason, such as INCORRECT_CATEGORY */
+                            rejected_reason: string | null;
+                            /** @description Why a PAUSED or DISABLED template cannot be sent, when a refused send told Parley */
+                            status_reason: string | null;
+                            quality_score: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description Send it back as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "order_shipped",
+                 *       "language": "en",
+                 *       "category": "UTILITY",
+                 *       "body": "Hi {{1}}, order {{2}} is on its way.",
+                 *       "examples": [
+                 *         "Asha",
+                 *         "A-1001"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    language: string;
+                    category: string;
+                    body?: string;
+                    examples?: string[];
+                    components?: ({
+                        type: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    parameter_format?: "POSITIONAL" | "NAMED";
+                    add_security_recommendation?: boolean;
+                    code_expiration_minutes?: number;
+                    otp_type?: "COPY_CODE" | "ONE_TAP" | "ZERO_TAP";
+                    supported_apps?: {
+                        package_name: string;
+                        signature_hash: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "template": {
+                     *         "id": "tpl_4Xb8Kq2mZp9LrT3vW1yA",
+                     *         "name": "order_shipped",
+                     *         "language": "en",
+                     *         "category": "UTILITY",
+                     *         "body": "Hi {{1}}, order {{2}} is on its way.",
+                     *         "variable_count": 2,
+                     *         "parameter_format": "POSITIONAL",
+                     *         "body_parameters": [],
+                     *         "header": null,
+                     *         "buttons": [],
+                     *         "status": "PENDING",
+                     *         "rejected_reason": null,
+                     *         "status_reason": null,
+                     *         "quality_score": null,
+                     *         "created_at": "2026-11-02T09:15:00.000Z",
+                     *         "updated_at": "2026-11-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        template: {
+                            id: string;
+                            name: string;
+                            language: string;
+                            category: string;
+                            body: string;
+                            variable_count: number;
+                            /** @description NAMED: `template.body` may be an object keyed by `body_parameters` */
+                            parameter_format: "POSITIONAL" | "NAMED";
+                            /** @description A NAMED template's body variables in order; empty for positional ones */
+                            body_parameters: string[];
+                            /** @description null: the template has no header */
+                            header: {
+                                /** @description TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION */
+                                format: string;
+                                /** @description A send must give `template.header` */
+                                takes_value: boolean;
+                            } | null;
+                            buttons: {
+                                /** @description The button position: `template.buttons[].index` of a send */
+                                index: number;
+                                /** @description Meta's button type: QUICK_REPLY, URL, PHONE_NUMBER, COPY_CODE, OTP, FLOW... */
+                                type: string;
+                                /** @description The field of `template.buttons[]` that carries its value; null: the button takes none */
+                                takes: "payload" | "text" | "coupon_code" | null;
+                                /** @description A send must give it (a URL suffix, a coupon code) */
+                                required: boolean;
+                            }[];
+                            /** @description Meta's review: PENDING until reviewed, then APPROVED (sendable) or REJECTED; later PAUSED or DISABLED */
+                            status: string;
+                            /** @description A REJECTED template: Meta's reason, such as INCORRECT_CATEGORY */
+                            rejected_reason: string | null;
+                            /** @description Why a PAUSED or DISABLED template cannot be sent, when a refused send told Parley */
+                            status_reason: string | null;
+                            quality_score: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "template": {
+                     *         "id": "tpl_4Xb8Kq2mZp9LrT3vW1yA",
+                     *         "name": "order_shipped",
+                     *         "language": "en",
+                     *         "category": "UTILITY",
+                     *         "body": "Hi {{1}}, order {{2}} is on its way.",
+                     *         "variable_count": 2,
+                     *         "parameter_format": "POSITIONAL",
+                     *         "body_parameters": [],
+                     *         "header": null,
+                     *         "buttons": [],
+                     *         "status": "APPROVED",
+                     *         "rejected_reason": null,
+                     *         "status_reason": null,
+                     *         "quality_score": null,
+                     *         "created_at": "2026-11-02T09:15:00.000Z",
+                     *         "updated_at": "2026-11-02T11:40:12.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        template: {
+                            id: string;
+                            name: string;
+                            language: string;
+                            category: string;
+                            body: string;
+                            variable_count: number;
+                            /** @description NAMED: `template.body` may be an object keyed by `body_parameters` */
+                            parameter_format: "POSITIONAL" | "NAMED";
+                            /** @description A NAMED template's body variables in order; empty for positional ones */
+                            body_parameters: string[];
+                            /** @description null: the template has no header */
+                            header: {
+                                /** @description TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION */
+                                format: string;
+                                /** @description A send must give `template.header` */
+                                takes_value: boolean;
+                            } | null;
+                            buttons: {
+                                /** @description The button position: `template.buttons[].index` of a send */
+                                index: number;
+                                /** @description Meta's button type: QUICK_REPLY, URL, PHONE_NUMBER, COPY_CODE, OTP, FLOW... */
+                                type: string;
+                                /** @description The field of `template.buttons[]` that carries its value; null: the button takes none */
+                                takes: "payload" | "text" | "coupon_code" | null;
+                                /** @description A send must give it (a URL suffix, a coupon code) */
+                                required: boolean;
+                            }[];
+                            /** @description Meta's review: PENDING until reviewed, then APPROVED (sendable) or REJECTED; later PAUSED or DISABLED */
+                            status: string;
+                            /** @description A REJECTED template: Meta's reason, such as INCORRECT_CATEGORY */
+                            rejected_reason: string | null;
+                            /** @description Why a PAUSED or DISABLED template cannot be sent, when a refused send told Parley */
+                            status_reason: string | null;
+                            quality_score: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or archived) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     sendMessage: {
         parameters: {
             query?: never;
@@ -2062,10 +3378,10 @@ export interface operations {
     };
     listBroadcasts: {
         parameters: {
-            query: {
+            query?: {
                 status?: "draft" | "scheduled" | "sending" | "paused" | "waiting_for_limit" | "completed" | "cancelled";
-                limit: number;
-                offset: number;
+                limit?: number;
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -3159,11 +4475,11 @@ export interface operations {
     };
     listBroadcastRecipients: {
         parameters: {
-            query: {
+            query?: {
                 status?: "queued" | "sent" | "delivered" | "read" | "failed" | "skipped";
                 code?: number;
-                limit: number;
-                offset: number;
+                limit?: number;
+                offset?: number;
             };
             header?: never;
             path: {
@@ -3857,9 +5173,9 @@ export interface operations {
     };
     listAutomations: {
         parameters: {
-            query: {
+            query?: {
                 status?: "draft" | "published" | "archived";
-                limit: number;
+                limit?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
             };
@@ -4624,12 +5940,12 @@ export interface operations {
     };
     listConversations: {
         parameters: {
-            query: {
+            query?: {
                 /** @description `open` covers open and pending conversations; `all` (the default) every one */
                 status?: "open" | "resolved" | "all";
                 /** @description A member's user id (their conversations), or `unassigned` */
                 assignee?: string;
-                limit: number;
+                limit?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
             };
@@ -4874,8 +6190,8 @@ export interface operations {
     };
     listConversationMessages: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
             };
@@ -5598,6 +6914,4464 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: {
+                /** @description how many days, ending today (UTC) */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "period": {
+                     *         "days": 1,
+                     *         "from": "2026-11-27",
+                     *         "to": "2026-11-27",
+                     *         "time_zone": "UTC"
+                     *       },
+                     *       "messages": [
+                     *         {
+                     *           "day": "2026-11-27",
+                     *           "sent": 120,
+                     *           "delivered": 114,
+                     *           "read": 96,
+                     *           "failed": 2,
+                     *           "replied": 31
+                     *         }
+                     *       ],
+                     *       "leads": [
+                     *         {
+                     *           "form_id": "form_8x2kq4w1",
+                     *           "form_name": "Website signup",
+                     *           "points": [
+                     *             {
+                     *               "day": "2026-11-27",
+                     *               "count": 7
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "runs": [
+                     *         {
+                     *           "day": "2026-11-27",
+                     *           "completed": 18,
+                     *           "failed": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        period: {
+                            days: number;
+                            /** @description A UTC day, YYYY-MM-DD */
+                            from: string;
+                            /** @description A UTC day, YYYY-MM-DD */
+                            to: string;
+                            time_zone: string;
+                        };
+                        messages: {
+                            /** @description A UTC day, YYYY-MM-DD */
+                            day: string;
+                            sent: number;
+                            delivered: number;
+                            read: number;
+                            failed: number;
+                            replied: number;
+                        }[];
+                        leads: {
+                            form_id: string;
+                            form_name: string | null;
+                            points: {
+                                /** @description A UTC day, YYYY-MM-DD */
+                                day: string;
+                                count: number;
+                            }[];
+                        }[];
+                        runs: {
+                            /** @description A UTC day, YYYY-MM-DD */
+                            day: string;
+                            completed: number;
+                            failed: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listRuns: {
+        parameters: {
+            query?: {
+                status?: "running" | "waiting" | "completed" | "failed" | "stopped";
+                automation_id?: string;
+                contact_id?: string;
+                lead_id?: string;
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "runs": [
+                     *         {
+                     *           "id": "run_5t1m0c8e",
+                     *           "automation_id": "fl_2b9x7k1q",
+                     *           "automation_name": "Tag on signup",
+                     *           "version": 3,
+                     *           "contact_id": "ct_9f3k2m7a",
+                     *           "contact_name": "Asha Rao",
+                     *           "contact_phone": "14155552671",
+                     *           "lead_id": null,
+                     *           "event_id": "evt_4p8d2s6w",
+                     *           "status": "completed",
+                     *           "current_step": null,
+                     *           "error": null,
+                     *           "skipped_steps": 0,
+                     *           "skipped_reason": null,
+                     *           "started_at": "2026-11-27T09:14:02.118Z",
+                     *           "finished_at": "2026-11-27T09:14:02.407Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        runs: {
+                            id: string;
+                            automation_id: string;
+                            automation_name: string | null;
+                            version: number;
+                            contact_id: string | null;
+                            contact_name: string | null;
+                            contact_phone: string | null;
+                            lead_id: string | null;
+                            event_id: string | null;
+                            status: "running" | "waiting" | "completed" | "failed" | "stopped";
+                            current_step: string | null;
+                            error: string | null;
+                            /** @description Steps passed over; a completed run may hold some */
+                            skipped_steps: number;
+                            skipped_reason: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            finished_at: string | null;
+                        }[];
+                        /** @description null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "run": {
+                     *         "id": "run_5t1m0c8e",
+                     *         "automation_id": "fl_2b9x7k1q",
+                     *         "automation_name": "Tag on signup",
+                     *         "version": 3,
+                     *         "contact_id": "ct_9f3k2m7a",
+                     *         "contact_name": "Asha Rao",
+                     *         "contact_phone": "14155552671",
+                     *         "lead_id": null,
+                     *         "event_id": "evt_4p8d2s6w",
+                     *         "status": "completed",
+                     *         "current_step": null,
+                     *         "error": null,
+                     *         "skipped_steps": 0,
+                     *         "skipped_reason": null,
+                     *         "started_at": "2026-11-27T09:14:02.118Z",
+                     *         "finished_at": "2026-11-27T09:14:02.407Z",
+                     *         "steps": [
+                     *           {
+                     *             "step_id": "tag",
+                     *             "visit": 1,
+                     *             "type": "add_tag",
+                     *             "status": "done",
+                     *             "outcome": {
+                     *               "tag": "signed-up"
+                     *             },
+                     *             "next_step": null,
+                     *             "wait_until": null,
+                     *             "attempts": 1,
+                     *             "error": null,
+                     *             "started_at": "2026-11-27T09:14:02.201Z",
+                     *             "finished_at": "2026-11-27T09:14:02.399Z"
+                     *           }
+                     *         ],
+                     *         "definition": {
+                     *           "name": "Tag on signup",
+                     *           "trigger": {
+                     *             "type": "event",
+                     *             "event": "signup"
+                     *           },
+                     *           "steps": [
+                     *             {
+                     *               "id": "tag",
+                     *               "type": "add_tag",
+                     *               "tag": "signed-up"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        run: {
+                            id: string;
+                            automation_id: string;
+                            automation_name: string | null;
+                            version: number;
+                            contact_id: string | null;
+                            contact_name: string | null;
+                            contact_phone: string | null;
+                            lead_id: string | null;
+                            event_id: string | null;
+                            status: "running" | "waiting" | "completed" | "failed" | "stopped";
+                            current_step: string | null;
+                            error: string | null;
+                            /** @description Steps passed over; a completed run may hold some */
+                            skipped_steps: number;
+                            skipped_reason: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            finished_at: string | null;
+                            steps: {
+                                step_id: string;
+                                /** @description Which time the run reached this step: 1, then 2 on a loop back */
+                                visit: number;
+                                type: string;
+                                status: "started" | "done" | "failed" | "skipped" | "waiting";
+                                outcome: {
+                                    [key: string]: unknown;
+                                };
+                                next_step: string | null;
+                                wait_until: string | null;
+                                attempts: number;
+                                error: string | null;
+                                /** Format: date-time */
+                                started_at: string;
+                                finished_at: string | null;
+                            }[];
+                            /** @description The run's version as it was published; null when that version is gone */
+                            definition: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "business_hours": {
+                     *         "schedule": {
+                     *           "mon": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "17:30"
+                     *             }
+                     *           ],
+                     *           "tue": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "17:30"
+                     *             }
+                     *           ],
+                     *           "wed": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "12:00"
+                     *             },
+                     *             {
+                     *               "from": "13:00",
+                     *               "to": "17:30"
+                     *             }
+                     *           ],
+                     *           "thu": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "17:30"
+                     *             }
+                     *           ],
+                     *           "fri": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "16:00"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "holidays": [
+                     *           {
+                     *             "date": "2026-12-25",
+                     *             "name": "Christmas Day"
+                     *           }
+                     *         ],
+                     *         "away": {
+                     *           "enabled": true,
+                     *           "text": "Thanks for your message! We're closed now and reply from 09:00."
+                     *         },
+                     *         "greeting": {
+                     *           "enabled": false,
+                     *           "text": "Hi! A teammate will be with you shortly."
+                     *         },
+                     *         "time_zone": "Europe/London",
+                     *         "inside_now": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        business_hours: {
+                            /** @description null: always inside business hours */
+                            schedule: {
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                mon?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                tue?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                wed?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                thu?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                fri?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                sat?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                sun?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                            } | null;
+                            /** @description closed all day; at most 100 */
+                            holidays: {
+                                /** @description YYYY-MM-DD in the workspace time zone */
+                                date: string;
+                                name: string;
+                            }[];
+                            away: {
+                                enabled: boolean;
+                                /** @description sent outside business hours, once per contact in 12 hours */
+                                text: string;
+                            };
+                            greeting: {
+                                enabled: boolean;
+                                /** @description sent for a contact's first message ever, inside business hours */
+                                text: string;
+                            };
+                            /** @description the workspace's time zone (Settings › General) */
+                            time_zone: string;
+                            inside_now: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "schedule": {
+                 *         "mon": [
+                 *           {
+                 *             "from": "09:00",
+                 *             "to": "17:30"
+                 *           }
+                 *         ],
+                 *         "tue": [
+                 *           {
+                 *             "from": "09:00",
+                 *             "to": "17:30"
+                 *           }
+                 *         ],
+                 *         "wed": [
+                 *           {
+                 *             "from": "09:00",
+                 *             "to": "12:00"
+                 *           },
+                 *           {
+                 *             "from": "13:00",
+                 *             "to": "17:30"
+                 *           }
+                 *         ],
+                 *         "thu": [
+                 *           {
+                 *             "from": "09:00",
+                 *             "to": "17:30"
+                 *           }
+                 *         ],
+                 *         "fri": [
+                 *           {
+                 *             "from": "09:00",
+                 *             "to": "16:00"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "holidays": [
+                 *         {
+                 *           "date": "2026-12-25",
+                 *           "name": "Christmas Day"
+                 *         }
+                 *       ],
+                 *       "away": {
+                 *         "enabled": true,
+                 *         "text": "Thanks for your message! We're closed now and reply from 09:00."
+                 *       },
+                 *       "greeting": {
+                 *         "enabled": false,
+                 *         "text": "Hi! A teammate will be with you shortly."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description null: always inside business hours */
+                    schedule: {
+                        /** @description up to 3 open intervals; empty: closed all day */
+                        mon?: {
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            from: string;
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            to: string;
+                        }[];
+                        /** @description up to 3 open intervals; empty: closed all day */
+                        tue?: {
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            from: string;
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            to: string;
+                        }[];
+                        /** @description up to 3 open intervals; empty: closed all day */
+                        wed?: {
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            from: string;
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            to: string;
+                        }[];
+                        /** @description up to 3 open intervals; empty: closed all day */
+                        thu?: {
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            from: string;
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            to: string;
+                        }[];
+                        /** @description up to 3 open intervals; empty: closed all day */
+                        fri?: {
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            from: string;
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            to: string;
+                        }[];
+                        /** @description up to 3 open intervals; empty: closed all day */
+                        sat?: {
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            from: string;
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            to: string;
+                        }[];
+                        /** @description up to 3 open intervals; empty: closed all day */
+                        sun?: {
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            from: string;
+                            /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                            to: string;
+                        }[];
+                    } | null;
+                    /** @description closed all day; at most 100 */
+                    holidays: {
+                        /** @description YYYY-MM-DD in the workspace time zone */
+                        date: string;
+                        name: string;
+                    }[];
+                    away: {
+                        enabled: boolean;
+                        /** @description sent outside business hours, once per contact in 12 hours */
+                        text: string;
+                    };
+                    greeting: {
+                        enabled: boolean;
+                        /** @description sent for a contact's first message ever, inside business hours */
+                        text: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "business_hours": {
+                     *         "schedule": {
+                     *           "mon": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "17:30"
+                     *             }
+                     *           ],
+                     *           "tue": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "17:30"
+                     *             }
+                     *           ],
+                     *           "wed": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "12:00"
+                     *             },
+                     *             {
+                     *               "from": "13:00",
+                     *               "to": "17:30"
+                     *             }
+                     *           ],
+                     *           "thu": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "17:30"
+                     *             }
+                     *           ],
+                     *           "fri": [
+                     *             {
+                     *               "from": "09:00",
+                     *               "to": "16:00"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "holidays": [
+                     *           {
+                     *             "date": "2026-12-25",
+                     *             "name": "Christmas Day"
+                     *           }
+                     *         ],
+                     *         "away": {
+                     *           "enabled": true,
+                     *           "text": "Thanks for your message! We're closed now and reply from 09:00."
+                     *         },
+                     *         "greeting": {
+                     *           "enabled": false,
+                     *           "text": "Hi! A teammate will be with you shortly."
+                     *         },
+                     *         "time_zone": "Europe/London",
+                     *         "inside_now": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        business_hours: {
+                            /** @description null: always inside business hours */
+                            schedule: {
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                mon?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                tue?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                wed?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                thu?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                fri?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                sat?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                                /** @description up to 3 open intervals; empty: closed all day */
+                                sun?: {
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    from: string;
+                                    /** @description HH:MM in the workspace time zone; "24:00" as an end */
+                                    to: string;
+                                }[];
+                            } | null;
+                            /** @description closed all day; at most 100 */
+                            holidays: {
+                                /** @description YYYY-MM-DD in the workspace time zone */
+                                date: string;
+                                name: string;
+                            }[];
+                            away: {
+                                enabled: boolean;
+                                /** @description sent outside business hours, once per contact in 12 hours */
+                                text: string;
+                            };
+                            greeting: {
+                                enabled: boolean;
+                                /** @description sent for a contact's first message ever, inside business hours */
+                                text: string;
+                            };
+                            /** @description the workspace's time zone (Settings › General) */
+                            time_zone: string;
+                            inside_now: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "routing": {
+                     *         "auto_assign_team_id": "team_3k9d1x7m",
+                     *         "idle_minutes": 15
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        routing: {
+                            /** @description New conversations go round robin to this team's available members; null: off */
+                            auto_assign_team_id: string | null;
+                            /** @description An online member not seen for this long counts as away */
+                            idle_minutes: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "auto_assign_team_id": "team_3k9d1x7m",
+                 *       "idle_minutes": 15
+                 *     }
+                 */
+                "application/json": {
+                    /** @description New conversations go round robin to this team's available members; null: off */
+                    auto_assign_team_id: string | null;
+                    /** @description An online member not seen for this long counts as away */
+                    idle_minutes: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "routing": {
+                     *         "auto_assign_team_id": "team_3k9d1x7m",
+                     *         "idle_minutes": 15
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        routing: {
+                            /** @description New conversations go round robin to this team's available members; null: off */
+                            auto_assign_team_id: string | null;
+                            /** @description An online member not seen for this long counts as away */
+                            idle_minutes: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "teams": [
+                     *         {
+                     *           "id": "team_3k9d1x7m",
+                     *           "name": "Support",
+                     *           "max_open_per_member": 8,
+                     *           "members": [
+                     *             {
+                     *               "id": "usr_7q2w4e6r",
+                     *               "name": "Asha Rao",
+                     *               "email": "asha@example.com",
+                     *               "availability": "online",
+                     *               "available": true,
+                     *               "last_seen_at": "2026-11-27T09:12:44.000Z",
+                     *               "open_count": 3,
+                     *               "last_assigned_at": "2026-11-27T08:57:10.000Z"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-10-02T14:20:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        teams: {
+                            id: string;
+                            name: string;
+                            max_open_per_member: number | null;
+                            members: {
+                                id: string;
+                                name: string;
+                                email: string;
+                                availability: "online" | "away";
+                                /** @description Online and seen within the idle limit: round robin may pick them */
+                                available: boolean;
+                                last_seen_at: string | null;
+                                /** @description Open and pending conversations assigned to them */
+                                open_count: number;
+                                last_assigned_at: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Support",
+                 *       "max_open_per_member": 8,
+                 *       "member_ids": [
+                 *         "usr_7q2w4e6r"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description Open and pending conversations a member may hold before round robin passes them by; null: no cap */
+                    max_open_per_member?: number | null;
+                    member_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "team": {
+                     *         "id": "team_3k9d1x7m",
+                     *         "name": "Support",
+                     *         "max_open_per_member": 8,
+                     *         "members": [
+                     *           {
+                     *             "id": "usr_7q2w4e6r",
+                     *             "name": "Asha Rao",
+                     *             "email": "asha@example.com",
+                     *             "availability": "online",
+                     *             "available": true,
+                     *             "last_seen_at": "2026-11-27T09:12:44.000Z",
+                     *             "open_count": 3,
+                     *             "last_assigned_at": "2026-11-27T08:57:10.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-10-02T14:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        team: {
+                            id: string;
+                            name: string;
+                            max_open_per_member: number | null;
+                            members: {
+                                id: string;
+                                name: string;
+                                email: string;
+                                availability: "online" | "away";
+                                /** @description Online and seen within the idle limit: round robin may pick them */
+                                available: boolean;
+                                last_seen_at: string | null;
+                                /** @description Open and pending conversations assigned to them */
+                                open_count: number;
+                                last_assigned_at: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "team": {
+                     *         "id": "team_3k9d1x7m",
+                     *         "name": "Support",
+                     *         "max_open_per_member": 8,
+                     *         "members": [
+                     *           {
+                     *             "id": "usr_7q2w4e6r",
+                     *             "name": "Asha Rao",
+                     *             "email": "asha@example.com",
+                     *             "availability": "online",
+                     *             "available": true,
+                     *             "last_seen_at": "2026-11-27T09:12:44.000Z",
+                     *             "open_count": 3,
+                     *             "last_assigned_at": "2026-11-27T08:57:10.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-10-02T14:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        team: {
+                            id: string;
+                            name: string;
+                            max_open_per_member: number | null;
+                            members: {
+                                id: string;
+                                name: string;
+                                email: string;
+                                availability: "online" | "away";
+                                /** @description Online and seen within the idle limit: round robin may pick them */
+                                available: boolean;
+                                last_seen_at: string | null;
+                                /** @description Open and pending conversations assigned to them */
+                                open_count: number;
+                                last_assigned_at: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Support EMEA",
+                 *       "member_ids": [
+                 *         "usr_7q2w4e6r"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @description Open and pending conversations a member may hold before round robin passes them by; null: no cap */
+                    max_open_per_member?: number | null;
+                    member_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "team": {
+                     *         "id": "team_3k9d1x7m",
+                     *         "name": "Support EMEA",
+                     *         "max_open_per_member": 8,
+                     *         "members": [
+                     *           {
+                     *             "id": "usr_7q2w4e6r",
+                     *             "name": "Asha Rao",
+                     *             "email": "asha@example.com",
+                     *             "availability": "online",
+                     *             "available": true,
+                     *             "last_seen_at": "2026-11-27T09:12:44.000Z",
+                     *             "open_count": 3,
+                     *             "last_assigned_at": "2026-11-27T08:57:10.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-10-02T14:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        team: {
+                            id: string;
+                            name: string;
+                            max_open_per_member: number | null;
+                            members: {
+                                id: string;
+                                name: string;
+                                email: string;
+                                availability: "online" | "away";
+                                /** @description Online and seen within the idle limit: round robin may pick them */
+                                available: boolean;
+                                last_seen_at: string | null;
+                                /** @description Open and pending conversations assigned to them */
+                                open_count: number;
+                                last_assigned_at: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getSatisfaction: {
+        parameters: {
+            query?: {
+                /** @description how many days, ending today (UTC) */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "period": {
+                     *         "days": 7,
+                     *         "from": "2026-11-21",
+                     *         "to": "2026-11-27",
+                     *         "time_zone": "UTC"
+                     *       },
+                     *       "asked": 40,
+                     *       "answered": 12,
+                     *       "average": 4.25,
+                     *       "distribution": [
+                     *         {
+                     *           "rating": 1,
+                     *           "count": 0
+                     *         },
+                     *         {
+                     *           "rating": 2,
+                     *           "count": 1
+                     *         },
+                     *         {
+                     *           "rating": 3,
+                     *           "count": 1
+                     *         },
+                     *         {
+                     *           "rating": 4,
+                     *           "count": 4
+                     *         },
+                     *         {
+                     *           "rating": 5,
+                     *           "count": 6
+                     *         }
+                     *       ],
+                     *       "teammates": [
+                     *         {
+                     *           "user_id": "usr_7q2w4e6r",
+                     *           "name": "Asha Rao",
+                     *           "answered": 12,
+                     *           "average": 4.25
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        period: {
+                            days: number;
+                            /** @description A UTC day, YYYY-MM-DD */
+                            from: string;
+                            /** @description A UTC day, YYYY-MM-DD */
+                            to: string;
+                            time_zone: string;
+                        };
+                        /** @description Surveys sent in the period */
+                        asked: number;
+                        /** @description Ratings received in the period */
+                        answered: number;
+                        /** @description The mean rating, to two decimals; null without answers */
+                        average: number | null;
+                        /** @description Ratings 1 to 5, each with how many answers gave it */
+                        distribution: {
+                            rating: number;
+                            count: number;
+                        }[];
+                        teammates: {
+                            /** @description The teammate assigned when the conversation was resolved; null: no one was */
+                            user_id: string | null;
+                            name: string | null;
+                            answered: number;
+                            /** @description The mean rating, to two decimals; null without answers */
+                            average: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getSatisfactionSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "survey": {
+                     *         "enabled": true,
+                     *         "question": "How would you rate the help you got today? Choose from 1 (poor) to 5 (excellent)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        survey: {
+                            /** @description Ask for a rating when a conversation is resolved */
+                            enabled: boolean;
+                            /** @description What the customer is asked, above the list of ratings 1 to 5 (at most 1024 characters) */
+                            question: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateSatisfactionSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true,
+                 *       "question": "How would you rate the help you got today? Choose from 1 (poor) to 5 (excellent)."
+                 *     }
+                 */
+                "application/json": {
+                    enabled: boolean;
+                    /** @description What the customer is asked, above the list of ratings 1 to 5 (at most 1024 characters) */
+                    question: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "survey": {
+                     *         "enabled": true,
+                     *         "question": "How would you rate the help you got today? Choose from 1 (poor) to 5 (excellent)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        survey: {
+                            /** @description Ask for a rating when a conversation is resolved */
+                            enabled: boolean;
+                            /** @description What the customer is asked, above the list of ratings 1 to 5 (at most 1024 characters) */
+                            question: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listQuickReplies: {
+        parameters: {
+            query?: {
+                contact_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "quick_replies": [
+                     *         {
+                     *           "id": "qr_6h2j8k4l",
+                     *           "title": "Opening hours",
+                     *           "text": "Hi {{name}}, we're open Monday to Friday from 09:00 to 17:30.",
+                     *           "created_at": "2026-10-02T14:20:00.000Z",
+                     *           "updated_at": "2026-11-20T10:05:31.000Z",
+                     *           "filled": "Hi Asha, we're open Monday to Friday from 09:00 to 17:30."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        quick_replies: {
+                            id: string;
+                            title: string;
+                            text: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description The text with the contact's values, when one is given */
+                            filled?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createQuickReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Opening hours",
+                 *       "text": "Hi {{name}}, we're open Monday to Friday from 09:00 to 17:30."
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "quick_reply": {
+                     *         "id": "qr_6h2j8k4l",
+                     *         "title": "Opening hours",
+                     *         "text": "Hi {{name}}, we're open Monday to Friday from 09:00 to 17:30.",
+                     *         "created_at": "2026-10-02T14:20:00.000Z",
+                     *         "updated_at": "2026-11-20T10:05:31.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        quick_reply: {
+                            id: string;
+                            title: string;
+                            text: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description The text with the contact's values, when one is given */
+                            filled?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateQuickReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Opening hours",
+                 *       "text": "Hi {{name}}, we're open Monday to Friday from 09:00 to 17:30."
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "quick_reply": {
+                     *         "id": "qr_6h2j8k4l",
+                     *         "title": "Opening hours",
+                     *         "text": "Hi {{name}}, we're open Monday to Friday from 09:00 to 17:30.",
+                     *         "created_at": "2026-10-02T14:20:00.000Z",
+                     *         "updated_at": "2026-11-20T10:05:31.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        quick_reply: {
+                            id: string;
+                            title: string;
+                            text: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description The text with the contact's values, when one is given */
+                            filled?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteQuickReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description Only changes to this kind of thing */
+                entity?: "contact" | "lead" | "form" | "flow" | "sequence" | "template" | "member" | "invitation" | "api_key";
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "entries": [
+                     *         {
+                     *           "id": "4182",
+                     *           "actor_type": "api_key",
+                     *           "actor_id": "key_1z8x3c5v",
+                     *           "actor_name": "CRM sync",
+                     *           "action": "update",
+                     *           "entity_type": "contact",
+                     *           "entity_id": "ct_9f3k2m7a",
+                     *           "changes": {
+                     *             "fields": [
+                     *               "name",
+                     *               "tags"
+                     *             ]
+                     *           },
+                     *           "created_at": "2026-11-27T09:14:02.118Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "WyIxNzY0MjM0ODQyMTE4MDAwIiwiNDE4MSJd"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        entries: {
+                            id: string;
+                            actor_type: "user" | "api_key" | "system";
+                            actor_id: string | null;
+                            /** @description The teammate's or key's name; null for Parley itself or a teammate who has left */
+                            actor_name: string | null;
+                            action: string;
+                            entity_type: string;
+                            entity_id: string;
+                            /** @description The fields named, and small values such as a role */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listLeads: {
+        parameters: {
+            query?: {
+                /** @description new, contacted, qualified, won or lost */
+                status?: "new" | "contacted" | "qualified" | "won" | "lost";
+                /** @description Leads of this form's submissions */
+                form_id?: string;
+                /** @description Leads that came in through this sequence's webhook or that it ran for */
+                automation_id?: string;
+                /** @description Leads created at or after this moment (ISO 8601 with a time zone) */
+                since?: string;
+                /** @description Leads created before this moment (ISO 8601 with a time zone) */
+                until?: string;
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "leads": [
+                     *         {
+                     *           "id": "ld_8f2k3j4h5g6f7d8s",
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.com",
+                     *           "phone": "+919876543210",
+                     *           "status": "new",
+                     *           "source": "form",
+                     *           "source_id": "fm_2b7c9d1e3f4a5b6c",
+                     *           "source_name": "Contact form",
+                     *           "contact_id": "ct_5d6e7f8a9b0c1d2e",
+                     *           "owner_id": null,
+                     *           "owner_name": null,
+                     *           "archived_at": null,
+                     *           "created_at": "2026-11-27T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        leads: {
+                            id: string;
+                            name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description new, contacted, qualified, won or lost */
+                            status: string;
+                            source: "form" | "webhook";
+                            source_id: string;
+                            source_name: string | null;
+                            contact_id: string | null;
+                            owner_id: string | null;
+                            owner_name: string | null;
+                            archived_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "lead": {
+                     *         "id": "ld_8f2k3j4h5g6f7d8s",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "phone": "+919876543210",
+                     *         "status": "new",
+                     *         "source": "form",
+                     *         "source_id": "fm_2b7c9d1e3f4a5b6c",
+                     *         "source_name": "Contact form",
+                     *         "contact_id": "ct_5d6e7f8a9b0c1d2e",
+                     *         "owner_id": null,
+                     *         "owner_name": null,
+                     *         "archived_at": null,
+                     *         "created_at": "2026-11-27T09:30:00.000Z",
+                     *         "fields": {
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.com",
+                     *           "company_size": "11-50"
+                     *         },
+                     *         "labels": {
+                     *           "name": "Name",
+                     *           "email": "E-mail",
+                     *           "company_size": "Company size"
+                     *         },
+                     *         "updated_at": "2026-11-27T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        lead: {
+                            id: string;
+                            name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description new, contacted, qualified, won or lost */
+                            status: string;
+                            source: "form" | "webhook";
+                            source_id: string;
+                            source_name: string | null;
+                            contact_id: string | null;
+                            owner_id: string | null;
+                            owner_name: string | null;
+                            archived_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A form's lead: each field's label, by name */
+                            labels: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "qualified",
+                 *       "owner_id": "usr_3a4b5c6d7e8f9a0b"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description new, contacted, qualified, won or lost
+                     * @enum {string}
+                     */
+                    status?: "new" | "contacted" | "qualified" | "won" | "lost";
+                    /** @description A member's user id; null for nobody */
+                    owner_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "lead": {
+                     *         "id": "ld_8f2k3j4h5g6f7d8s",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "phone": "+919876543210",
+                     *         "status": "new",
+                     *         "source": "form",
+                     *         "source_id": "fm_2b7c9d1e3f4a5b6c",
+                     *         "source_name": "Contact form",
+                     *         "contact_id": "ct_5d6e7f8a9b0c1d2e",
+                     *         "owner_id": null,
+                     *         "owner_name": null,
+                     *         "archived_at": null,
+                     *         "created_at": "2026-11-27T09:30:00.000Z",
+                     *         "fields": {
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.com",
+                     *           "company_size": "11-50"
+                     *         },
+                     *         "labels": {
+                     *           "name": "Name",
+                     *           "email": "E-mail",
+                     *           "company_size": "Company size"
+                     *         },
+                     *         "updated_at": "2026-11-27T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        lead: {
+                            id: string;
+                            name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description new, contacted, qualified, won or lost */
+                            status: string;
+                            source: "form" | "webhook";
+                            source_id: string;
+                            source_name: string | null;
+                            contact_id: string | null;
+                            owner_id: string | null;
+                            owner_name: string | null;
+                            archived_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A form's lead: each field's label, by name */
+                            labels: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listLeadNotes: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "notes": [
+                     *         {
+                     *           "id": "ln_4c5d6e7f8a9b0c1d",
+                     *           "body": "Called back: wants a demo on Friday.",
+                     *           "author_id": null,
+                     *           "author_name": null,
+                     *           "created_at": "2026-11-27T10:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        notes: {
+                            id: string;
+                            body: string;
+                            author_id: string | null;
+                            author_name: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    addLeadNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Called back: wants a demo on Friday."
+                 *     }
+                 */
+                "application/json": {
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "note": {
+                     *         "id": "ln_4c5d6e7f8a9b0c1d",
+                     *         "body": "Called back: wants a demo on Friday.",
+                     *         "author_id": null,
+                     *         "author_name": null,
+                     *         "created_at": "2026-11-27T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        note: {
+                            id: string;
+                            body: string;
+                            author_id: string | null;
+                            author_name: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listForms: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "forms": [
+                     *         {
+                     *           "id": "fm_2b7c9d1e3f4a5b6c",
+                     *           "name": "Demo request",
+                     *           "token": "ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU",
+                     *           "active": true,
+                     *           "fields": [
+                     *             {
+                     *               "name": "name",
+                     *               "label": "Name",
+                     *               "type": "text",
+                     *               "required": true
+                     *             },
+                     *             {
+                     *               "name": "email",
+                     *               "label": "E-mail",
+                     *               "type": "email",
+                     *               "required": true
+                     *             },
+                     *             {
+                     *               "name": "company_size",
+                     *               "label": "Company size",
+                     *               "type": "select",
+                     *               "required": false,
+                     *               "options": [
+                     *                 "1-10",
+                     *                 "11-50"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "thank_you_message": "Thanks! We will call you within a day.",
+                     *           "redirect_url": null,
+                     *           "archived_at": null,
+                     *           "created_at": "2026-11-27T09:00:00.000Z",
+                     *           "updated_at": "2026-11-27T09:15:00.000Z",
+                     *           "leads": 12
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        forms: {
+                            id: string;
+                            name: string;
+                            /** @description The hosted page is /f/{token} */
+                            token: string;
+                            active: boolean;
+                            fields: {
+                                name: string;
+                                label: string;
+                                /** @description text, email, tel, textarea, select, checkbox... */
+                                type: string;
+                                required: boolean;
+                                options?: string[];
+                            }[];
+                            thank_you_message: string | null;
+                            redirect_url: string | null;
+                            /** @description Set while the form is archived (closed) */
+                            archived_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            leads: number;
+                        }[];
+                        /** @description null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Demo request",
+                 *       "fields": [
+                 *         {
+                 *           "name": "name",
+                 *           "label": "Name",
+                 *           "type": "text",
+                 *           "required": true
+                 *         },
+                 *         {
+                 *           "name": "email",
+                 *           "label": "E-mail",
+                 *           "type": "email",
+                 *           "required": true
+                 *         },
+                 *         {
+                 *           "name": "company_size",
+                 *           "label": "Company size",
+                 *           "type": "select",
+                 *           "required": false,
+                 *           "options": [
+                 *             "1-10",
+                 *             "11-50"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "active": true,
+                 *       "thank_you_message": "Thanks! We will call you within a day.",
+                 *       "redirect_url": null
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    fields?: {
+                        name: string;
+                        label: string;
+                        /** @enum {string} */
+                        type: "text" | "email" | "tel" | "textarea" | "number" | "url" | "date" | "select" | "checkbox";
+                        required: boolean;
+                        options?: string[];
+                    }[];
+                    active?: boolean;
+                    thank_you_message?: string | null;
+                    redirect_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "form": {
+                     *         "id": "fm_2b7c9d1e3f4a5b6c",
+                     *         "name": "Demo request",
+                     *         "token": "ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU",
+                     *         "active": true,
+                     *         "fields": [
+                     *           {
+                     *             "name": "name",
+                     *             "label": "Name",
+                     *             "type": "text",
+                     *             "required": true
+                     *           },
+                     *           {
+                     *             "name": "email",
+                     *             "label": "E-mail",
+                     *             "type": "email",
+                     *             "required": true
+                     *           },
+                     *           {
+                     *             "name": "company_size",
+                     *             "label": "Company size",
+                     *             "type": "select",
+                     *             "required": false,
+                     *             "options": [
+                     *               "1-10",
+                     *               "11-50"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "thank_you_message": "Thanks! We will call you within a day.",
+                     *         "redirect_url": null,
+                     *         "archived_at": null,
+                     *         "created_at": "2026-11-27T09:00:00.000Z",
+                     *         "updated_at": "2026-11-27T09:15:00.000Z",
+                     *         "leads": 12
+                     *       },
+                     *       "embed": {
+                     *         "hosted_url": "https://app.parley.example/f/ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU",
+                     *         "script": "<script src=\"https://app.parley.example/f/ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU/embed.js\" async></script>",
+                     *         "html": "<form method=\"post\" action=\"https://app.parley.example/api/forms/submit\">…</form>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        form: {
+                            id: string;
+                            name: string;
+                            /** @description The hosted page is /f/{token} */
+                            token: string;
+                            active: boolean;
+                            fields: {
+                                name: string;
+                                label: string;
+                                /** @description text, email, tel, textarea, select, checkbox... */
+                                type: string;
+                                required: boolean;
+                                options?: string[];
+                            }[];
+                            thank_you_message: string | null;
+                            redirect_url: string | null;
+                            /** @description Set while the form is archived (closed) */
+                            archived_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            leads: number;
+                        };
+                        /** @description Publish & embed: the three ways the form reaches people (they take submissions once active) */
+                        embed: {
+                            /** @description The form's own page, to link to */
+                            hosted_url: string;
+                            /** @description A script tag that renders the form where it is pasted */
+                            script: string;
+                            /** @description A plain HTML form that posts without JavaScript */
+                            html: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "form": {
+                     *         "id": "fm_2b7c9d1e3f4a5b6c",
+                     *         "name": "Demo request",
+                     *         "token": "ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU",
+                     *         "active": true,
+                     *         "fields": [
+                     *           {
+                     *             "name": "name",
+                     *             "label": "Name",
+                     *             "type": "text",
+                     *             "required": true
+                     *           },
+                     *           {
+                     *             "name": "email",
+                     *             "label": "E-mail",
+                     *             "type": "email",
+                     *             "required": true
+                     *           },
+                     *           {
+                     *             "name": "company_size",
+                     *             "label": "Company size",
+                     *             "type": "select",
+                     *             "required": false,
+                     *             "options": [
+                     *               "1-10",
+                     *               "11-50"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "thank_you_message": "Thanks! We will call you within a day.",
+                     *         "redirect_url": null,
+                     *         "archived_at": null,
+                     *         "created_at": "2026-11-27T09:00:00.000Z",
+                     *         "updated_at": "2026-11-27T09:15:00.000Z",
+                     *         "leads": 12
+                     *       },
+                     *       "embed": {
+                     *         "hosted_url": "https://app.parley.example/f/ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU",
+                     *         "script": "<script src=\"https://app.parley.example/f/ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU/embed.js\" async></script>",
+                     *         "html": "<form method=\"post\" action=\"https://app.parley.example/api/forms/submit\">…</form>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        form: {
+                            id: string;
+                            name: string;
+                            /** @description The hosted page is /f/{token} */
+                            token: string;
+                            active: boolean;
+                            fields: {
+                                name: string;
+                                label: string;
+                                /** @description text, email, tel, textarea, select, checkbox... */
+                                type: string;
+                                required: boolean;
+                                options?: string[];
+                            }[];
+                            thank_you_message: string | null;
+                            redirect_url: string | null;
+                            /** @description Set while the form is archived (closed) */
+                            archived_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            leads: number;
+                        };
+                        /** @description Publish & embed: the three ways the form reaches people (they take submissions once active) */
+                        embed: {
+                            /** @description The form's own page, to link to */
+                            hosted_url: string;
+                            /** @description A script tag that renders the form where it is pasted */
+                            script: string;
+                            /** @description A plain HTML form that posts without JavaScript */
+                            html: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Demo request (December)",
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    fields?: {
+                        name: string;
+                        label: string;
+                        /** @enum {string} */
+                        type: "text" | "email" | "tel" | "textarea" | "number" | "url" | "date" | "select" | "checkbox";
+                        required: boolean;
+                        options?: string[];
+                    }[];
+                    active?: boolean;
+                    thank_you_message?: string | null;
+                    redirect_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "form": {
+                     *         "id": "fm_2b7c9d1e3f4a5b6c",
+                     *         "name": "Demo request",
+                     *         "token": "ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU",
+                     *         "active": true,
+                     *         "fields": [
+                     *           {
+                     *             "name": "name",
+                     *             "label": "Name",
+                     *             "type": "text",
+                     *             "required": true
+                     *           },
+                     *           {
+                     *             "name": "email",
+                     *             "label": "E-mail",
+                     *             "type": "email",
+                     *             "required": true
+                     *           },
+                     *           {
+                     *             "name": "company_size",
+                     *             "label": "Company size",
+                     *             "type": "select",
+                     *             "required": false,
+                     *             "options": [
+                     *               "1-10",
+                     *               "11-50"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "thank_you_message": "Thanks! We will call you within a day.",
+                     *         "redirect_url": null,
+                     *         "archived_at": null,
+                     *         "created_at": "2026-11-27T09:00:00.000Z",
+                     *         "updated_at": "2026-11-27T09:15:00.000Z",
+                     *         "leads": 12
+                     *       },
+                     *       "embed": {
+                     *         "hosted_url": "https://app.parley.example/f/ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU",
+                     *         "script": "<script src=\"https://app.parley.example/f/ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU/embed.js\" async></script>",
+                     *         "html": "<form method=\"post\" action=\"https://app.parley.example/api/forms/submit\">…</form>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        form: {
+                            id: string;
+                            name: string;
+                            /** @description The hosted page is /f/{token} */
+                            token: string;
+                            active: boolean;
+                            fields: {
+                                name: string;
+                                label: string;
+                                /** @description text, email, tel, textarea, select, checkbox... */
+                                type: string;
+                                required: boolean;
+                                options?: string[];
+                            }[];
+                            thank_you_message: string | null;
+                            redirect_url: string | null;
+                            /** @description Set while the form is archived (closed) */
+                            archived_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            leads: number;
+                        };
+                        /** @description Publish & embed: the three ways the form reaches people (they take submissions once active) */
+                        embed: {
+                            /** @description The form's own page, to link to */
+                            hosted_url: string;
+                            /** @description A script tag that renders the form where it is pasted */
+                            script: string;
+                            /** @description A plain HTML form that posts without JavaScript */
+                            html: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "endpoints": [
+                     *         {
+                     *           "id": "we_7Hc2Lm9QwX4tRb1ZkP0s",
+                     *           "url": "https://example.com/hooks/parley",
+                     *           "events": [
+                     *             "message.received",
+                     *             "lead.created"
+                     *           ],
+                     *           "enabled": true,
+                     *           "created_at": "2026-11-02T09:15:00.000Z",
+                     *           "failed": 0
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        endpoints: {
+                            id: string;
+                            url: string;
+                            events: string[];
+                            enabled: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            failed: number;
+                        }[];
+                        /** @description Send it back as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/parley",
+                 *       "events": [
+                 *         "message.received",
+                 *         "lead.created"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where events are posted: https:// (or http://), not a private or local address */
+                    url: string;
+                    /** @description Which events it takes; every one when absent: message.status, message.received, lead.created, flow.run.finished, contact.opted_out, contact.opted_in, broadcast.completed, number.paused, number.resumed, conversation.created, conversation.assigned, conversation.resolved */
+                    events?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "endpoint": {
+                     *         "id": "we_7Hc2Lm9QwX4tRb1ZkP0s",
+                     *         "url": "https://example.com/hooks/parley",
+                     *         "events": [
+                     *           "message.received",
+                     *           "lead.created"
+                     *         ],
+                     *         "enabled": true,
+                     *         "created_at": "2026-11-02T09:15:00.000Z",
+                     *         "failed": 0
+                     *       },
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        endpoint: {
+                            id: string;
+                            url: string;
+                            events: string[];
+                            enabled: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            failed: number;
+                        };
+                        /** @description Standard Webhooks signing secret (whsec_...), shown in this answer only; a replay of the request (Idempotent-Replayed: true) leaves it out */
+                        secret?: string;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "delivery": {
+                     *         "id": "evt_3Nf8Yq1VbK6pWc2Jd9Ta_we_7Hc2Lm9QwX4tRb1ZkP0s",
+                     *         "status": "delivered",
+                     *         "last_status": 200,
+                     *         "last_error": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        delivery: {
+                            id: string;
+                            status: "pending" | "delivered" | "failed";
+                            /** @description The endpoint's HTTP status */
+                            last_status: number | null;
+                            last_error: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "evt_3Nf8Yq1VbK6pWc2Jd9Ta_we_7Hc2Lm9QwX4tRb1ZkP0s",
+                     *           "event_type": "message.received",
+                     *           "status": "delivered",
+                     *           "attempts": 1,
+                     *           "last_status": 200,
+                     *           "last_error": null,
+                     *           "created_at": "2026-11-02T09:20:31.000Z",
+                     *           "delivered_at": "2026-11-02T09:20:31.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        deliveries: {
+                            id: string;
+                            event_type: string;
+                            status: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            /** @description The endpoint's HTTP status */
+                            last_status: number | null;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            delivered_at: string | null;
+                        }[];
+                        /** @description Send it back as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "plan": "growth",
+                     *       "contacts": {
+                     *         "used": 1840,
+                     *         "limit": 10000
+                     *       },
+                     *       "messages_this_month": {
+                     *         "used": 5210,
+                     *         "limit": 50000
+                     *       },
+                     *       "leads_this_month": {
+                     *         "used": 96,
+                     *         "limit": 2000
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        plan: string;
+                        contacts: {
+                            used: number;
+                            limit: number;
+                        };
+                        messages_this_month: {
+                            used: number;
+                            limit: number;
+                        };
+                        leads_this_month: {
+                            used: number;
+                            limit: number;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    importContacts: {
+        parameters: {
+            query?: {
+                phone_column?: string;
+                name_column?: string;
+                email_column?: string;
+                tags_column?: string;
+                /** @description Comma-separated headers whose cells become traits keyed by the header (beside any `trait:<key>` column) */
+                trait_columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "import": {
+                     *         "id": "imp_7Hc3pW9sLq2Xe5RbNz0T",
+                     *         "file_name": "contacts.csv",
+                     *         "total_rows": 1200,
+                     *         "created_at": "2026-11-20T16:05:12.000Z",
+                     *         "status": "queued",
+                     *         "processed_rows": 0,
+                     *         "created": 0,
+                     *         "updated": 0,
+                     *         "refused": 0,
+                     *         "stopped_reason": null,
+                     *         "finished_at": null
+                     *       },
+                     *       "refusals": []
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        import: {
+                            id: string;
+                            /** @description stopped: the plan's contact limit was reached (see stopped_reason) */
+                            status: "queued" | "running" | "completed" | "stopped";
+                            file_name: string | null;
+                            /** @description Rows below the header */
+                            total_rows: number;
+                            processed_rows: number;
+                            created: number;
+                            updated: number;
+                            refused: number;
+                            stopped_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            finished_at: string | null;
+                        };
+                        refusals: {
+                            /** @description As a spreadsheet numbers it: the header is row 1 */
+                            row: number;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getContactImport: {
+        parameters: {
+            query?: {
+                /** @description Refused rows to list */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "import": {
+                     *         "id": "imp_7Hc3pW9sLq2Xe5RbNz0T",
+                     *         "file_name": "contacts.csv",
+                     *         "total_rows": 1200,
+                     *         "created_at": "2026-11-20T16:05:12.000Z",
+                     *         "status": "completed",
+                     *         "processed_rows": 1200,
+                     *         "created": 1150,
+                     *         "updated": 49,
+                     *         "refused": 1,
+                     *         "stopped_reason": null,
+                     *         "finished_at": "2026-11-20T16:05:31.000Z"
+                     *       },
+                     *       "refusals": [
+                     *         {
+                     *           "row": 418,
+                     *           "reason": "phone: not a phone number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        import: {
+                            id: string;
+                            /** @description stopped: the plan's contact limit was reached (see stopped_reason) */
+                            status: "queued" | "running" | "completed" | "stopped";
+                            file_name: string | null;
+                            /** @description Rows below the header */
+                            total_rows: number;
+                            processed_rows: number;
+                            created: number;
+                            updated: number;
+                            refused: number;
+                            stopped_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            finished_at: string | null;
+                        };
+                        refusals: {
+                            /** @description As a spreadsheet numbers it: the header is row 1 */
+                            row: number;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    exportContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,phone,name,email,tags,opted_out,opted_out_at,created_at,updated_at,trait:plan
+                     *     ct_4fQ9zR2mXb7LpT1sVn8K,14155552671,Asha Rao,asha@example.com,"newsletter,vip",false,,2026-11-02T09:30:00.000Z,2026-11-20T16:05:12.000Z,pro
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["def-0"];
                 };
             };
         };
