@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
+import { fieldsNamed, hostilePageQueries } from '../../../test/support/hostile-pages.js';
 import { submit } from '../../../test/support/intake.js';
 import { encodeCursor } from '../../api/page-cursor.js';
 
@@ -22,27 +23,9 @@ beforeAll(async () => {
   leadId = res.json().lead_id;
 });
 
-// A query's fields are named as the schema names them (querystring.limit); a body's by their path.
-const field = (res: { json(): { error: { details?: { field: string }[] } } }) =>
-  (res.json().error.details ?? []).map((d) => d.field.replace(/^querystring\.|^body\.|^\//, ''));
-
-const b64 = (text: string) => Buffer.from(text).toString('base64url');
 const CURSORS: [string, string][] = [
-  ['limit=0', 'limit'],
-  ['limit=101', 'limit'],
-  ['limit=-1', 'limit'],
-  ['limit=abc', 'limit'],
-  ['limit=1.5', 'limit'],
-  ['limit=1e309', 'limit'],
-  ['cursor=', 'cursor'],
-  [`cursor=${'a'.repeat(513)}`, 'cursor'],
-  ['cursor=not-a-cursor', 'cursor'],
-  [`cursor=${b64('{"a":1}')}`, 'cursor'],
-  [`cursor=${b64('["12", "ld_1", "x"]')}`, 'cursor'],
-  [`cursor=${b64('["-1", "ld_1"]')}`, 'cursor'],
-  [`cursor=${b64(`["1", "ld_1' OR '1'='1"]`)}`, 'cursor'],
+  ...hostilePageQueries('ld'),
   [`cursor=${encodeCursor({ micros: '1', id: 'ld_1' }).slice(0, -2)}`, 'cursor'],
-  ['cursor=%00', 'cursor'],
 ];
 
 describe('hostile queries to the lists', () => {
@@ -60,14 +43,14 @@ describe('hostile queries to the lists', () => {
   ])('GET /leads?%s: 422 at %s', async (query, name) => {
     const res = await t.api('GET', `/leads?${query}`, key);
     expectRestError(res, 422, 'validation_error');
-    expect(field(res)).toContain(name);
+    expect(fieldsNamed(res)).toContain(name);
   });
 
   it.each(CURSORS)('GET /leads/{id}/notes?%s and GET /forms?%s: 422 at %s', async (query, name) => {
     for (const path of [`/leads/${leadId}/notes?${query}`, `/forms?${query}`]) {
       const res = await t.api('GET', path, key);
       expectRestError(res, 422, 'validation_error');
-      expect(field(res)).toContain(name);
+      expect(fieldsNamed(res)).toContain(name);
     }
   });
 
@@ -119,7 +102,7 @@ describe('hostile bodies', () => {
     const before = (await lead()).json();
     const res = await t.api('PATCH', `/leads/${leadId}`, key, body);
     expectRestError(res, 422, 'validation_error');
-    if (name !== 'body') expect(field(res).join(' ')).toContain(name);
+    if (name !== 'body') expect(fieldsNamed(res).join(' ')).toContain(name);
     expect((await lead()).json()).toEqual(before);
   });
 
@@ -135,7 +118,7 @@ describe('hostile bodies', () => {
   ])('POST /leads/{id}/notes with %s: 422 at %s, nothing stored', async (_what, body, name) => {
     const res = await t.api('POST', `/leads/${leadId}/notes`, key, body);
     expectRestError(res, 422, 'validation_error');
-    expect(field(res).join(' ')).toContain(name);
+    expect(fieldsNamed(res).join(' ')).toContain(name);
     expect((await t.api('GET', `/leads/${leadId}/notes`, key)).json().notes).toEqual([]);
   });
 
@@ -177,7 +160,7 @@ describe('hostile bodies', () => {
   it.each(FORM_BODIES)('POST /forms with %s: 422 at %s, nothing stored', async (_what, body, name) => {
     const res = await t.api('POST', '/forms', key, body);
     expectRestError(res, 422, 'validation_error');
-    expect(field(res).join(' ')).toContain(name);
+    expect(fieldsNamed(res).join(' ')).toContain(name);
     expect((await t.api('GET', '/forms', key)).json().forms).toHaveLength(1);
   });
 
@@ -185,7 +168,7 @@ describe('hostile bodies', () => {
     const before = (await t.api('GET', `/forms/${formId}`, key)).json();
     const res = await t.api('PATCH', `/forms/${formId}`, key, body);
     expectRestError(res, 422, 'validation_error');
-    expect(field(res).join(' ')).toContain(name);
+    expect(fieldsNamed(res).join(' ')).toContain(name);
     expect((await t.api('GET', `/forms/${formId}`, key)).json()).toEqual(before);
   });
 
