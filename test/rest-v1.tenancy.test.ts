@@ -136,6 +136,30 @@ const WALLS: Record<string, Wall> = {
   ...templateWalls(),
   ...webhookWalls(),
   // B's usage counts B's rows only: A's contact is not among B's contacts.
+  'GET /workspace': async (a) => {
+    await a.app('PATCH', '/workspace', { name: `Workspace ${a.tag}` });
+    return { markers: [`Workspace ${a.tag}`, await a.workspaceId()] };
+  },
+  // B's change is to B's own workspace; A's stays as it was.
+  'PATCH /workspace': async (a) => ({
+    body: { name: 'Of B', time_zone: 'UTC' },
+    status: 200,
+    snapshot: async () => (await a.app('GET', '/workspace')).json(),
+  }),
+  'GET /workspace/retention': async (a) => {
+    await a.app('PATCH', '/workspace/retention', { media_days: 17 });
+    return {
+      shows: (body) => (body as { retention: { media_days: number | null } }).retention.media_days === 17,
+    };
+  },
+  'PATCH /workspace/retention': async (a) => {
+    await a.app('PATCH', '/workspace/retention', { media_days: 17 });
+    return {
+      body: { media_days: 3 },
+      status: 200,
+      snapshot: async () => (await a.app('GET', '/workspace/retention')).json(),
+    };
+  },
   'GET /usage': async (a) => {
     await a.contact();
     return { shows: (body) => (body as { contacts: { used: number } }).contacts.used > 0 };

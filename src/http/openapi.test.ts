@@ -64,6 +64,8 @@ it('serves an OpenAPI 3 document of REST v1, generated from the route schemas', 
     '/webhooks/{id}',
     '/webhooks/{id}/deliveries',
     '/webhooks/{id}/test',
+    '/workspace',
+    '/workspace/retention',
   ]);
   const upsert = doc.paths['/contacts'].post;
   expect(Object.keys(upsert.responses)).toEqual(

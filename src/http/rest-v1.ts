@@ -18,6 +18,7 @@ import { registerLeadRoutes } from '../modules/leads/routes.js';
 import { registerMediaRoutes } from '../modules/media/routes.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
+import { registerRetentionRoutes } from '../modules/retention/routes.js';
 import { registerRoutingRoutes } from '../modules/routing/v1-routes.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
@@ -65,6 +66,7 @@ export async function restV1(app: RestApp): Promise<void> {
   registerFormRoutes(app);
   registerWebhookRoutes(app);
   registerWorkspaceRoutes(app);
+  registerRetentionRoutes(app);
   await registerMediaRoutes(app);
 }
 

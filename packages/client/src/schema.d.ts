@@ -1024,6 +1024,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's settings: name, default country, time zone, consent keywords and replies */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the workspace's settings
+         * @description Only the fields given change, with the rules of Settings › General: `default_country_code` is a calling code (or null), `time_zone` an IANA zone, each keyword at least one letter or digit. Answers the workspace as it now is.
+         */
+        patch: operations["updateWorkspace"];
+        trace?: never;
+    };
     "/usage": {
         parameters: {
             query?: never;
@@ -1042,6 +1063,30 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/workspace/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How long message content, media, finished runs and webhook deliveries are kept
+         * @description How long each kind of data is kept, in days (null: for ever); the nightly retention job erases what is older, as Settings › Data retention says.
+         */
+        get: operations["getRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change how long each kind of data is kept
+         * @description How long each kind of data is kept, in days (null: for ever); the nightly retention job erases what is older, as Settings › Data retention says. Only the fields given change; answers the settings as they now are.
+         */
+        patch: operations["updateRetention"];
         trace?: never;
     };
     "/contacts/import": {
@@ -11028,6 +11073,223 @@ export interface operations {
             };
         };
     };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "workspace": {
+                     *         "id": "ws_4kT9qLm2",
+                     *         "name": "Acme Support",
+                     *         "default_country_code": "91",
+                     *         "plan": "growth",
+                     *         "mark_read": true,
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "opt_out_keywords": [
+                     *           "stop",
+                     *           "unsubscribe"
+                     *         ],
+                     *         "opt_in_keywords": [
+                     *           "start"
+                     *         ],
+                     *         "opt_out_confirmation": "You will get no more messages from us. Reply START to join again.",
+                     *         "opt_in_confirmation": null,
+                     *         "time_zone": "Asia/Kolkata"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        workspace: {
+                            id: string;
+                            name: string;
+                            default_country_code: string | null;
+                            plan: string;
+                            mark_read: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            opt_out_keywords: string[];
+                            opt_in_keywords: string[];
+                            opt_out_confirmation: string | null;
+                            opt_in_confirmation: string | null;
+                            /** @description IANA time zone: broadcasts scheduled by local time are read in it */
+                            time_zone: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Support",
+                 *       "default_country_code": "91",
+                 *       "time_zone": "Asia/Kolkata",
+                 *       "mark_read": true
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    default_country_code?: string | null;
+                    opt_out_keywords?: string[];
+                    opt_in_keywords?: string[];
+                    opt_out_confirmation?: string | null;
+                    opt_in_confirmation?: string | null;
+                    /** @description IANA time zone, such as Asia/Kolkata: broadcast times are read in it */
+                    time_zone?: string;
+                    /** @description Opening a conversation marks its customer messages read on WhatsApp */
+                    mark_read?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "workspace": {
+                     *         "id": "ws_4kT9qLm2",
+                     *         "name": "Acme Support",
+                     *         "default_country_code": "91",
+                     *         "plan": "growth",
+                     *         "mark_read": true,
+                     *         "created_at": "2026-03-02T09:15:00.000Z",
+                     *         "opt_out_keywords": [
+                     *           "stop",
+                     *           "unsubscribe"
+                     *         ],
+                     *         "opt_in_keywords": [
+                     *           "start"
+                     *         ],
+                     *         "opt_out_confirmation": "You will get no more messages from us. Reply START to join again.",
+                     *         "opt_in_confirmation": null,
+                     *         "time_zone": "Asia/Kolkata"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        workspace: {
+                            id: string;
+                            name: string;
+                            default_country_code: string | null;
+                            plan: string;
+                            mark_read: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            opt_out_keywords: string[];
+                            opt_in_keywords: string[];
+                            opt_out_confirmation: string | null;
+                            opt_in_confirmation: string | null;
+                            /** @description IANA time zone: broadcasts scheduled by local time are read in it */
+                            time_zone: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -11082,6 +11344,185 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "retention": {
+                     *         "message_content_days": 365,
+                     *         "media_days": 90,
+                     *         "finished_runs_days": 30,
+                     *         "delivery_logs_days": 14
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        retention: {
+                            /** @description Days messages' content (text, template values, media and interactive parts) is; the message itself stays is kept, 1 to 36500; null keeps it for ever */
+                            message_content_days: number | null;
+                            /** @description Days received and uploaded media files are is kept, 1 to 36500; null keeps it for ever */
+                            media_days: number | null;
+                            /** @description Days completed and failed flow and sequence runs (with their steps) are is kept, 1 to 36500; null keeps it for ever */
+                            finished_runs_days: number | null;
+                            /** @description Days outbound webhook deliveries are (pending ones stay until done) is kept, 1 to 36500; null keeps it for ever */
+                            delivery_logs_days: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message_content_days": 365,
+                 *       "media_days": 90
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Days messages' content (text, template values, media and interactive parts) is; the message itself stays is kept, 1 to 36500; null keeps it for ever */
+                    message_content_days?: number | null;
+                    /** @description Days received and uploaded media files are is kept, 1 to 36500; null keeps it for ever */
+                    media_days?: number | null;
+                    /** @description Days completed and failed flow and sequence runs (with their steps) are is kept, 1 to 36500; null keeps it for ever */
+                    finished_runs_days?: number | null;
+                    /** @description Days outbound webhook deliveries are (pending ones stay until done) is kept, 1 to 36500; null keeps it for ever */
+                    delivery_logs_days?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "retention": {
+                     *         "message_content_days": 365,
+                     *         "media_days": 90,
+                     *         "finished_runs_days": 30,
+                     *         "delivery_logs_days": 14
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        retention: {
+                            /** @description Days messages' content (text, template values, media and interactive parts) is; the message itself stays is kept, 1 to 36500; null keeps it for ever */
+                            message_content_days: number | null;
+                            /** @description Days received and uploaded media files are is kept, 1 to 36500; null keeps it for ever */
+                            media_days: number | null;
+                            /** @description Days completed and failed flow and sequence runs (with their steps) are is kept, 1 to 36500; null keeps it for ever */
+                            finished_runs_days: number | null;
+                            /** @description Days outbound webhook deliveries are (pending ones stay until done) is kept, 1 to 36500; null keeps it for ever */
+                            delivery_logs_days: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,7 +18,22 @@ const Fields = {
 /** Settings › Workspace › Data retention. */
 export const Retention = Type.Object(Fields);
 
-export const RetentionResult = Type.Object({ result: Type.Literal(true), retention: Retention });
+export const RetentionResult = Type.Object(
+  { result: Type.Literal(true), retention: Retention },
+  {
+    examples: [
+      {
+        result: true,
+        retention: {
+          message_content_days: 365,
+          media_days: 90,
+          finished_runs_days: 30,
+          delivery_logs_days: 14,
+        },
+      },
+    ],
+  },
+);
 
 export const RetentionBody = Type.Object(
   {
@@ -27,6 +42,6 @@ export const RetentionBody = Type.Object(
     finished_runs_days: Type.Optional(Fields.finished_runs_days),
     delivery_logs_days: Type.Optional(Fields.delivery_logs_days),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ message_content_days: 365, media_days: 90 }] },
 );
 export type RetentionBody = Static<typeof RetentionBody>;
