@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type RunningServer, runCli, runCliJson, startServer, tempDataDir } from './support/cli.js';
 
-describe('parley CLI on the embedded database', () => {
+// Each test spawns several CLI processes, each a whole Node start with the app's imports (about 2 s of
+// CPU): on a busy 2-core machine five of them passed the default 30 s without anything being wrong.
+describe('parley CLI on the embedded database', { timeout: 90_000 }, () => {
   const data = tempDataDir();
   let env: Record<string, string>;
   let server: RunningServer;
