@@ -40,6 +40,9 @@ const createdAnswer = (template: Static<typeof ApiTemplate>) => ({
   body: { result: true as const, template },
 });
 
+const ARCHIVED = () =>
+  new ApiError('conflict', 'A template of this name and language is archived: restore it in the app');
+
 export function registerTemplateRoutes(app: RestApp): void {
   const { ctx } = app;
 
@@ -93,6 +96,12 @@ export function registerTemplateRoutes(app: RestApp): void {
     async (request, reply) => {
       const principal = request.principal();
       const writer = answerWriter(request, createdAnswer);
+      // Refused before WhatsApp is asked: its review would be for a template this workspace cannot see.
+      const { rows: archived } = await ctx.db.query(
+        'SELECT 1 FROM templates WHERE workspace_id = $1 AND name = $2 AND language = $3 AND archived_at IS NOT NULL',
+        [principal.workspaceId, request.body.name, request.body.language],
+      );
+      if (archived.length > 0) throw ARCHIVED();
       const created = await createTemplate(ctx, principal.workspaceId, request.body);
       const template = await ctx.db.transaction(async (tx) => {
         await recordAudit(tx, {
@@ -104,12 +113,8 @@ export function registerTemplateRoutes(app: RestApp): void {
           changes: { name: created.name, language: created.language },
         });
         const template = await getApiTemplate(tx, principal.workspaceId, created.id);
-        // The same name and language archived in the app (it was never on WhatsApp): restore it there.
-        if (!template)
-          throw new ApiError(
-            'conflict',
-            'A template of this name and language is archived: restore it in the app',
-          );
+        // Archived in the app between the check above and now.
+        if (!template) throw ARCHIVED();
         await writer?.(tx, template);
         return template;
       });

@@ -27,6 +27,19 @@ const review = (ws: Ws, name: string, verdict: 'approve' | 'reject') =>
   simControl(t.base, `/templates/${name}/en/${verdict}?business_account_id=${ws.number.businessAccountId}`);
 
 describe('POST /templates, GET /templates/{id}, DELETE /templates/{id}', () => {
+  it('refuses with 409, before asking WhatsApp, a name and language archived in the app', async () => {
+    const ws = await t.connectedWorkspace();
+    await t.ctx.db.query(
+      `INSERT INTO templates (workspace_id, id, name, language, category, body, variable_count, status, archived_at)
+       VALUES ($1, 'tpl_archived', $2, $3, 'UTILITY', 'Old', 0, 'APPROVED', now())`,
+      [ws.id, NEW.name, NEW.language],
+    );
+    const res = await t.api('POST', '/templates', ws.key, NEW);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toMatch(/archived: restore it in the app/);
+    expect(onNetwork(ws, NEW.name)).toBeUndefined();
+  });
+
   it('submits a template for review, shows it PENDING, then APPROVED once Meta approves it', async () => {
     const ws = await t.connectedWorkspace();
     const res = await t.api('POST', '/templates', ws.key, NEW);
