@@ -53,6 +53,15 @@ describe.skipIf(!hasChromium)(
           },
         ],
       });
+    /** The send is refused in the queue's own time: the page shows the pause once it has happened. */
+    const pauseHappened = () =>
+      expect
+        .poll(
+          async () =>
+            ((await call('GET', '/number')).number as { paused?: { code: number } } | null)?.paused?.code,
+          { timeout: 30_000 },
+        )
+        .toBe(190);
     const settings = async (p: Page) => {
       await p.locator('nav').getByRole('link', { name: 'Settings', exact: true }).click();
       await p.getByRole('tab', { name: 'Connected number' }).click();
@@ -123,6 +132,7 @@ describe.skipIf(!hasChromium)(
         template: { name: 'order_ready', language: 'en' },
       });
       expect(await sent.json()).toMatchObject({ status: 'queued' });
+      await pauseHappened();
 
       await settings(page);
       const paused = page.getByTestId('number-paused');
@@ -201,6 +211,7 @@ describe.skipIf(!hasChromium)(
         template: { name: 'order_ready', language: 'en' },
       });
       expect(await sent.json()).toMatchObject({ status: 'queued' });
+      await pauseHappened();
       await page.reload();
       await page.getByRole('tab', { name: 'Connected number' }).click();
       const paused = page.getByTestId('number-paused');
