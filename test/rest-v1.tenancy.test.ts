@@ -315,6 +315,31 @@ function templateWalls(): Record<string, Wall> {
       const { id } = await templateOf(a);
       return { params: { id }, snapshot: all(a) };
     },
+    // B's sync copies B's account into B's templates; A's stay as they were.
+    'POST /templates/sync': async (a, b) => {
+      const template = await templateOf(a);
+      await a.number();
+      await b.number();
+      return { status: 200, markers: [template.id], snapshot: all(a) };
+    },
+    'POST /templates/:id/archive': async (a) => {
+      const { id } = await templateOf(a);
+      return { params: { id }, snapshot: all(a) };
+    },
+    'POST /templates/:id/restore': async (a) => {
+      const { id } = await templateOf(a);
+      await a.rest('POST', `/templates/${id}/archive`);
+      return {
+        params: { id },
+        snapshot: async () =>
+          (
+            await t.ctx.db.query(
+              'SELECT id, archived_at FROM templates WHERE workspace_id = $1 ORDER BY id',
+              [await a.workspaceId()],
+            )
+          ).rows,
+      };
+    },
   };
 }
 

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../api/errors.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
@@ -10,7 +9,7 @@ import { createTemplate } from './create-template.js';
 import { deleteTemplate } from './delete-template.js';
 import { listAllTemplates } from './list-all-templates.js';
 import { AppTemplateList, NewTemplateBody, TemplateSyncResult } from './schemas.js';
-import { syncTemplates } from './sync-templates.js';
+import { syncWorkspaceTemplates } from './sync-templates.js';
 
 const ListQuery = Type.Object({ archived: Type.Boolean({ default: false }) });
 
@@ -37,17 +36,10 @@ export function registerAppTemplateRoutes(app: RestApp): void {
     },
   );
 
-  app.post('/templates/sync', { schema: { response: { 200: TemplateSyncResult } } }, async (request) => {
-    const s = request.session();
-    const number = await numberOfWorkspace(ctx, ctx.db, s.workspaceId);
-    if (!number) {
-      throw new ApiError(
-        'no_connected_number',
-        'Connect a WhatsApp number in Settings first; templates come from it',
-      );
-    }
-    return { result: true as const, synced: await syncTemplates(ctx, number) };
-  });
+  app.post('/templates/sync', { schema: { response: { 200: TemplateSyncResult } } }, async (request) => ({
+    result: true as const,
+    synced: await syncWorkspaceTemplates(ctx, request.session().workspaceId),
+  }));
 
   /** Submits a new template to WhatsApp for approval (PENDING until Meta reviews it). */
   app.post('/templates', { schema: { body: NewTemplateBody } }, async (request, reply) => {

@@ -81,3 +81,20 @@ export async function getApiTemplate(
   );
   return rows[0] ? shown(rows[0]) : null;
 }
+
+/** One template of the workspace, archived or not, with when it was archived; null if it is not the workspace's. */
+export async function getTemplateAndArchive(
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<(Static<typeof ApiTemplate> & { archived_at: string | null }) | null> {
+  const { rows } = await db.query<Row & { archived_at: string | null }>(
+    `SELECT ${COLUMNS}, to_char(archived_at AT TIME ZONE 'UTC', ${ISO}) AS archived_at
+     FROM templates WHERE workspace_id = $1 AND id = $2`,
+    [workspaceId, id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { archived_at, ...template } = row;
+  return { ...shown(template), archived_at };
+}

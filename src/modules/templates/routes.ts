@@ -5,18 +5,22 @@ import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { type Actor, recordAudit } from '../audit/record-audit.js';
+import { setArchived } from '../audit/set-archived.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { createTemplate } from './create-template.js';
 import { deleteTemplate } from './delete-template.js';
-import { getApiTemplate, listApiTemplates } from './list-templates.js';
+import { getApiTemplate, getTemplateAndArchive, listApiTemplates } from './list-templates.js';
 import {
   type ApiTemplate,
+  ArchivedTemplateResult,
   NewTemplateBody,
   NewTemplateResult,
   TemplateListQuery,
   TemplateListResult,
   TemplateResult,
+  TemplateSyncResult,
 } from './schemas.js';
+import { syncWorkspaceTemplates } from './sync-templates.js';
 
 const tags = ['templates'];
 const NOT_FOUND = 'No template with that id';
@@ -39,6 +43,8 @@ const createdAnswer = (template: Static<typeof ApiTemplate>) => ({
   status: 201 as const,
   body: { result: true as const, template },
 });
+
+const SyncAnswer = { ...TemplateSyncResult, examples: [{ result: true, synced: 12 }] };
 
 const ARCHIVED = () =>
   new ApiError('conflict', 'A template of this name and language is archived: restore it in the app');
@@ -173,4 +179,70 @@ export function registerTemplateRoutes(app: RestApp): void {
       return reply.code(204).send(null);
     },
   );
+
+  app.post(
+    '/templates/sync',
+    {
+      schema: {
+        operationId: 'syncTemplates',
+        summary: "Copy the templates from the number's WhatsApp Business account",
+        description:
+          'The app\'s "Sync from WhatsApp": every template of the account is copied here with its review state; ' +
+          'one WhatsApp had and no longer lists becomes `DELETED`. `synced` is how many WhatsApp listed. ' +
+          '409 `no_connected_number` when no number is connected; 503 when WhatsApp did not answer.',
+        tags,
+        response: { 200: SyncAnswer, ...errorResponses(401, 409, 429, 503) },
+      },
+    },
+    async (request) => ({
+      result: true as const,
+      synced: await syncWorkspaceTemplates(ctx, request.principal().workspaceId),
+    }),
+  );
+
+  for (const archived of [true, false]) {
+    app.post(
+      `/templates/:id/${archived ? 'archive' : 'restore'}`,
+      {
+        schema: archived
+          ? {
+              operationId: 'archiveTemplate',
+              summary: 'Archive a template here, keeping it on WhatsApp',
+              description:
+                "As the app's archive: the template leaves the lists and cannot be sent, but is not deleted on " +
+                'WhatsApp (DELETE /templates/{id} deletes it there). GET /templates/{id} answers 404 until it is ' +
+                'restored. Archiving again changes nothing. Answers the template with `archived_at`.',
+              tags,
+              params: IdParams,
+              response: { 200: ArchivedTemplateResult, ...errorResponses(401, 404, 429) },
+            }
+          : {
+              operationId: 'restoreTemplate',
+              summary: 'Restore an archived template',
+              description:
+                'The template is listed and sendable again (when WhatsApp approved it); restoring one that is not ' +
+                'archived changes nothing. Answers the template with `archived_at` null.',
+              tags,
+              params: IdParams,
+              response: { 200: ArchivedTemplateResult, ...errorResponses(401, 404, 429) },
+            },
+      },
+      async (request) => {
+        const principal = request.principal();
+        const { id } = request.params;
+        await setArchived(ctx.db, {
+          table: 'templates',
+          entityType: 'template',
+          workspaceId: principal.workspaceId,
+          id,
+          archived,
+          actor: keyActor(principal),
+          notFound: NOT_FOUND,
+        });
+        const template = await getTemplateAndArchive(ctx.db, principal.workspaceId, id);
+        if (!template) throw new ApiError('not_found', NOT_FOUND);
+        return { result: true as const, template };
+      },
+    );
+  }
 }

@@ -103,6 +103,20 @@ export const TemplateResult = Type.Object(
   { examples: [{ result: true, template: TEMPLATE_EXAMPLE }] },
 );
 
+/** A template archived or restored: hidden from lists and sends here while `archived_at` is set. */
+export const ArchivedTemplateResult = Type.Object(
+  {
+    result: Type.Literal(true),
+    template: Type.Object({
+      ...ApiTemplate.properties,
+      archived_at: { ...MaybeTimestamp, description: 'When it was archived here; null once restored' },
+    }),
+  },
+  {
+    examples: [{ result: true, template: { ...TEMPLATE_EXAMPLE, archived_at: '2026-11-20T10:00:00.000Z' } }],
+  },
+);
+
 export const NewTemplateResult = Type.Object(
   { result: Type.Literal(true), template: ApiTemplate },
   {

@@ -1,7 +1,7 @@
 import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
 import { CloudApiError } from '../messaging/cloud-api/client.js';
-import { type ConnectedNumber, clientFor } from '../messaging/connected-numbers.js';
+import { type ConnectedNumber, clientFor, numberOfWorkspace } from '../messaging/connected-numbers.js';
 import { saveTemplate } from './save-template.js';
 
 const KNOWN = new Set(['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED']);
@@ -55,4 +55,16 @@ export async function syncTemplates(ctx: AppContext, number: ConnectedNumber): P
   );
   await ctx.db.query('UPDATE connected_numbers SET templates_synced_at = now() WHERE id = $1', [number.id]);
   return templates.length;
+}
+
+/** "Sync from WhatsApp" (Templates page): the workspace's templates copied from its number's account. */
+export async function syncWorkspaceTemplates(ctx: AppContext, workspaceId: string): Promise<number> {
+  const number = await numberOfWorkspace(ctx, ctx.db, workspaceId);
+  if (!number) {
+    throw new ApiError(
+      'no_connected_number',
+      'Connect a WhatsApp number in Settings first; templates come from it',
+    );
+  }
+  return syncTemplates(ctx, number);
 }
