@@ -134,6 +134,7 @@ const WALLS: Record<string, Wall> = {
   ...leadWalls(),
   ...formWalls(),
   ...templateWalls(),
+  ...numberWalls(),
   ...webhookWalls(),
   // B's usage counts B's rows only: A's contact is not among B's contacts.
   'GET /workspace': async (a) => {
@@ -339,6 +340,40 @@ function templateWalls(): Record<string, Wall> {
             )
           ).rows,
       };
+    },
+  };
+}
+
+/** The connected number: B reads, connects, checks and disconnects B's own; A's number stays as it was. */
+function numberWalls(): Record<string, Wall> {
+  const numberOf = (a: Tenant) => async () => (await a.rest('GET', '/number')).json();
+  return {
+    'GET /number': async (a) => ({ markers: [(await a.number()).phoneNumberId] }),
+    // A's number cannot be taken by B: refused before Meta is asked.
+    'PUT /number': async (a, b) => {
+      const number = await a.number();
+      await b.number();
+      return {
+        body: {
+          phone_number_id: number.phoneNumberId,
+          business_account_id: '1234',
+          access_token: 'EAAof-b',
+          app_secret: 'secret-of-b',
+        },
+        status: 422,
+        code: 'validation_error',
+        snapshot: numberOf(a),
+      };
+    },
+    'DELETE /number': async (a, b) => {
+      await a.number();
+      await b.number();
+      return { status: 204, snapshot: numberOf(a) };
+    },
+    'POST /number/check': async (a, b) => {
+      await a.number();
+      await b.number();
+      return { status: 200, snapshot: numberOf(a) };
     },
   };
 }

@@ -17,6 +17,7 @@ import { registerConversationRoutes } from '../modules/inbox/v1-routes.js';
 import { registerLeadRoutes } from '../modules/leads/routes.js';
 import { registerMediaRoutes } from '../modules/media/routes.js';
 import { registerMessageRoutes } from '../modules/messaging/routes.js';
+import { registerNumberRoutes } from '../modules/messaging/v1-number-routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
 import { registerRetentionRoutes } from '../modules/retention/routes.js';
 import { registerRoutingRoutes } from '../modules/routing/v1-routes.js';
@@ -53,6 +54,7 @@ export async function restV1(app: RestApp): Promise<void> {
   registerContactRoutes(app);
   registerTemplateRoutes(app);
   registerMessageRoutes(app);
+  registerNumberRoutes(app);
   registerEventRoutes(app);
   registerBroadcastRoutes(app);
   registerAutomationRoutes(app);

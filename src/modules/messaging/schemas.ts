@@ -394,44 +394,57 @@ export const MessageView = Type.Object({
   updated_at: Type.String(),
 });
 
+/** The workspace's connected number as the app and REST v1 show it; never its access token or app secret. */
+export const ConnectedNumberView = Type.Object({
+  id: Type.String(),
+  display_phone: Type.String(),
+  phone_number_id: Type.String({ description: "Meta's id of the phone number" }),
+  business_account_id: Type.String({ description: "Meta's id of the WhatsApp Business Account" }),
+  provider: Type.Union([Type.Literal('simulator'), Type.Literal('whatsapp_cloud_api')]),
+  status: Type.Union([Type.Literal('connected'), Type.Literal('paused')]),
+  paused: Type.Union(
+    [
+      Type.Object({
+        at: Timestamp,
+        code: Type.Integer({ description: "Meta's error code" }),
+        reason: Type.String({ description: "Meta's words" }),
+        what_to_do: Type.Union([Type.String(), Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'Meta refuses to send from the number (its token, account or payment): its sends are held and its broadcasts paused until it is put right (a new access token saved, or POST /number/check)',
+    },
+  ),
+  webhook_url: Type.String(),
+  verified_name: Type.Union([Type.String(), Type.Null()]),
+  quality_rating: Type.Union([Type.String(), Type.Null()]),
+  messaging_limit_tier: Type.Union([Type.String(), Type.Null()]),
+  templates_synced_at: MaybeTimestamp,
+  connected_at: Timestamp,
+});
+
+/** What Meta's app settings need: the callback URL, and the verify token for those who may connect a number. */
+export const NumberWebhook = Type.Object({
+  callback_url: Type.String(),
+  verify_token: Type.Optional(Type.String({ description: 'Only to those who may connect a number' })),
+});
+
 /** Settings › Connected number: the number (null until one is connected) and what Meta's app settings need. */
 export const NumberResult = Type.Object({
   result: Type.Literal(true),
   simulator_available: Type.Boolean(),
-  webhook: Type.Object({
-    callback_url: Type.String(),
-    verify_token: Type.Optional(Type.String({ description: 'Only to those who may connect a number' })),
-  }),
-  number: Type.Union([
-    Type.Object({
-      id: Type.String(),
-      display_phone: Type.String(),
-      phone_number_id: Type.String(),
-      business_account_id: Type.String(),
-      provider: Type.Union([Type.Literal('simulator'), Type.Literal('whatsapp_cloud_api')]),
-      status: Type.Union([Type.Literal('connected'), Type.Literal('paused')]),
-      paused: Type.Union(
-        [
-          Type.Object({
-            at: Timestamp,
-            code: Type.Integer({ description: "Meta's error code" }),
-            reason: Type.String({ description: "Meta's words" }),
-            what_to_do: Type.Union([Type.String(), Type.Null()]),
-          }),
-          Type.Null(),
-        ],
-        {
-          description:
-            'Meta refuses to send from the number (its token, account or payment): its sends are held and its broadcasts paused until it is put right (a new access token saved, or POST /number/check)',
-        },
-      ),
-      webhook_url: Type.String(),
-      verified_name: Type.Union([Type.String(), Type.Null()]),
-      quality_rating: Type.Union([Type.String(), Type.Null()]),
-      messaging_limit_tier: Type.Union([Type.String(), Type.Null()]),
-      templates_synced_at: MaybeTimestamp,
-      connected_at: Timestamp,
-    }),
-    Type.Null(),
-  ]),
+  webhook: NumberWebhook,
+  number: Type.Union([ConnectedNumberView, Type.Null()]),
 });
+
+// Meta's ids are numbers; tokens and secrets are opaque, printable and short.
+const GraphId = Type.String({ pattern: '^[0-9]{1,32}$' });
+const Opaque = Type.String({ minLength: 1, maxLength: 1024, pattern: '^[\\x21-\\x7e]+$' });
+
+/** A real WhatsApp Cloud API number to connect (the app's form and REST v1's PUT /number). */
+export const ConnectNumberBody = Type.Object(
+  { phone_number_id: GraphId, business_account_id: GraphId, access_token: Opaque, app_secret: Opaque },
+  { additionalProperties: false },
+);
