@@ -143,3 +143,35 @@ export async function simControl<T = Record<string, unknown>>(
   });
   return { status: res.status, body: (await res.json()) as T };
 }
+
+/**
+ * A number as Meta knows it (on the in-process simulator), not yet connected to Parley; the test
+ * points `graphApiUrl` at the simulator so that connecting it asks the simulator as it would ask Meta.
+ */
+export function metaNumber(t: SimulatorApp) {
+  const phoneNumberId = String(300_000_000 + Math.floor(Math.random() * 99_999_999));
+  const number = {
+    phoneNumberId,
+    businessAccountId: `4${phoneNumberId}`,
+    displayPhone: '+1 555 0199',
+    accessToken: `EAA${randomBytes(16).toString('hex')}`,
+    appSecret: randomBytes(16).toString('hex'),
+    webhookUrl: `${t.base}/api/webhooks/whatsapp`,
+    qualityRating: 'YELLOW',
+    messagingLimitTier: 'TIER_10K',
+  };
+  simState(t).numbers.set(phoneNumberId, number);
+  simState(t).templates.set(
+    number.businessAccountId,
+    SIM_TEMPLATES.map((x, i) => ({ ...x, id: String(2_000_000_000_000 + i) })),
+  );
+  return number;
+}
+
+/** The connect form's body (the app's POST /number, REST v1's PUT /number) for a number Meta knows. */
+export const connectBody = (n: ReturnType<typeof metaNumber>) => ({
+  phone_number_id: n.phoneNumberId,
+  business_account_id: n.businessAccountId,
+  access_token: n.accessToken,
+  app_secret: n.appSecret,
+});

@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import {
+  connectBody,
+  metaNumber,
   SIM_TEMPLATES,
   simControl,
-  simState,
   simulatorAppForTests,
 } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
@@ -21,38 +21,10 @@ beforeAll(async () => {
   (t.ctx.config as { graphApiUrl: string }).graphApiUrl = `${t.base}/_sim`;
 });
 
-/** A number as Meta knows it (on the simulator), not yet connected to Parley. */
-function metaNumber() {
-  const phoneNumberId = String(300_000_000 + Math.floor(Math.random() * 99_999_999));
-  const number = {
-    phoneNumberId,
-    businessAccountId: `4${phoneNumberId}`,
-    displayPhone: '+1 555 0199',
-    accessToken: `EAA${randomBytes(16).toString('hex')}`,
-    appSecret: randomBytes(16).toString('hex'),
-    webhookUrl: `${t.base}/api/webhooks/whatsapp`,
-    qualityRating: 'YELLOW',
-    messagingLimitTier: 'TIER_10K',
-  };
-  simState(t).numbers.set(phoneNumberId, number);
-  simState(t).templates.set(
-    number.businessAccountId,
-    SIM_TEMPLATES.map((x, i) => ({ ...x, id: String(2_000_000_000_000 + i) })),
-  );
-  return number;
-}
-
-const form = (n: ReturnType<typeof metaNumber>) => ({
-  phone_number_id: n.phoneNumberId,
-  business_account_id: n.businessAccountId,
-  access_token: n.accessToken,
-  app_secret: n.appSecret,
-});
-
 async function connected() {
   const owner = await workspaceWithOwner(t);
-  const n = metaNumber();
-  const res = await owner.client.call('POST', '/number', form(n));
+  const n = metaNumber(t);
+  const res = await owner.client.call('POST', '/number', connectBody(n));
   expect(res.statusCode).toBe(201);
   return { ...owner, n, res };
 }
@@ -89,13 +61,16 @@ describe('Settings › Connected number: a real number', () => {
 
   it('refuses, in plain words on the field at fault, what Meta does not accept; nothing is stored', async () => {
     const { client } = await workspaceWithOwner(t);
-    const n = metaNumber();
-    const badToken = await client.call('POST', '/number', { ...form(n), access_token: 'EAAnotthetoken' });
+    const n = metaNumber(t);
+    const badToken = await client.call('POST', '/number', {
+      ...connectBody(n),
+      access_token: 'EAAnotthetoken',
+    });
     expectRestError(badToken, 422, 'validation_error');
     expect(badToken.json().error.details).toEqual([
       { field: 'access_token', message: 'Meta did not accept this access token' },
     ]);
-    const badId = await client.call('POST', '/number', { ...form(n), phone_number_id: '123456' });
+    const badId = await client.call('POST', '/number', { ...connectBody(n), phone_number_id: '123456' });
     expectRestError(badId, 422, 'validation_error');
     expect(badId.json().error.details[0].field).toBe('phone_number_id');
     expect(badId.json().error.message).toMatch(/^Meta knows no phone number with this id/);
@@ -104,7 +79,11 @@ describe('Settings › Connected number: a real number', () => {
 
   it('lets members see the number but not connect, disconnect or read the verify token', async () => {
     const member = await workspaceWithOwner(t, 'member');
-    expectRestError(await member.client.call('POST', '/number', form(metaNumber())), 403, 'forbidden');
+    expectRestError(
+      await member.client.call('POST', '/number', connectBody(metaNumber(t))),
+      403,
+      'forbidden',
+    );
     expectRestError(await member.client.call('DELETE', '/number'), 403, 'forbidden');
     expect((await member.client.call('GET', '/number')).json().webhook).toEqual({
       callback_url: expect.any(String),

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import {
+  connectBody,
   connectSimulator,
+  metaNumber,
   SIM_TEMPLATES,
   simControl,
   simState,
@@ -22,34 +23,6 @@ beforeAll(async () => {
   (t.ctx.config as { graphApiUrl: string }).graphApiUrl = `${t.base}/_sim`;
 });
 
-/** A number as Meta knows it (on the simulator), not yet connected to Parley. */
-function metaNumber() {
-  const phoneNumberId = String(500_000_000 + Math.floor(Math.random() * 99_999_999));
-  const number = {
-    phoneNumberId,
-    businessAccountId: `7${phoneNumberId}`,
-    displayPhone: '+1 555 0142',
-    accessToken: `EAA${randomBytes(16).toString('hex')}`,
-    appSecret: randomBytes(16).toString('hex'),
-    webhookUrl: `${t.base}/api/webhooks/whatsapp`,
-    qualityRating: 'GREEN',
-    messagingLimitTier: 'TIER_1K',
-  };
-  simState(t).numbers.set(phoneNumberId, number);
-  simState(t).templates.set(
-    number.businessAccountId,
-    SIM_TEMPLATES.map((x, i) => ({ ...x, id: String(3_000_000_000_000 + i) })),
-  );
-  return number;
-}
-
-const body = (n: ReturnType<typeof metaNumber>) => ({
-  phone_number_id: n.phoneNumberId,
-  business_account_id: n.businessAccountId,
-  access_token: n.accessToken,
-  app_secret: n.appSecret,
-});
-
 const numberOf = async (key: string) => (await t.api('GET', '/number', key)).json().number;
 
 describe('GET, PUT and DELETE /api/v1/number', () => {
@@ -66,15 +39,15 @@ describe('GET, PUT and DELETE /api/v1/number', () => {
       },
     });
 
-    const n = metaNumber();
-    const res = await t.api('PUT', '/number', ws.key, body(n));
+    const n = metaNumber(t);
+    const res = await t.api('PUT', '/number', ws.key, connectBody(n));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       result: true,
       templates_synced: SIM_TEMPLATES.length,
       number: {
         id: expect.stringMatching(/^pn_/),
-        display_phone: '+1 555 0142',
+        display_phone: '+1 555 0199',
         phone_number_id: n.phoneNumberId,
         business_account_id: n.businessAccountId,
         provider: 'whatsapp_cloud_api',
@@ -82,8 +55,8 @@ describe('GET, PUT and DELETE /api/v1/number', () => {
         paused: null,
         webhook_url: expect.stringContaining('/api/webhooks/whatsapp/pn_'),
         verified_name: 'Parley Simulator',
-        quality_rating: 'GREEN',
-        messaging_limit_tier: 'TIER_1K',
+        quality_rating: 'YELLOW',
+        messaging_limit_tier: 'TIER_10K',
         templates_synced_at: expect.any(String),
         connected_at: expect.any(String),
       },
@@ -101,22 +74,25 @@ describe('GET, PUT and DELETE /api/v1/number', () => {
 
   it('replaces the connected number with another: the same id, the new ids', async () => {
     const ws = await t.workspace();
-    const first = (await t.api('PUT', '/number', ws.key, body(metaNumber()))).json().number;
-    const n = metaNumber();
-    const res = await t.api('PUT', '/number', ws.key, body(n));
+    const first = (await t.api('PUT', '/number', ws.key, connectBody(metaNumber(t)))).json().number;
+    const n = metaNumber(t);
+    const res = await t.api('PUT', '/number', ws.key, connectBody(n));
     expect(res.statusCode).toBe(200);
     expect(res.json().number).toMatchObject({ id: first.id, phone_number_id: n.phoneNumberId });
   });
 
   it('refuses with 422 on the field at fault what Meta does not accept, and stores nothing', async () => {
     const ws = await t.workspace();
-    const n = metaNumber();
-    const badToken = await t.api('PUT', '/number', ws.key, { ...body(n), access_token: 'EAAnotthetoken' });
+    const n = metaNumber(t);
+    const badToken = await t.api('PUT', '/number', ws.key, {
+      ...connectBody(n),
+      access_token: 'EAAnotthetoken',
+    });
     expectRestError(badToken, 422, 'validation_error');
     expect(badToken.json().error.details).toEqual([
       { field: 'access_token', message: 'Meta did not accept this access token' },
     ]);
-    const badId = await t.api('PUT', '/number', ws.key, { ...body(n), phone_number_id: '123456' });
+    const badId = await t.api('PUT', '/number', ws.key, { ...connectBody(n), phone_number_id: '123456' });
     expectRestError(badId, 422, 'validation_error');
     expect(badId.json().error.details[0].field).toBe('phone_number_id');
     expect(await numberOf(ws.key)).toBeNull();
@@ -126,9 +102,9 @@ describe('GET, PUT and DELETE /api/v1/number', () => {
   it("refuses with 422 a number another workspace has connected; that workspace's stays", async () => {
     const a = await t.workspace();
     const b = await t.workspace();
-    const n = metaNumber();
-    expect((await t.api('PUT', '/number', a.key, body(n))).statusCode).toBe(200);
-    const res = await t.api('PUT', '/number', b.key, body(n));
+    const n = metaNumber(t);
+    expect((await t.api('PUT', '/number', a.key, connectBody(n))).statusCode).toBe(200);
+    const res = await t.api('PUT', '/number', b.key, connectBody(n));
     expectRestError(res, 422, 'validation_error');
     expect(res.json().error.details[0].field).toBe('phone_number_id');
     expect(await numberOf(b.key)).toBeNull();
@@ -140,7 +116,7 @@ describe('GET, PUT and DELETE /api/v1/number', () => {
     const config = t.ctx.config as { graphApiUrl: string };
     config.graphApiUrl = 'http://127.0.0.1:9';
     try {
-      expectRestError(await t.api('PUT', '/number', ws.key, body(metaNumber())), 503, 'unavailable');
+      expectRestError(await t.api('PUT', '/number', ws.key, connectBody(metaNumber(t))), 503, 'unavailable');
     } finally {
       config.graphApiUrl = `${t.base}/_sim`;
     }
@@ -149,7 +125,7 @@ describe('GET, PUT and DELETE /api/v1/number', () => {
 
   it('refuses a body with fields it does not know or ids that are not numbers, with 422', async () => {
     const ws = await t.workspace();
-    const n = body(metaNumber());
+    const n = connectBody(metaNumber(t));
     expectRestError(await t.api('PUT', '/number', ws.key, { ...n, extra: 1 }), 422, 'validation_error');
     expectRestError(
       await t.api('PUT', '/number', ws.key, { ...n, business_account_id: 'waba' }),
