@@ -160,7 +160,7 @@ export function registerTemplateRoutes(app: RestApp): void {
         description:
           'As the app does: the template (this language) is deleted on the WhatsApp Business account, then ' +
           'here. When WhatsApp will not delete it (no number connected, an error, a template it never had), ' +
-          'it is archived here instead: no longer listed or sent, restorable in the app. Either way the ' +
+          'it is archived here instead: no longer listed or sent, restorable (POST /templates/{id}/restore). Either way the ' +
           'answer is 204 and the template is gone from REST v1; deleting it again is a 404.',
         tags,
         params: IdParams,
