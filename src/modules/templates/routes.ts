@@ -47,7 +47,10 @@ const createdAnswer = (template: Static<typeof ApiTemplate>) => ({
 const SyncAnswer = { ...TemplateSyncResult, examples: [{ result: true, synced: 12 }] };
 
 const ARCHIVED = () =>
-  new ApiError('conflict', 'A template of this name and language is archived: restore it in the app');
+  new ApiError(
+    'conflict',
+    'A template of this name and language is archived: restore it first (POST /templates/{id}/restore, or in the app)',
+  );
 
 export function registerTemplateRoutes(app: RestApp): void {
   const { ctx } = app;

@@ -36,7 +36,9 @@ describe('POST /templates, GET /templates/{id}, DELETE /templates/{id}', () => {
     );
     const res = await t.api('POST', '/templates', ws.key, NEW);
     expect(res.statusCode).toBe(409);
-    expect(res.json().error.message).toMatch(/archived: restore it in the app/);
+    expect(res.json().error.message).toMatch(
+      /archived: restore it first \(POST \/templates\/\{id\}\/restore/,
+    );
     expect(onNetwork(ws, NEW.name)).toBeUndefined();
   });
 
