@@ -115,13 +115,17 @@ describe('POST /conversations/{id}/bot/resume', () => {
     const id = await ws.contactOf(phone);
     await until(async () => (await ws.runs(phone))[0]?.holds_conversation === false, 10_000);
 
+    expect((await ws.api('GET', `/conversations/${id}`)).json().conversation).toMatchObject({
+      bot: null,
+      bot_waiting: { name: 'Receptionist' },
+    });
     const other = await workspace();
     expectRestError(await other.api('POST', `/conversations/${id}/bot/resume`), 404, 'not_found');
     expect((await ws.runs(phone))[0]?.status).toBe('waiting');
 
     const back = await ws.api('POST', `/conversations/${id}/bot/resume`);
     expect(back.statusCode, back.body).toBe(200);
-    expect(back.json().conversation.id).toBe(id);
+    expect(back.json().conversation).toMatchObject({ id, bot_waiting: null });
     await until(async () => repliesTo(phone).length >= 2, 15_000);
     expect(repliesTo(phone)).toEqual(['Let me find someone', 'The bot again']);
     await until(async () => (await ws.runs(phone))[0]?.status === 'completed', 10_000);
