@@ -1,13 +1,16 @@
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createAutomation } from '../src/modules/automation/save-automation.js';
 import { createTestApp } from './support/app.js';
 import { broadcastWalls } from './support/broadcast-walls.js';
 import { describeAuthentication } from './support/endpoint-security.js';
 import { submit } from './support/intake.js';
-import { listen, simState } from './support/messaging.js';
+import { listen, simControl, simState } from './support/messaging.js';
 import { openApiRoutes, routeName, withRouteTable } from './support/route-table.js';
 import { routingWalls } from './support/routing-walls.js';
 import { csvForm, Tenant } from './support/tenant.js';
 import { expectTenantWall, type WallCase } from './support/tenant-wall.js';
+import { until } from './support/until.js';
 
 // The routes come from the server itself, so a route added to REST v1 gets these tests or fails them.
 const { value: t, routes } = await withRouteTable(() => createTestApp({ queue: true, role: 'api' }));
@@ -112,6 +115,25 @@ const WALLS: Record<string, Wall> = {
   'GET /messages/:id': async (a) => {
     const message = await a.message();
     return { params: { id: message.id }, markers: [message.id] };
+  },
+  'GET /messages': async (a) => ({ markers: [(await a.message()).id] }),
+  // A's image as received and kept: B asking for it by A's message id gets 404.
+  'GET /messages/:id/media': async (a) => {
+    const ws = await a.workspaceId();
+    const contact = await a.contact();
+    const id = `msg_media_${a.tag}`;
+    await t.ctx.db.query(
+      `INSERT INTO messages (workspace_id, id, direction, contact_id, phone, type, content, status, status_rank)
+       VALUES ($1, $2, 'inbound', $3, $4, 'image', '{"id": "1"}', 'read', 4)`,
+      [ws, id, contact.id, contact.phone],
+    );
+    await t.ctx.db.query(
+      `INSERT INTO media (workspace_id, id, direction, network_id, message_id, kind, mime_type, storage_key, state)
+       VALUES ($1, $2, 'inbound', '1', $3, 'image', 'image/png', $4, 'stored')`,
+      [ws, `med_${a.tag}`, id, `${ws}/med_${a.tag}`],
+    );
+    await t.ctx.media.put(`${ws}/med_${a.tag}`, Readable.from([Buffer.from('png bytes')]));
+    return { params: { id } };
   },
 
   // B's event of A's flow's name, for A's contact's phone, starts nothing of A's.
@@ -444,6 +466,43 @@ function conversationWalls(): Record<string, Wall> {
     'POST /conversations/:id/resolve': change(),
     'POST /conversations/:id/reopen': change(),
     'POST /conversations/:id/notes': change(async () => ({ text: 'A note from B' })),
+    'POST /conversations/:id/pending': change(),
+    // A bot answers A's customer: B's call must not stop it.
+    'POST /conversations/:id/bot/stop': async (a) => {
+      const { id, phone } = await a.contact();
+      const { phoneNumberId } = await a.number();
+      const bot = {
+        name: 'Holds the conversation',
+        trigger: { type: 'message_received', keywords: ['wall'] },
+        steps: [{ id: 'hold', type: 'wait', duration: '1h' }],
+      };
+      await createAutomation(t.ctx, await a.workspaceId(), bot, { publish: true });
+      await simControl(base, '/inbound', { from: phone, text: 'wall', phone_number_id: phoneNumberId });
+      const conversation = async () => (await a.rest('GET', `/conversations/${id}`)).json().conversation;
+      await until(async () => (await conversation())?.bot != null);
+      return { params: { id }, snapshot: one(a, id) };
+    },
+    // A bot handed A's customer to the team and waits (as its assign step leaves it; this app runs no
+    // workers): B's call must not hand it back.
+    'POST /conversations/:id/bot/resume': async (a) => {
+      const { id } = await a.conversation();
+      const ws = await a.workspaceId();
+      const bot = {
+        name: 'Hands over',
+        trigger: { type: 'message_received', keywords: ['hand over'] },
+        // biome-ignore lint/suspicious/noThenProperty: the assign step's field
+        steps: [{ id: 'handoff', type: 'assign', to: null, then: 'wait' }],
+      };
+      const { id: automationId } = await createAutomation(t.ctx, ws, bot, { publish: true });
+      await t.ctx.db.query(
+        `INSERT INTO runs (workspace_id, id, automation_id, version, contact_id, status, current_step, awaiting)
+         VALUES ($1, $2, $3, 1, $4, 'waiting', 'handoff', '{"kind": "handoff", "step": "handoff", "visit": 1}')`,
+        [ws, `run_wall_${a.tag}`, automationId, id],
+      );
+      const runs = async () =>
+        (await t.ctx.db.query('SELECT id, status, awaiting FROM runs WHERE workspace_id = $1', [ws])).rows;
+      return { params: { id }, snapshot: async () => ({ ...(await one(a, id)()), runs: await runs() }) };
+    },
   };
 }
 

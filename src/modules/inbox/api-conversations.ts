@@ -3,7 +3,7 @@ import { decodeCursor, encodeCursor } from '../../api/page-cursor.js';
 import type { Queryable } from '../../db/db.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
-import { HOLDING_BOT } from './conversation-bot.js';
+import { HOLDING_BOT, WAITING_BOT } from './conversation-bot.js';
 import type { ApiConversation } from './schemas.js';
 
 // Counted unread messages stop here, as in the inbox.
@@ -23,12 +23,13 @@ const VIEW = `SELECT cv.contact_id AS id,
     to_char(cv.last_message_at AT TIME ZONE 'UTC', ${ISO}) AS last_message_at,
     to_char(cv.created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
     CASE WHEN hb.run_id IS NOT NULL THEN jsonb_build_object('automation_id', hb.automation_id, 'name', hb.name) END AS bot,
+    CASE WHEN wb.run_id IS NOT NULL THEN jsonb_build_object('automation_id', wb.automation_id, 'name', wb.name) END AS bot_waiting,
     (extract(epoch FROM cv.created_at) * 1000000)::bigint::text AS micros
   FROM conversations cv
   JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id
   LEFT JOIN users u ON u.id = cv.assignee_id
   LEFT JOIN teams tm ON tm.workspace_id = cv.workspace_id AND tm.id = cv.team_id
-  ${HOLDING_BOT}`;
+  ${HOLDING_BOT} ${WAITING_BOT}`;
 
 type Row = ApiConversation & { micros: string };
 const view = ({ micros: _micros, ...row }: Row): ApiConversation => row;

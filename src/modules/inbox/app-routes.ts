@@ -1,10 +1,9 @@
-import { ApiError } from '../../api/errors.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { Done } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { resumeConversationBot, stopConversationBot } from '../automation/bot-conversation.js';
 import { conversationContact } from '../messaging/conversation.js';
 import { addNote } from './add-note.js';
+import { resumeBot, stopBot } from './bot-handover.js';
 import { changeConversation } from './change-conversation.js';
 import { conversationState } from './conversation-state.js';
 import { deleteQuickReply } from './delete-quick-reply.js';
@@ -79,7 +78,7 @@ export function registerAppInboxRoutes(app: RestApp): void {
     async (request) => {
       const { workspaceId } = request.session();
       const contact = await conversationContact(db, workspaceId, request.params.id);
-      await stopConversationBot(app.ctx, db, workspaceId, contact.id, 'a teammate stopped it');
+      await stopBot(app.ctx, workspaceId, contact.id, 'a teammate stopped it');
       return { result: true as const, conversation: await conversationState(db, workspaceId, contact.id) };
     },
   );
@@ -90,11 +89,7 @@ export function registerAppInboxRoutes(app: RestApp): void {
     async (request) => {
       const { workspaceId } = request.session();
       const contact = await conversationContact(db, workspaceId, request.params.id);
-      const resumed = await db.transaction((tx) =>
-        resumeConversationBot(app.ctx, tx, workspaceId, contact.id),
-      );
-      if (!resumed) throw new ApiError('conflict', 'No bot waits to take this conversation back');
-      app.ctx.queue?.wake('automation.step');
+      await resumeBot(app.ctx, workspaceId, contact.id);
       return { result: true as const, conversation: await conversationState(db, workspaceId, contact.id) };
     },
   );

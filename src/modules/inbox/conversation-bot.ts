@@ -10,7 +10,7 @@ export const HOLDING_BOT = `LEFT JOIN LATERAL (
 
 /** The bot that handed the conversation to the team and waits to be handed it back (`assign`, then=wait). */
 export const WAITING_BOT = `LEFT JOIN LATERAL (
-    SELECT wr.id AS run_id, wa.name
+    SELECT wr.id AS run_id, wr.automation_id, wa.name
     FROM runs wr JOIN automations wa ON wa.workspace_id = wr.workspace_id AND wa.id = wr.automation_id
     WHERE wr.workspace_id = cv.workspace_id AND wr.contact_id = cv.contact_id AND wr.status = 'waiting'
       AND wr.awaiting ->> 'kind' = 'handoff'

@@ -205,6 +205,7 @@ export const CONVERSATION_EXAMPLE = {
   last_message_at: '2026-11-28T10:15:02.000Z',
   created_at: '2026-11-27T08:01:44.120Z',
   bot: null,
+  bot_waiting: null,
 };
 
 export const ApiConversation = Type.Object(
@@ -225,6 +226,13 @@ export const ApiConversation = Type.Object(
     bot: Type.Union([Type.Object({ automation_id: Type.String(), name: Type.String() }), Type.Null()], {
       description: 'The bot answering the conversation (a reply from the team stops it), or null',
     }),
+    bot_waiting: Type.Union(
+      [Type.Object({ automation_id: Type.String(), name: Type.String() }), Type.Null()],
+      {
+        description:
+          'The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null',
+      },
+    ),
   },
   { examples: [CONVERSATION_EXAMPLE] },
 );

@@ -89,6 +89,7 @@ describe('GET /api/v1/conversations', () => {
       last_message_at: expect.any(String),
       created_at: expect.any(String),
       bot: null,
+      bot_waiting: null,
     });
     await ok(await ws.api('POST', `/conversations/${id}/assign`, { member_id: ws.ownerId }));
     const list = await ok(await ws.api('GET', '/conversations'));

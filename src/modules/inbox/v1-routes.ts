@@ -8,6 +8,7 @@ import { addNote } from './add-note.js';
 import { assignTeamFromApi, changeConversationFromApi } from './api-change-conversation.js';
 import { listApiConversationMessages } from './api-conversation-messages.js';
 import { apiConversation, listApiConversations, requireConversation } from './api-conversations.js';
+import { resumeBot, stopBot } from './bot-handover.js';
 import {
   ApiAssignBody,
   ApiConversationList,
@@ -170,9 +171,20 @@ export function registerConversationRoutes(app: RestApp): void {
     },
   );
 
-  for (const [verb, state, summary] of [
-    ['resolve', 'resolved', 'Resolve the conversation (announces conversation.resolved)'],
-    ['reopen', 'open', 'Reopen the conversation'],
+  for (const [verb, state, operationId, summary] of [
+    [
+      'resolve',
+      'resolved',
+      'resolveConversation',
+      'Resolve the conversation (announces conversation.resolved)',
+    ],
+    ['reopen', 'open', 'reopenConversation', 'Reopen the conversation'],
+    [
+      'pending',
+      'pending',
+      'markConversationPending',
+      "Mark the conversation pending: waiting on something, still in the open list (the app's Pending)",
+    ],
   ] as const) {
     app.post(
       `/conversations/:id/${verb}`,
@@ -180,7 +192,7 @@ export function registerConversationRoutes(app: RestApp): void {
         config: { idempotent: true },
         schema: {
           summary,
-          operationId: `${verb}Conversation`,
+          operationId,
           description:
             `${ID_NOTE} Its assignee stays. One already ${state} stays so (200, no event). ` +
             'A customer writing to a resolved conversation reopens it by itself.',
@@ -199,6 +211,60 @@ export function registerConversationRoutes(app: RestApp): void {
       },
     );
   }
+
+  app.post(
+    '/conversations/:id/bot/stop',
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Take the conversation over from the bot answering it, without replying',
+        description:
+          `${ID_NOTE} The bot's run ends (status \`stopped\`, announced as \`flow.run.finished\`) and \`bot\` ` +
+          'becomes null, as when a teammate clicks "Stop the bot" in the app (a reply through POST /messages ' +
+          'stops it too, unless its automation goes on after a teammate replies). With no bot answering, nothing changes (200).',
+        operationId: 'stopConversationBot',
+        tags,
+        params: IdParams,
+        response: {
+          200: { ...ApiConversationResult, examples: [ex.one] },
+          ...errorResponses(401, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { workspaceId } = request.principal();
+      await requireConversation(ctx.db, workspaceId, request.params.id);
+      await stopBot(ctx, workspaceId, request.params.id, 'an API key stopped it');
+      return answer(workspaceId, request.params.id);
+    },
+  );
+
+  app.post(
+    '/conversations/:id/bot/resume',
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Hand the conversation back to the bot that handed it to the team',
+        description:
+          `${ID_NOTE} A bot whose \`assign\` step waits to be handed the conversation back goes on to its next ` +
+          'step and answers again (`bot` shows it), as the app\'s "Hand back to the bot". 409 when no bot waits ' +
+          'for it (none handed it over, or it was already handed back).',
+        operationId: 'resumeConversationBot',
+        tags,
+        params: IdParams,
+        response: {
+          200: { ...ApiConversationResult, examples: [ex.one] },
+          ...errorResponses(401, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { workspaceId } = request.principal();
+      await requireConversation(ctx.db, workspaceId, request.params.id);
+      await resumeBot(ctx, workspaceId, request.params.id);
+      return answer(workspaceId, request.params.id);
+    },
+  );
 
   app.post(
     '/conversations/:id/notes',

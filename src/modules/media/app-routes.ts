@@ -1,17 +1,13 @@
 import type { RestApp } from '../../api/rest-app.js';
 import { IdParams } from '../accounts/schemas.js';
-import { attachmentHeader, safeFileName } from './file-name.js';
 import { messageMedia } from './message-media.js';
 import { acceptMediaUploads, receiveUpload } from './receive-upload.js';
-
-// Types a browser shows inline as what they are; anything else (HTML, SVG, PDF...) is a download.
-const INLINE = /^(image\/(jpeg|png|webp)|video\/(mp4|3gpp)|audio\/(aac|amr|mpeg|mp4|ogg))$/;
+import { sendMedia } from './send-media.js';
 
 /**
  * POST /media: a file to attach to a reply (the answer's id goes in the reply's `attachment`).
  * GET /messages/:id/media: the file of a message, for the conversation view (`<img src=...>`).
- * Stored files come from customers: served with nosniff and a sandboxing Content-Security-Policy so
- * that none can run as a page of this origin, and as a download unless it is a plain image, video or audio.
+ * Served as send-media.ts says (never run as a page of this origin).
  */
 export async function registerAppMediaRoutes(app: RestApp): Promise<void> {
   // The inbox's attachments: the REST API's upload, for the session's workspace.
@@ -24,13 +20,6 @@ export async function registerAppMediaRoutes(app: RestApp): Promise<void> {
   });
   app.get('/messages/:id/media', { schema: { params: IdParams } }, async (request, reply) => {
     const media = await messageMedia(app.ctx, request.session().workspaceId, request.params.id);
-    const inline = INLINE.test(media.mimeType) && media.kind !== 'document';
-    const name = safeFileName(media.fileName ?? undefined, media.kind);
-    return reply
-      .header('content-type', media.mimeType)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('content-disposition', inline ? 'inline' : attachmentHeader(name))
-      .send(media.body);
+    return sendMedia(reply, media);
   });
 }

@@ -1,8 +1,11 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
+import { IdParams } from '../accounts/schemas.js';
 import { MediaKindSchema } from './media-types.js';
+import { messageMedia } from './message-media.js';
 import { acceptMediaUploads, receiveUpload } from './receive-upload.js';
+import { sendMedia } from './send-media.js';
 
 const UploadResult = Type.Object({
   result: Type.Literal(true),
@@ -13,12 +16,48 @@ const UploadResult = Type.Object({
   sha256: Type.String(),
 });
 
-/** POST /media: a file to send, passed to the Graph API's media endpoint of the workspace's number. */
+/**
+ * POST /media: a file to send, passed to the Graph API's media endpoint of the workspace's number.
+ * GET /messages/:id/media: the file a message carries, as Parley keeps it.
+ */
 export async function registerMediaRoutes(parent: RestApp): Promise<void> {
   await parent.register(async (app: RestApp) => {
     await acceptMediaUploads(app);
     registerUpload(app);
   });
+  registerMessageMedia(parent);
+}
+
+function registerMessageMedia(app: RestApp): void {
+  app.get(
+    '/messages/:id/media',
+    {
+      schema: {
+        summary: 'The media file of a message',
+        description:
+          "Extension. The file of a media message (image, video, audio, document, sticker) or of a template's media " +
+          "header, as the app's conversation view shows it: the bytes with their own `Content-Type`, at most 100 MB " +
+          '(the largest file WhatsApp takes). Plain images, video and audio come `inline`; anything else as an ' +
+          '`attachment` with its file name. Files come from customers: the answer carries `X-Content-Type-Options: ' +
+          'nosniff` and a sandboxing `Content-Security-Policy`. 404 `not_found` for a message this workspace does not ' +
+          'have or one that carries no media; 404 `media_not_stored` while Parley holds no copy: still downloading ' +
+          '(try again shortly), refused (the message says why), sent by link, or removed after the data retention period.',
+        operationId: 'getMessageMedia',
+        tags: ['messages'],
+        params: IdParams,
+        produces: ['application/octet-stream'],
+        response: {
+          200: {
+            description: "The file, with the media's own Content-Type (image/jpeg, application/pdf...)",
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...errorResponses(401, 404, 429),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendMedia(reply, await messageMedia(app.ctx, request.principal().workspaceId, request.params.id)),
+  );
 }
 
 function registerUpload(app: RestApp): void {

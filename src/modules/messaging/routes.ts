@@ -1,10 +1,63 @@
 import { Type } from 'typebox';
+import { decodeCursor, encodeCursor } from '../../api/page-cursor.js';
 import type { RestApp } from '../../api/rest-app.js';
-import { errorResponses } from '../../api/schema.js';
+import { errorResponses, Text } from '../../api/schema.js';
 import { effectWriter } from '../idempotency/outcome.js';
 import { getMessage, messageView } from './get-message.js';
-import { MessageView, SendMessageBody, SendMessageResult } from './schemas.js';
+import { listMessages } from './list-messages.js';
+import { MessageStatusSchema, MessageView, SendMessageBody, SendMessageResult } from './schemas.js';
 import { answerOfMessage, sendMessage } from './send-message.js';
+
+const MessageListQuery = Type.Object(
+  {
+    status: Type.Optional(MessageStatusSchema),
+    direction: Type.Optional(Type.Union([Type.Literal('inbound'), Type.Literal('outbound')])),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    cursor: Type.Optional(
+      Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const MessageList = Type.Object({
+  result: Type.Literal(true),
+  messages: Type.Array(
+    Type.Object({
+      ...Type.Omit(MessageView, ['result']).properties,
+      contact_id: Type.Union([Type.String(), Type.Null()]),
+      contact_name: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Send it back as `cursor` for the next page; null on the last page',
+  }),
+});
+
+const LIST_EXAMPLE = {
+  result: true,
+  messages: [
+    {
+      id: 'msg_7Hq1Ze',
+      direction: 'inbound',
+      to: '919876543210',
+      type: 'text',
+      wamid: 'wamid.HBgMOTE5ODc2NTQzMjEwFQIAEhgg',
+      status: 'read',
+      callback_data: null,
+      error: null,
+      text: 'Where is my order?',
+      content: null,
+      context: null,
+      referral: null,
+      created_at: '2026-11-28T10:15:02.000Z',
+      updated_at: '2026-11-28T10:15:30.000Z',
+      contact_id: 'ct_2bXk9q',
+      contact_name: 'Asha',
+    },
+  ],
+  next_cursor: 'WyIxNzY0MzI0OTAyMDAwMDAwIiwibXNnXzdIcTFaZSJd',
+};
 
 export function registerMessageRoutes(app: RestApp): void {
   app.post(
@@ -69,6 +122,39 @@ export function registerMessageRoutes(app: RestApp): void {
         record: effectWriter(request),
       });
       return reply.code(201).send({ result: true, ...result });
+    },
+  );
+
+  app.get(
+    '/messages',
+    {
+      schema: {
+        summary: 'List messages, newest first',
+        description:
+          "Extension. The workspace's message log, as the app's Messages list: each message as GET /messages/{id} " +
+          "shows it, with its contact's id and name. `status` and `direction` narrow it. Pages follow `next_cursor` " +
+          '(null on the last page): send it back as `cursor`; the order (when a message was sent or received, then ' +
+          'its id) never changes, so a walk sees each message once while new ones arrive. 422 for a cursor that is ' +
+          'not one this list gave.',
+        operationId: 'listMessages',
+        tags: ['messages'],
+        querystring: MessageListQuery,
+        response: { 200: { ...MessageList, examples: [LIST_EXAMPLE] }, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { cursor, ...filters } = request.query;
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const page = await listMessages(app.ctx.db, request.principal().workspaceId, { ...filters, after });
+      return {
+        result: true as const,
+        messages: page.messages.map((m) => ({
+          ...messageView(m),
+          contact_id: m.contact_id,
+          contact_name: m.contact_name,
+        })),
+        next_cursor: page.next && encodeCursor(page.next),
+      };
     },
   );
 

@@ -328,7 +328,7 @@ export const SendMessageBody = Type.Object(
 );
 export type SendMessageBody = Static<typeof SendMessageBody>;
 
-const Status = Type.Union([
+export const MessageStatusSchema = Type.Union([
   Type.Literal('queued'),
   Type.Literal('accepted'),
   Type.Literal('sent'),
@@ -341,7 +341,7 @@ export const SendMessageResult = Type.Object({
   result: Type.Literal(true),
   id: Type.String(),
   wamid: Type.Union([Type.String(), Type.Null()]),
-  status: Status,
+  status: MessageStatusSchema,
 });
 
 export const MessageView = Type.Object({
@@ -351,7 +351,7 @@ export const MessageView = Type.Object({
   to: Type.String(),
   type: Type.String(),
   wamid: Type.Union([Type.String(), Type.Null()]),
-  status: Status,
+  status: MessageStatusSchema,
   callback_data: Type.Union([Type.String(), Type.Null()]),
   error: Type.Union([Type.Object({ code: Type.Integer(), reason: Type.String() }), Type.Null()]),
   text: Type.Union([Type.String(), Type.Null()], {
