@@ -618,6 +618,25 @@ function automationWalls(): Record<string, Wall> {
     'GET /automations/:id': byId,
     'PATCH /automations/:id': change({ name: 'Of B', published: false }),
     'DELETE /automations/:id': change(),
+    // A's archived flow stays archived.
+    'POST /automations/:id/restore': async (a) => {
+      const { id } = await a.flow();
+      await a.rest('DELETE', `/automations/${id}`);
+      return { params: { id }, snapshot: one(a, id) };
+    },
+    // A's secret stays as it was, and B is shown no secret.
+    'POST /automations/:id/rotate-secret': async (a) => {
+      const { id, secret } = await a.sequence();
+      return {
+        params: { id },
+        markers: [secret],
+        snapshot: async () => ({
+          automation: await one(a, id)(),
+          stored: (await t.ctx.db.query('SELECT secret_enc FROM automations WHERE id = $1', [id])).rows,
+        }),
+        after: async (res) => expect(res.body).not.toContain('whsec_'),
+      };
+    },
   };
 }
 

@@ -7,7 +7,6 @@ import { IdParams } from '../accounts/schemas.js';
 import type { Session } from '../accounts/sessions.js';
 import { registerArchiveRoutes } from '../audit/archive-routes.js';
 import { type AuditEntry, audited, recordAudit, userActor } from '../audit/record-audit.js';
-import { rotateSequenceSecret } from './intake.js';
 import {
   type AutomationView,
   getAutomation,
@@ -16,6 +15,7 @@ import {
   webhookLinks,
 } from './list-automations.js';
 import { getRun, listRuns } from './list-runs.js';
+import { replaceSequenceSecret } from './rotate-secret.js';
 import { runCounts } from './run-counts.js';
 import { createAutomation, publishAutomation, unpublishAutomation, updateDraft } from './save-automation.js';
 import {
@@ -174,17 +174,7 @@ export function registerAppAutomationRoutes(app: RestApp): void {
     async (request) => {
       const s = request.session();
       const a = await found(s.workspaceId, request.params.id);
-      const secret = await rotateSequenceSecret(ctx, s.workspaceId, request.params.id);
-      if (!secret) throw new ApiError('conflict', 'Only a sequence started by a webhook has a secret');
-      // The name of what changed, never the secret.
-      await recordAudit(ctx.db, {
-        workspaceId: s.workspaceId,
-        actor: userActor(s),
-        action: 'update',
-        entityType: a.kind,
-        entityId: a.id,
-        changes: { fields: ['secret'] },
-      });
+      await replaceSequenceSecret(ctx, s.workspaceId, a, userActor(s));
       return { result: true as const };
     },
   );

@@ -204,21 +204,23 @@ export const ApiAutomationQuery = Type.Object({
   ),
 });
 
+const IntakeLinks = Type.Object(
+  { url: Type.String(), url_without_secret: Type.String(), secret: Type.String() },
+  {
+    description:
+      'A sequence started by a webhook: its intake address and secret, shown here once (the app shows them to the team)',
+  },
+);
+
 export const NewApiAutomationResult = Type.Object({
   result: Type.Literal(true),
   id: Type.String(),
   kind: Kind,
   published: Type.Boolean(),
-  webhook: Type.Optional(
-    Type.Object(
-      { url: Type.String(), url_without_secret: Type.String(), secret: Type.String() },
-      {
-        description:
-          'A sequence started by a webhook: its intake address and secret, shown here once (the app shows them to the team)',
-      },
-    ),
-  ),
+  webhook: Type.Optional(IntakeLinks),
 });
+
+export const ApiSecretResult = Type.Object({ result: Type.Literal(true), webhook: IntakeLinks });
 
 const ApiAutomationSummary = Type.Object({
   id: Type.String(),

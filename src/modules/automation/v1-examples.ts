@@ -25,6 +25,14 @@ const summary = {
 export const automationExamples = {
   create: { ...definition, published: true },
   created: { result: true, id: 'au_3Lm8Qe', kind: 'flow', published: true },
+  secret: {
+    result: true,
+    webhook: {
+      url: 'https://parley.example.com/api/automation/webhooks/sq_7Hd2Kx/whsec_4f9a1c0e8b7d6a5f3e2d1c0b',
+      url_without_secret: 'https://parley.example.com/api/automation/webhooks/sq_7Hd2Kx',
+      secret: 'whsec_4f9a1c0e8b7d6a5f3e2d1c0b',
+    },
+  },
   change: { name: 'Welcome new sign-ups (v2)', published: true },
   list: { result: true, automations: [summary], next_cursor: null },
   one: {

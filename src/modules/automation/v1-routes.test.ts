@@ -406,6 +406,86 @@ describe('DELETE /api/v1/automations/{id}', () => {
   });
 });
 
+describe('POST /api/v1/automations/{id}/restore', () => {
+  it('brings an archived one back unpublished, answered as GET does, audited as the key', async () => {
+    const ws = await t.workspace();
+    const { id } = await created(ws.key, { ...flow(), published: true });
+    expect((await t.api('DELETE', `/automations/${id}`, ws.key)).statusCode).toBe(204);
+    const res = await t.api('POST', `/automations/${id}/restore`, ws.key);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ result: true, automation: await one(ws.key, id) });
+    expect(res.json().automation).toMatchObject({ status: 'draft', archived_at: null, published: false });
+    const listed = (await t.api('GET', '/automations', ws.key)).json().automations;
+    expect(listed.map((a: { id: string }) => a.id)).toEqual([id]);
+    // Restored, it changes again and publishes, which an archived one refuses.
+    const published = await t.api('PATCH', `/automations/${id}`, ws.key, { published: true });
+    expect(published.statusCode, published.body).toBe(200);
+    expect((await audit(ws.id, id)).map((a) => [a.action, a.actor_type])).toEqual([
+      ['create', 'api_key'],
+      ['publish', 'api_key'],
+      ['archive', 'api_key'],
+      ['restore', 'api_key'],
+      ['publish', 'api_key'],
+    ]);
+  });
+
+  it('changes nothing for one not archived, and answers 404 for no automation or a too-long id', async () => {
+    const ws = await t.workspace();
+    const { id } = await created(ws.key, { ...flow(), published: true });
+    const before = await one(ws.key, id);
+    const res = await t.api('POST', `/automations/${id}/restore`, ws.key);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().automation).toMatchObject({ status: 'published', published: true });
+    expect({ ...res.json().automation, updated_at: before.updated_at }).toEqual(before);
+    expectRestError(await t.api('POST', '/automations/fl_nothing/restore', ws.key), 404, 'not_found');
+    expectRestError(
+      await t.api('POST', `/automations/${'x'.repeat(65)}/restore`, ws.key),
+      422,
+      'validation_error',
+    );
+  });
+});
+
+describe('POST /api/v1/automations/{id}/rotate-secret', () => {
+  it('answers a new secret once; the old one stops taking leads, the new one takes them', async () => {
+    const ws = await t.workspace();
+    const first = await created(ws.key, { ...webhookSequence, published: true });
+    const res = await t.api('POST', `/automations/${first.id}/rotate-secret`, ws.key);
+    expect(res.statusCode, res.body).toBe(200);
+    const { webhook } = res.json();
+    expect(res.json()).toEqual({
+      result: true,
+      webhook: {
+        url: `http://parley.test/api/automation/webhooks/${first.id}/${webhook.secret}`,
+        url_without_secret: `http://parley.test/api/automation/webhooks/${first.id}`,
+        secret: expect.stringMatching(/^whsec_/),
+      },
+    });
+    expect(webhook.secret).not.toBe(first.webhook.secret);
+    const post = (url: string) =>
+      t.app.inject({ method: 'POST', url: new URL(url).pathname, payload: { email: 'ann@example.com' } });
+    expect((await post(first.webhook.url)).statusCode).toBe(401);
+    expect((await post(webhook.url)).statusCode).toBe(202);
+    // Shown once: GET and the audit log never hold it.
+    expect(JSON.stringify(await one(ws.key, first.id))).not.toContain(webhook.secret);
+    const { rows } = await t.ctx.db.query(
+      `SELECT action, actor_type, changes FROM audit_log WHERE workspace_id = $1 AND entity_id = $2 AND action = 'update'`,
+      [ws.id, first.id],
+    );
+    expect(rows).toEqual([{ action: 'update', actor_type: 'api_key', changes: { fields: ['secret'] } }]);
+  });
+
+  it('refuses a flow with 409 and no automation with 404, changing nothing', async () => {
+    const ws = await t.workspace();
+    const { id } = await created(ws.key, flow());
+    const before = await one(ws.key, id);
+    expectRestError(await t.api('POST', `/automations/${id}/rotate-secret`, ws.key), 409, 'conflict');
+    expect(await one(ws.key, id)).toEqual(before);
+    expect((await audit(ws.id, id)).map((a) => a.action)).toEqual(['create']);
+    expectRestError(await t.api('POST', '/automations/sq_nothing/rotate-secret', ws.key), 404, 'not_found');
+  });
+});
+
 describe("another workspace's key", () => {
   it('gets 404 on every id route and changes nothing', async () => {
     const a = await t.workspace();
@@ -420,6 +500,8 @@ describe("another workspace's key", () => {
     ])
       expectRestError(await t.api('PATCH', `/automations/${id}`, b.key, body), 404, 'not_found');
     expectRestError(await t.api('DELETE', `/automations/${id}`, b.key), 404, 'not_found');
+    for (const action of ['restore', 'rotate-secret'])
+      expectRestError(await t.api('POST', `/automations/${id}/${action}`, b.key), 404, 'not_found');
     expect((await t.api('GET', '/automations', b.key)).json().automations).toEqual([]);
     expect(await one(a.key, id)).toEqual(before);
   });

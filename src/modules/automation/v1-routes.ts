@@ -9,7 +9,8 @@ import { setArchived } from '../audit/set-archived.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { getApiAutomation, listApiAutomations } from './api-automations.js';
 import { changeAutomation } from './change-automation.js';
-import { intakeLinks } from './list-automations.js';
+import { getAutomation, intakeLinks } from './list-automations.js';
+import { replaceSequenceSecret } from './rotate-secret.js';
 import { createAutomation, type SavedAutomation, unpublishAutomation } from './save-automation.js';
 import {
   ApiAutomationBody,
@@ -17,6 +18,7 @@ import {
   ApiAutomationPatch,
   ApiAutomationQuery,
   ApiAutomationResult,
+  ApiSecretResult,
   NewApiAutomationResult,
 } from './schemas.js';
 import { automationExamples as ex } from './v1-examples.js';
@@ -49,6 +51,19 @@ export function registerAutomationRoutes(app: RestApp): void {
     if (!automation) throw new ApiError('not_found', NOT_FOUND);
     return { result: true as const, automation };
   };
+
+  // Archiving unpublishes in the same transaction; restoring leaves it unpublished.
+  const archive = (principal: Principal, id: string, archived: boolean) =>
+    setArchived(ctx.db, {
+      table: 'automations',
+      entityType: (row) => (row.kind === 'sequence' ? 'sequence' : 'flow'),
+      workspaceId: principal.workspaceId,
+      id,
+      archived,
+      actor: keyActor(principal),
+      notFound: NOT_FOUND,
+      also: (tx, c) => (c.archived ? unpublishAutomation(tx, c.workspaceId, c.id) : Promise.resolve()),
+    });
 
   app.post(
     '/automations',
@@ -171,25 +186,68 @@ export function registerAutomationRoutes(app: RestApp): void {
         operationId: 'archiveAutomation',
         description:
           'It is unpublished and leaves the list (GET /automations?status=archived shows it); runs under way ' +
-          'finish. Archiving again changes nothing. The app restores it.',
+          'finish. Archiving again changes nothing. POST /automations/{id}/restore brings it back.',
         tags,
         params: IdParams,
         response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 429) },
       },
     },
     async (request, reply) => {
-      const principal = request.principal();
-      await setArchived(ctx.db, {
-        table: 'automations',
-        entityType: (row) => (row.kind === 'sequence' ? 'sequence' : 'flow'),
-        workspaceId: principal.workspaceId,
-        id: request.params.id,
-        archived: true,
-        actor: keyActor(principal),
-        notFound: NOT_FOUND,
-        also: (tx, c) => unpublishAutomation(tx, c.workspaceId, c.id),
-      });
+      await archive(request.principal(), request.params.id, true);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/automations/:id/restore',
+    {
+      schema: {
+        summary: 'Restore an archived flow or sequence',
+        operationId: 'restoreAutomation',
+        description:
+          'It comes back to the list unpublished, as the app restores it: nothing starts it until ' +
+          'PATCH /automations/{id} with `published: true`. Restoring one that is not archived changes nothing. ' +
+          'Answers it as GET /automations/{id} does.',
+        tags,
+        params: IdParams,
+        response: {
+          200: { ...ApiAutomationResult, examples: [ex.one] },
+          ...errorResponses(401, 404, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const principal = request.principal();
+      await archive(principal, request.params.id, false);
+      return found(principal.workspaceId, request.params.id);
+    },
+  );
+
+  app.post(
+    '/automations/:id/rotate-secret',
+    {
+      schema: {
+        summary: "Replace a webhook sequence's secret",
+        operationId: 'rotateAutomationSecret',
+        description:
+          'A new secret for a sequence started by a webhook, as the app\'s "Rotate secret": the old one stops ' +
+          'working at once. The new secret and intake URL are answered here once (the app shows them to the ' +
+          'team); the audit log records that the secret changed, never the secret. A flow, or a sequence not ' +
+          'started by a webhook, has no secret: 409.',
+        tags,
+        params: IdParams,
+        response: {
+          200: { ...ApiSecretResult, examples: [ex.secret] },
+          ...errorResponses(401, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const principal = request.principal();
+      const automation = await getAutomation(ctx, principal.workspaceId, request.params.id);
+      if (!automation) throw new ApiError('not_found', NOT_FOUND);
+      const secret = await replaceSequenceSecret(ctx, principal.workspaceId, automation, keyActor(principal));
+      return { result: true as const, webhook: intakeLinks(ctx, automation.id, secret) };
     },
   );
 }
