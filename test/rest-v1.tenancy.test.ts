@@ -549,6 +549,29 @@ function leadWalls(): Record<string, Wall> {
       const { id } = await a.lead();
       return { params: { id }, body: { text: 'A note from B' }, snapshot: one(a, id) };
     },
+    'DELETE /leads/:id': async (a) => {
+      const { id } = await a.lead();
+      return { params: { id }, snapshot: one(a, id) };
+    },
+    // A's archived lead stays archived.
+    'POST /leads/:id/restore': async (a) => {
+      const { id } = await a.lead();
+      await a.rest('DELETE', `/leads/${id}`);
+      return { params: { id }, snapshot: one(a, id) };
+    },
+    // B's export filtered by A's sequence or form holds none of A's leads.
+    'GET /leads/export': async (a, b) => {
+      const lead = await a.lead();
+      const [sequence, form] = [await a.sequence(), await a.form()];
+      return {
+        markers: [lead.id],
+        after: async () => {
+          for (const filter of [`automation_id=${sequence.id}`, `form_id=${form.id}`])
+            expect((await b.rest('GET', `/leads/export?${filter}`)).body).not.toContain(lead.id);
+          expect((await a.rest('GET', `/leads/export?automation_id=${sequence.id}`)).body).toContain(lead.id);
+        },
+      };
+    },
   };
 }
 

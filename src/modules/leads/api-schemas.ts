@@ -34,6 +34,14 @@ export const ApiLeadQuery = Type.Object({
   cursor: Cursor,
 });
 
+const { limit: _limit, cursor: _cursor, ...filters } = ApiLeadQuery.properties;
+export const ApiLeadExportQuery = Type.Object(filters);
+
+export const LEADS_CSV_EXAMPLE =
+  'id,name,email,phone,status,source,source_name,contact_id,created_at,fields\r\n' +
+  'ld_8f2k3j4h5g6f7d8s,Asha Rao,asha@example.com,+919876543210,new,form,Contact form,ct_5d6e7f8a9b0c1d2e,' +
+  '2026-11-27T09:30:00.000Z,"{""name"": ""Asha Rao"", ""email"": ""asha@example.com""}"\r\n';
+
 const LISTED = {
   id: 'ld_8f2k3j4h5g6f7d8s',
   name: 'Asha Rao',

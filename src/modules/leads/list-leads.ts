@@ -41,39 +41,57 @@ export const LEAD_TIMES = `to_char(l.archived_at AT TIME ZONE 'UTC', ${ISO}) AS 
 // A lead's created_at in microseconds since 1970: the cursor's moment (src/api/page-cursor.ts).
 const MICROS = '(extract(epoch FROM l.created_at) * 1000000)::bigint';
 
+/** The filters GET /leads and its CSV export share. */
+export type LeadFilters = Pick<LeadListOptions, 'status' | 'formId' | 'automationId' | 'since' | 'until'>;
+
+/** `filters` as SQL conditions on the lead `l`, their parameters numbered from `$from`. */
+export function leadFilters(from: number, filters: LeadFilters) {
+  const [status, form, automation, since, until] = [0, 1, 2, 3, 4].map((i) => `$${from + i}`);
+  return {
+    sql: `(${status}::text IS NULL OR l.status = ${status})
+       AND (${form}::text IS NULL OR (l.source = 'form' AND l.source_id = ${form}))
+       AND (${automation}::text IS NULL OR (l.source = 'webhook' AND l.source_id = ${automation})
+         OR EXISTS (SELECT 1 FROM runs r
+           WHERE r.workspace_id = l.workspace_id AND r.lead_id = l.id AND r.automation_id = ${automation}))
+       AND (${since}::timestamptz IS NULL OR l.created_at >= ${since})
+       AND (${until}::timestamptz IS NULL OR l.created_at < ${until})`,
+    values: [
+      filters.status ?? null,
+      filters.formId ?? null,
+      filters.automationId ?? null,
+      filters.since ?? null,
+      filters.until ?? null,
+    ],
+  };
+}
+
 /** One page of the workspace's leads, newest first, and the key of its last one. */
 export async function listLeads(db: Queryable, workspaceId: string, options: LeadListOptions) {
-  const { status, source, formId, owner, search, limit, offset, archived = false } = options;
+  const { source, owner, search, limit, offset, archived = false } = options;
+  const filters = leadFilters(10, options);
   const { rows } = await db.query<ListedLead & { micros: string }>(
     `SELECT l.id, l.name, l.email, l.phone, l.status, l.source, l.source_id, ${SOURCE_NAME} AS source_name,
        l.contact_id, l.owner_id, ${OWNER_NAME} AS owner_name, ${LEAD_TIMES},
        ${MICROS}::text AS micros FROM leads l
-     WHERE l.workspace_id = $1 AND ($2::text IS NULL OR l.status = $2) AND ($3::text IS NULL OR l.source = $3)
-       AND ($4::text IS NULL OR l.name ILIKE $4 OR l.email ILIKE $4 OR l.phone LIKE $4
-         OR EXISTS (SELECT 1 FROM jsonb_each_text(l.fields) f WHERE f.value ILIKE $4))
-       AND ($7::text IS NULL OR (l.source = 'form' AND l.source_id = $7))
-       AND ($8::text IS NULL OR ($8 = 'none' AND l.owner_id IS NULL) OR l.owner_id = $8)
-       AND (l.archived_at IS NOT NULL) = $9
-       AND ($10::text IS NULL OR (l.source = 'webhook' AND l.source_id = $10)
-         OR EXISTS (SELECT 1 FROM runs r WHERE r.workspace_id = l.workspace_id AND r.lead_id = l.id AND r.automation_id = $10))
-       AND ($11::timestamptz IS NULL OR l.created_at >= $11) AND ($12::timestamptz IS NULL OR l.created_at < $12)
-       AND ($13::bigint IS NULL OR (${MICROS}, l.id) < ($13::bigint, $14::text))
-     ORDER BY l.created_at DESC, l.id DESC LIMIT $5 OFFSET $6`,
+     WHERE l.workspace_id = $1 AND ($2::text IS NULL OR l.source = $2)
+       AND ($3::text IS NULL OR l.name ILIKE $3 OR l.email ILIKE $3 OR l.phone LIKE $3
+         OR EXISTS (SELECT 1 FROM jsonb_each_text(l.fields) f WHERE f.value ILIKE $3))
+       AND ($6::text IS NULL OR ($6 = 'none' AND l.owner_id IS NULL) OR l.owner_id = $6)
+       AND (l.archived_at IS NOT NULL) = $7
+       AND ($8::bigint IS NULL OR (${MICROS}, l.id) < ($8::bigint, $9::text))
+       AND ${filters.sql}
+     ORDER BY l.created_at DESC, l.id DESC LIMIT $4 OFFSET $5`,
     [
       workspaceId,
-      status ?? null,
       source ?? null,
       search?.trim() ? likePattern(search.trim()) : null,
       limit + 1,
       offset,
-      formId ?? null,
       owner ?? null,
       archived,
-      options.automationId ?? null,
-      options.since ?? null,
-      options.until ?? null,
       options.after?.micros ?? null,
       options.after?.id ?? null,
+      ...filters.values,
     ],
   );
   const leads = rows.slice(0, limit).map(({ micros: _micros, ...lead }) => lead);

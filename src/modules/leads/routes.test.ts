@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { testAppForTests } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
@@ -251,5 +252,131 @@ describe('/api/v1/leads/{id}/notes', () => {
     expectRestError(await t.api('POST', `/leads/${id}/notes`, other.key, { text: 'x' }), 404, 'not_found');
     expectRestError(await t.api('GET', `/leads/${id}/notes`, other.key), 404, 'not_found');
     expect((await t.api('GET', `/leads/${id}/notes`, ws.key)).json().notes).toEqual([]);
+  });
+});
+
+describe('DELETE and POST /api/v1/leads/{id}/restore', () => {
+  it('archives a lead out of the list and restores it, twice as once, audited as the key', async () => {
+    const ws = await setUp();
+    const id = await lead(ws.form.token, 'hal@example.com');
+    const before = (await t.api('GET', `/leads/${id}`, ws.key)).json().lead;
+    for (let i = 0; i < 2; i++) {
+      const res = await t.api('DELETE', `/leads/${id}`, ws.key);
+      expect(res.statusCode, res.body).toBe(204);
+      expect(res.body).toBe('');
+    }
+    const archived = (await t.api('GET', `/leads/${id}`, ws.key)).json().lead;
+    expect(archived.archived_at).toEqual(expect.any(String));
+    expect(ids(await t.api('GET', '/leads', ws.key))).toEqual([]);
+    // Archiving again keeps the first time.
+    await t.api('DELETE', `/leads/${id}`, ws.key);
+    expect((await t.api('GET', `/leads/${id}`, ws.key)).json().lead.archived_at).toBe(archived.archived_at);
+
+    const res = await t.api('POST', `/leads/${id}/restore`, ws.key);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ result: true, lead: { ...before, updated_at: expect.any(String) } });
+    expect(ids(await t.api('GET', '/leads', ws.key))).toEqual([id]);
+    expect((await t.api('POST', `/leads/${id}/restore`, ws.key)).json().lead.archived_at).toBeNull();
+    expect((await audit(ws.workspaceId, id)).map((a) => [a.action, a.actor_type])).toEqual([
+      ['archive', 'api_key'],
+      ['archive', 'api_key'],
+      ['archive', 'api_key'],
+      ['restore', 'api_key'],
+      ['restore', 'api_key'],
+    ]);
+  });
+
+  it('answers 404 for another workspace’s lead and no lead, changing nothing', async () => {
+    const ws = await setUp();
+    const other = await setUp();
+    const id = await lead(ws.form.token, 'ivy@example.com');
+    expectRestError(await t.api('DELETE', `/leads/${id}`, other.key), 404, 'not_found');
+    expect(ids(await t.api('GET', '/leads', ws.key))).toEqual([id]);
+    await t.api('DELETE', `/leads/${id}`, ws.key);
+    expectRestError(await t.api('POST', `/leads/${id}/restore`, other.key), 404, 'not_found');
+    expect(ids(await t.api('GET', '/leads', ws.key))).toEqual([]);
+    expectRestError(await t.api('DELETE', '/leads/ld_nothing', ws.key), 404, 'not_found');
+    expectRestError(await t.api('POST', '/leads/ld_nothing/restore', ws.key), 404, 'not_found');
+    expect(await audit(other.workspaceId, id)).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/leads/export', () => {
+  const rows = (res: { body: string }): Record<string, string>[] =>
+    parse(res.body, { bom: true, columns: true });
+
+  it('streams the leads as CSV with the filters of GET /leads, archived ones left out', async () => {
+    const ws = await setUp();
+    const first = await lead(ws.form.token, 'jo@example.com');
+    const second = await lead(ws.form.token, 'kit@example.com');
+    const other = (await t.api('POST', '/forms', ws.key, { name: 'Other', active: true })).json().form;
+    const third = await submit(t, { token: other.token, email: 'lu@example.com', name: '=cmd()' });
+    await t.ctx.db.query(
+      `UPDATE leads SET created_at = CASE id WHEN $2 THEN '2026-01-01T00:00:00Z'::timestamptz
+         ELSE '2026-03-01T00:00:00Z' END WHERE workspace_id = $1`,
+      [ws.workspaceId, first],
+    );
+    await t.api('PATCH', `/leads/${second}`, ws.key, { status: 'won' });
+
+    const res = await t.api('GET', '/leads/export', ws.key);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="leads-\d{4}-\d\d-\d\d\.csv"$/);
+    const all = rows(res);
+    expect(Object.keys(all[0]!)).toEqual([
+      'id',
+      'name',
+      'email',
+      'phone',
+      'status',
+      'source',
+      'source_name',
+      'contact_id',
+      'created_at',
+      'fields',
+    ]);
+    expect(all.map((r) => r.id).sort()).toEqual([first, second, third.json().lead_id].sort());
+    expect(all.find((r) => r.id === first)).toMatchObject({
+      email: 'jo@example.com',
+      status: 'new',
+      source: 'form',
+      source_name: 'Enquiry',
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+    expect(JSON.parse(all.find((r) => r.id === first)?.fields ?? '')).toMatchObject({ budget: '1k' });
+    // A formula is made inert.
+    expect(all.find((r) => r.id === third.json().lead_id)!.name).toBe("'=cmd()");
+
+    const only = async (query: string) =>
+      rows(await t.api('GET', `/leads/export?${query}`, ws.key))
+        .map((r) => r.id)
+        .sort();
+    expect(await only(`form_id=${ws.form.id}`)).toEqual([first, second].sort());
+    expect(await only('status=won')).toEqual([second]);
+    expect(await only(`form_id=${ws.form.id}&status=new`)).toEqual([first]);
+    expect(await only('since=2026-02-01T00:00:00Z')).toEqual([second, third.json().lead_id].sort());
+    expect(await only('until=2026-02-01T00:00:00Z')).toEqual([first]);
+    expect(await only('automation_id=sq_nothing')).toEqual([]);
+    // An empty export still has its header.
+    expect((await t.api('GET', '/leads/export?form_id=fm_nothing', ws.key)).body).toBe(
+      '\uFEFFid,name,email,phone,status,source,source_name,contact_id,created_at,fields\n',
+    );
+
+    await t.api('DELETE', `/leads/${first}`, ws.key);
+    expect(await only(`form_id=${ws.form.id}`)).toEqual([second]);
+    // The app's export keeps every lead, archived ones too.
+    const app = await ws.client.call('GET', '/leads/export');
+    expect(rows(app).map((r) => r.id)).toContain(first);
+  });
+
+  it('refuses a bad filter with 422 and shows nothing of another workspace', async () => {
+    const ws = await setUp();
+    const other = await setUp();
+    const id = await lead(ws.form.token, 'max@example.com');
+    for (const query of ['status=maybe', 'since=yesterday', `form_id=${'x'.repeat(65)}`])
+      expectRestError(await t.api('GET', `/leads/export?${query}`, ws.key), 422, 'validation_error');
+    const theirs = await t.api('GET', `/leads/export?form_id=${ws.form.id}`, other.key);
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.body).not.toContain(id);
   });
 });

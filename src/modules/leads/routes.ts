@@ -1,11 +1,16 @@
+import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
 import type { Principal } from '../../api/principal.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
+import { sendCsv } from '../../api/send-csv.js';
 import { IdParams } from '../accounts/schemas.js';
 import { type Actor, audited, changedFields } from '../audit/record-audit.js';
+import { setArchived } from '../audit/set-archived.js';
 import { answerWriter } from '../idempotency/outcome.js';
+import { holdHeavyWork } from '../rate-limit/heavy-work.js';
 import {
+  ApiLeadExportQuery,
   ApiLeadList,
   ApiLeadPatch,
   ApiLeadQuery,
@@ -14,17 +19,20 @@ import {
   ApiNoteList,
   ApiNoteQuery,
   ApiNoteResult,
+  LEADS_CSV_EXAMPLE,
 } from './api-schemas.js';
 import { changeLead } from './change-lead.js';
+import { LEAD_COLUMNS, leadRecords } from './export-leads.js';
 import { getLead } from './get-lead.js';
 import { addLeadNote, listLeadNotePage } from './lead-notes.js';
 import { listLeadPage } from './list-leads.js';
 import type { LeadNote } from './schemas.js';
 
 const tags = ['leads'];
+const NOT_FOUND = 'No lead with that id';
 const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
 
-/** REST v1: the leads the app lists, one lead, its status and owner, and its notes. */
+/** REST v1: the leads the app lists and exports, one lead, its status and owner, its notes; archive, restore. */
 export function registerLeadRoutes(app: RestApp): void {
   const { ctx } = app;
 
@@ -53,6 +61,45 @@ export function registerLeadRoutes(app: RestApp): void {
         automationId: automation_id,
       });
       return { result: true as const, ...page };
+    },
+  );
+
+  app.get(
+    '/leads/export',
+    {
+      schema: {
+        operationId: 'exportLeads',
+        summary: 'Export leads as CSV',
+        description:
+          "Streams text/csv, as the app's export: id, name, email, phone, status, source, source_name, " +
+          'contact_id, created_at and `fields` (what was submitted, as one JSON cell), in id order. The filters ' +
+          'are those of GET /leads (`status`, `form_id`, `automation_id`, `since`, `until`), and archived leads ' +
+          'are left out as there. A cell that a spreadsheet would run as a formula (starting with = + - @, their ' +
+          "full-width forms, a tab or a carriage return) is prefixed with '. A workspace runs two exports and " +
+          'import uploads at once: past them 429 with Retry-After. A filter that is not valid is a 422.',
+        tags,
+        produces: ['text/csv'],
+        querystring: ApiLeadExportQuery,
+        response: {
+          200: {
+            description: 'The CSV file, as a download',
+            content: {
+              'text/csv': {
+                schema: { type: 'string', examples: [LEADS_CSV_EXAMPLE] },
+                example: LEADS_CSV_EXAMPLE,
+              },
+            },
+          },
+          ...errorResponses(401, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const workspaceId = request.principal().workspaceId;
+      const { form_id, automation_id, ...rest } = request.query;
+      holdHeavyWork(ctx, reply, { workspaceId });
+      const filters = { ...rest, formId: form_id, automationId: automation_id };
+      return sendCsv(reply, 'leads', LEAD_COLUMNS, leadRecords(ctx.db, workspaceId, filters));
     },
   );
 
@@ -174,6 +221,59 @@ export function registerLeadRoutes(app: RestApp): void {
       );
       const answer = noteAnswer(note);
       return reply.code(answer.status).send(answer.body);
+    },
+  );
+
+  const archive = (principal: Principal, id: string, archived: boolean) =>
+    setArchived(ctx.db, {
+      table: 'leads',
+      entityType: 'lead',
+      workspaceId: principal.workspaceId,
+      id,
+      archived,
+      actor: keyActor(principal),
+      notFound: NOT_FOUND,
+    });
+
+  app.delete(
+    '/leads/:id',
+    {
+      schema: {
+        operationId: 'archiveLead',
+        summary: 'Archive a lead',
+        description:
+          'The lead leaves GET /leads and its export (GET /leads/{id} still finds it, with `archived_at`); ' +
+          'nothing else about it changes, and runs under way for it go on. Archiving again changes nothing ' +
+          '(204). POST /leads/{id}/restore brings it back.',
+        tags,
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      await archive(request.principal(), request.params.id, true);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/leads/:id/restore',
+    {
+      schema: {
+        operationId: 'restoreLead',
+        summary: 'Restore an archived lead',
+        description:
+          'The lead comes back to GET /leads as it was. Restoring one that is not archived changes nothing. ' +
+          'Answers the lead as GET /leads/{id} does.',
+        tags,
+        params: IdParams,
+        response: { 200: ApiLeadResult, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const principal = request.principal();
+      await archive(principal, request.params.id, false);
+      return { result: true as const, lead: await getLead(ctx.db, principal.workspaceId, request.params.id) };
     },
   );
 }
