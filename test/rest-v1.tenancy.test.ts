@@ -605,6 +605,12 @@ function formWalls(): Record<string, Wall> {
     },
     'PATCH /forms/:id': change({ name: 'Of B', active: false }),
     'DELETE /forms/:id': change(),
+    // A's archived form stays archived.
+    'POST /forms/:id/restore': async (a) => {
+      const { id } = await a.form();
+      await a.rest('DELETE', `/forms/${id}`);
+      return { params: { id }, snapshot: one(a, id) };
+    },
   };
 }
 

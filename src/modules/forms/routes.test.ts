@@ -147,6 +147,48 @@ describe('PATCH and DELETE /api/v1/forms/{id}', () => {
   });
 });
 
+describe('POST /api/v1/forms/{id}/restore', () => {
+  it('brings an archived form back to the list, taking submissions again, audited as the key', async () => {
+    const ws = await t.workspace();
+    const { form } = await created(ws.key, { name: 'Enquiry', active: true });
+    const before = await t.api('GET', `/forms/${form.id}`, ws.key);
+    expect((await t.api('DELETE', `/forms/${form.id}`, ws.key)).statusCode).toBe(204);
+    const res = await t.api('POST', `/forms/${form.id}/restore`, ws.key);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      ...before.json(),
+      form: { ...before.json().form, updated_at: expect.any(String) },
+    });
+    expect(res.json().form.archived_at).toBeNull();
+    expect((await t.api('GET', '/forms', ws.key)).json().forms.map((f: { id: string }) => f.id)).toEqual([
+      form.id,
+    ]);
+    expect((await submit(t, { token: form.token, email: 'back@example.com' })).statusCode).toBe(201);
+    // Restoring again changes nothing.
+    expect((await t.api('POST', `/forms/${form.id}/restore`, ws.key)).json().form.archived_at).toBeNull();
+    expect(await audit(ws.id, form.id)).toEqual([
+      { action: 'create', actor_type: 'api_key' },
+      { action: 'archive', actor_type: 'api_key' },
+      { action: 'restore', actor_type: 'api_key' },
+      { action: 'restore', actor_type: 'api_key' },
+    ]);
+  });
+
+  it('keeps a draft closed when restored, and answers 404 for another workspace and no form', async () => {
+    const ws = await t.workspace();
+    const other = await t.workspace();
+    const { form } = await created(ws.key, { name: 'Draft' });
+    await t.api('DELETE', `/forms/${form.id}`, ws.key);
+    expectRestError(await t.api('POST', `/forms/${form.id}/restore`, other.key), 404, 'not_found');
+    expect((await t.api('GET', '/forms', ws.key)).json().forms).toEqual([]);
+    expect(await audit(other.id, form.id)).toEqual([]);
+    const res = await t.api('POST', `/forms/${form.id}/restore`, ws.key);
+    expect(res.json().form).toMatchObject({ active: false, archived_at: null });
+    expect((await submit(t, { token: form.token, email: 'early@example.com' })).statusCode).toBe(404);
+    expectRestError(await t.api('POST', '/forms/fm_nothing/restore', ws.key), 404, 'not_found');
+  });
+});
+
 describe('GET /api/v1/forms', () => {
   it('walks every form once by cursor while new forms arrive, newest first', async () => {
     const ws = await t.workspace();

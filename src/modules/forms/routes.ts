@@ -19,7 +19,7 @@ const tags = ['forms'];
 const NOT_FOUND = 'No form with that id';
 const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
 
-/** REST v1: the forms the app builds, with their hosted page and embed snippets; publish, edit, archive. */
+/** REST v1: the forms the app builds, with their hosted page and embed snippets; publish, edit, archive, restore. */
 export function registerFormRoutes(app: RestApp): void {
   const { ctx } = app;
 
@@ -30,6 +30,17 @@ export function registerFormRoutes(app: RestApp): void {
     if (!embed) throw new ApiError('not_found', NOT_FOUND);
     return { result: true as const, form, embed };
   };
+
+  const archive = (principal: Principal, id: string, archived: boolean) =>
+    setArchived(ctx.db, {
+      table: 'forms',
+      entityType: 'form',
+      workspaceId: principal.workspaceId,
+      id,
+      archived,
+      actor: keyActor(principal),
+      notFound: NOT_FOUND,
+    });
 
   app.get(
     '/forms',
@@ -161,24 +172,37 @@ export function registerFormRoutes(app: RestApp): void {
         summary: 'Archive a form',
         description:
           'The form leaves the list and its page and embeds stop taking submissions; its leads stay. ' +
-          'Archiving again changes nothing (204). The app restores it.',
+          'Archiving again changes nothing (204). POST /forms/{id}/restore brings it back.',
         tags,
         params: IdParams,
         response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request, reply) => {
-      const principal = request.principal();
-      await setArchived(ctx.db, {
-        table: 'forms',
-        entityType: 'form',
-        workspaceId: principal.workspaceId,
-        id: request.params.id,
-        archived: true,
-        actor: keyActor(principal),
-        notFound: NOT_FOUND,
-      });
+      await archive(request.principal(), request.params.id, true);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/forms/:id/restore',
+    {
+      schema: {
+        operationId: 'restoreForm',
+        summary: 'Restore an archived form',
+        description:
+          'The form comes back to the list as it was: its page and embeds take submissions again if it is ' +
+          'active (PATCH `active` to change that). Restoring one that is not archived changes nothing. ' +
+          'Answers the form as GET /forms/{id} does.',
+        tags,
+        params: IdParams,
+        response: { 200: ApiFormResult, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const principal = request.principal();
+      await archive(principal, request.params.id, false);
+      return withEmbed(ctx.db, principal.workspaceId, request.params.id);
     },
   );
 }
