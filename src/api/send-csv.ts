@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import { safeCell } from '../lib/safe-cell.js';
@@ -18,8 +18,13 @@ export function sendCsv(
     for await (const record of records) yield record.map(safeCell);
   };
   const stamp = new Date().toISOString().slice(0, 10);
+  // pipeline, not pipe: a source that fails midway (the database) ends the download with the error
+  // instead of leaving it open with the error unhandled.
+  const file = pipeline(Readable.from(cells()), stringify({ bom: true }), (err) => {
+    if (err) reply.log.warn({ err }, 'CSV download cut off');
+  });
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}-${stamp}.csv"`)
-    .send(Readable.from(cells()).pipe(stringify({ bom: true })));
+    .send(file);
 }
