@@ -28,20 +28,27 @@ const CURSORS: [string, string][] = [
   [`cursor=${encodeCursor({ micros: '1', id: 'ld_1' }).slice(0, -2)}`, 'cursor'],
 ];
 
+const FILTERS: [string, string][] = [
+  ['status=maybe', 'status'],
+  ['status=new&status=won', 'status'],
+  [`form_id=${'f'.repeat(65)}`, 'form_id'],
+  ['form_id=', 'form_id'],
+  ['automation_id=%00', 'automation_id'],
+  ['since=yesterday', 'since'],
+  ['since=2026-02-30T00:00:00Z', 'since'],
+  ['until=2026-01-01', 'until'],
+  ["until=2026-01-01T00:00:00Z' OR 1=1 --", 'until'],
+];
+
 describe('hostile queries to the lists', () => {
-  it.each([
-    ...CURSORS,
-    ['status=maybe', 'status'],
-    ['status=new&status=won', 'status'],
-    [`form_id=${'f'.repeat(65)}`, 'form_id'],
-    ['form_id=', 'form_id'],
-    ['automation_id=%00', 'automation_id'],
-    ['since=yesterday', 'since'],
-    ['since=2026-02-30T00:00:00Z', 'since'],
-    ['until=2026-01-01', 'until'],
-    ["until=2026-01-01T00:00:00Z' OR 1=1 --", 'until'],
-  ])('GET /leads?%s: 422 at %s', async (query, name) => {
+  it.each([...CURSORS, ...FILTERS])('GET /leads?%s: 422 at %s', async (query, name) => {
     const res = await t.api('GET', `/leads?${query}`, key);
+    expectRestError(res, 422, 'validation_error');
+    expect(fieldsNamed(res)).toContain(name);
+  });
+
+  it.each(FILTERS)('GET /leads/export?%s: 422 at %s, no file', async (query, name) => {
+    const res = await t.api('GET', `/leads/export?${query}`, key);
     expectRestError(res, 422, 'validation_error');
     expect(fieldsNamed(res)).toContain(name);
   });
@@ -79,6 +86,9 @@ describe('hostile ids', () => {
       ['GET', `/forms/${bad}`],
       ['PATCH', `/forms/${bad}`, { name: 'x' }],
       ['DELETE', `/forms/${bad}`],
+      ['DELETE', `/leads/${bad}`],
+      ['POST', `/leads/${bad}/restore`],
+      ['POST', `/forms/${bad}/restore`],
     ] as const) {
       expectRestError(await t.api(method, path, key, body), status, code);
     }
