@@ -43,7 +43,7 @@ export function registerLeadRoutes(app: RestApp): void {
         operationId: 'listLeads',
         summary: 'List leads, newest first',
         description:
-          'Archived leads are left out (the app shows them). Filters combine: `form_id` (its submissions), ' +
+          'Archived leads are left out (DELETE /leads/{id} archives one). Filters combine: `form_id` (its submissions), ' +
           "`automation_id` (leads that came in through the sequence's webhook or that it ran for), `status`, " +
           '`since` (created at or after) and `until` (created before). Pages follow `next_cursor` (null on the ' +
           'last page): send it back as `cursor`; leads that arrive meanwhile come before the first page, so a ' +
