@@ -13,7 +13,7 @@ export interface AutomationChange {
   published?: boolean;
 }
 
-const ARCHIVED = 'This automation is archived: restore it in the app before changing it';
+const ARCHIVED = 'This automation is archived: restore it before changing it';
 
 /**
  * REST v1's PATCH: fields that change the draft make a new version, then the latest version is
