@@ -1,12 +1,15 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../src/modules/rate-limit/memory-limiter.js';
+import { createTestApp } from './support/app.js';
 import {
   anyJson,
+  type BodySchema,
   bodyOf,
   contentType,
   expectRestEnvelope,
   FUZZ_RUNS,
+  fromSchema,
   fuzzParams,
   headers,
   headerValue,
@@ -15,12 +18,21 @@ import {
   rawBody,
   rowCounts,
 } from './support/fuzz.js';
-import { simulatorAppForTests } from './support/messaging.js';
+import { connectedWorkspace, listen } from './support/messaging.js';
+import { fillPath, pathParams, routeName, withRouteTable } from './support/route-table.js';
 
 // Property-based tests over every REST v1 endpoint: for generated bodies, headers and queries the
 // answer is never a 5xx, every refusal carries the envelope, and a refusal stores nothing.
 // A limiter that never refuses, so thousands of requests on one key test the endpoints, not the limit.
-const t = simulatorAppForTests({ limiter: new MemoryRateLimiter(1_000_000_000, 60_000) });
+// The routes come from the server itself, so a new PUT or PATCH is sent generated bodies too.
+const { value: t, routes } = await withRouteTable(async () => {
+  const app = await createTestApp({ limiter: new MemoryRateLimiter(1_000_000_000, 60_000) });
+  const base = await listen(app);
+  return { ...app, connectedWorkspace: () => connectedWorkspace(app, base) };
+});
+afterAll(async () => {
+  await t.close();
+});
 let ws: { id: string; key: string };
 beforeAll(async () => {
   ws = await t.connectedWorkspace();
@@ -542,6 +554,77 @@ describe('REST v1 under generated input', () => {
             expectRestEnvelope(res);
           }
         }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  // One of the workspace's own rows per collection a PUT or PATCH names by id, so the bodies reach
+  // the logic behind the validator; a collection not here gets an id that names nothing (a 404).
+  const ownIds: Record<string, () => Promise<string>> = {
+    contacts: async () =>
+      (await t.api('POST', '/contacts', ws.key, { phone: '+14155552699', name: 'Generated' })).json().id,
+    forms: async () =>
+      (await t.api('POST', '/forms', ws.key, { name: 'Generated', active: true })).json().form.id,
+    leads: async () => {
+      const form = (await t.api('POST', '/forms', ws.key, { name: 'For a lead', active: true })).json().form;
+      const lead = await t.app.inject({
+        method: 'POST',
+        url: '/api/forms/submit',
+        payload: { token: form.token, email: 'generated@example.com' },
+      });
+      return lead.json().lead_id;
+    },
+    automations: async () =>
+      (
+        await t.api('POST', '/automations', ws.key, {
+          name: 'Generated',
+          trigger: { type: 'event', event: 'generated' },
+          steps: [{ id: 'a', type: 'add_tag', tag: 't' }],
+        })
+      ).json().id,
+    'quick-replies': async () =>
+      (await t.api('POST', '/quick-replies', ws.key, { title: 'Generated', text: 'Hi' })).json().quick_reply
+        .id,
+    teams: async () => (await t.api('POST', '/teams', ws.key, { name: 'Generated' })).json().team.id,
+  };
+  const replacing = routes.filter(
+    (r) => r.prefix === '/api/v1' && (r.method === 'PUT' || r.method === 'PATCH') && r.body,
+  );
+
+  it('finds the PUT and PATCH routes of REST v1 in the route table', () => {
+    expect(replacing.map(routeName)).toEqual(
+      expect.arrayContaining(['PATCH /contacts/:id', 'PUT /quick-replies/:id', 'PUT /routing']),
+    );
+  });
+
+  it.each(replacing.map((r) => [routeName(r), r] as const))(
+    '%s with bodies generated from its schema',
+    async (_name, route) => {
+      const params: Record<string, string> = {};
+      for (const p of pathParams(route.path)) {
+        const make = ownIds[route.path.split('/')[1]!];
+        params[p] = make ? await make() : 'x1';
+        expect(params[p], `no ${p} made for ${routeName(route)}`).toEqual(expect.any(String));
+      }
+      const url = `/api/v1${fillPath(route.path, params)}`;
+      await fc.assert(
+        fc.asyncProperty(
+          rawBody(fromSchema(route.body as BodySchema)),
+          requestHeaders,
+          async (payload, h) => {
+            const before = await rowCounts(t.ctx.db, ws.id);
+            const res = await t.app.inject({
+              method: route.method as 'PUT' | 'PATCH',
+              url,
+              headers: { authorization: `Bearer ${ws.key}`, ...h },
+              payload,
+            });
+            expectRestEnvelope(res);
+            if (res.statusCode >= 400) expect(await rowCounts(t.ctx.db, ws.id)).toEqual(before);
+          },
+        ),
         fuzzParams,
       );
     },
