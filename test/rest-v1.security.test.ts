@@ -260,7 +260,7 @@ describe('hostile input to the one-contact routes', () => {
     `cursor=${Buffer.from('["1","ct x"]').toString('base64url')}`,
     `cursor=${'a'.repeat(513)}`,
     'limit=0',
-    'limit=101',
+    'limit=201',
   ])('the timeline refuses %s with 422', async (query) => {
     expectRestError(await t.api('GET', `/contacts/${id}/timeline?${query}`, key), 422, 'validation_error');
   });
@@ -361,7 +361,7 @@ describe('hostile input to the settings, teams and quick replies bodies', () => 
 describe('hostile queries to the lists and reports', () => {
   it.each([
     ['/runs', 'limit=0'],
-    ['/runs', 'limit=101'],
+    ['/runs', 'limit=201'],
     ['/runs', 'cursor=%00'],
     ['/runs', 'cursor=WyIxIl0'],
     ['/runs', `cursor=${'A'.repeat(600)}`],

@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect, it } from 'vitest';
 import { testAppForTests } from '../../test/support/app.js';
+import { PAGE_LIMIT_MAX } from '../api/schema.js';
 
 const t = testAppForTests();
 
@@ -11,6 +12,11 @@ interface Media {
   schema?: object;
   example?: unknown;
   examples?: Record<string, { value: unknown }>;
+}
+interface Parameter {
+  in: string;
+  name: string;
+  schema: { minimum?: number; maximum?: number };
 }
 interface Operation {
   operationId?: string;
@@ -109,4 +115,18 @@ it('finds what the contract asks for missing or wrong', () => {
     'POST /things: its request body example does not match its schema: data/id must be string',
     'POST /things: no example for its 201 answer',
   ]);
+});
+
+it('pages every REST v1 list with the same limit range (docs/DECISIONS.md)', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  // A contact import's refused rows are a report of up to 1,000 rows, not a page of a list.
+  const REPORTS = new Set(['/contacts/imports/{id}']);
+  const ranges: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries<Record<string, { parameters?: Parameter[] }>>(doc.paths)) {
+    if (REPORTS.has(path)) continue;
+    const limit = item.get?.parameters?.find((p) => p.in === 'query' && p.name === 'limit');
+    if (limit) ranges[path] = [limit.schema.minimum, limit.schema.maximum];
+  }
+  expect(Object.keys(ranges).length).toBeGreaterThan(10);
+  expect(ranges).toEqual(Object.fromEntries(Object.keys(ranges).map((p) => [p, [1, PAGE_LIMIT_MAX]])));
 });

@@ -9,7 +9,7 @@ const b64 = (text: string) => Buffer.from(text).toString('base64url');
 export function hostilePageQueries(prefix: string, id = `${prefix}_1`): [query: string, field: string][] {
   return [
     ['limit=0', 'limit'],
-    ['limit=101', 'limit'],
+    ['limit=201', 'limit'],
     ['limit=-1', 'limit'],
     ['limit=abc', 'limit'],
     ['limit=1.5', 'limit'],
