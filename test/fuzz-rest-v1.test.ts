@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../src/modules/rate-limit/memory-limiter.js';
 import { createTestApp } from './support/app.js';
@@ -33,6 +34,36 @@ const { value: t, routes } = await withRouteTable(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+// Every status a route answers here, to hold against the statuses its OpenAPI entry documents.
+const answered = new Map<string, Set<number>>();
+const v1Routes = routes.filter((r) => r.prefix === '/api/v1');
+const patterns = v1Routes.map((r) => ({
+  name: routeName(r),
+  method: r.method,
+  re: new RegExp(`^/api/v1${r.path.replace(/:\w+/g, '[^/]+')}$`),
+}));
+// Refused (400) before any route is chosen: broken percent-encoding, %00, or a path segment longer
+// than the router's 100 characters.
+const routable = (path: string) => {
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return false;
+  }
+  return !/%00/i.test(path) && path.split('/').every((segment) => segment.length <= 100);
+};
+async function inject(options: InjectOptions) {
+  const res = await t.app.inject(options);
+  const path = String(options.url).split('?')[0]!;
+  // The most specific pattern: /contacts/export before /contacts/:id.
+  const route = patterns
+    .filter((p) => p.method === options.method && p.re.test(path))
+    .sort((a, b) => a.name.split(':').length - b.name.split(':').length)[0];
+  if (route && routable(path))
+    answered.set(route.name, (answered.get(route.name) ?? new Set()).add(res.statusCode));
+  return res;
+}
 let ws: { id: string; key: string };
 beforeAll(async () => {
   ws = await t.connectedWorkspace();
@@ -64,7 +95,7 @@ const requestHeaders = headers({
 /** Sends one generated POST and checks the envelope and that a refusal left no row behind. */
 async function postChecked(path: string, payload: string | Buffer, h: Record<string, string>) {
   const before = await rowCounts(t.ctx.db, ws.id);
-  const res = await t.app.inject({
+  const res = await inject({
     method: 'POST',
     url: `/api/v1${path}`,
     headers: { authorization: `Bearer ${ws.key}`, ...h },
@@ -326,7 +357,7 @@ describe('REST v1 under generated input', () => {
     async (path) => {
       await fc.assert(
         fc.asyncProperty(query, requestHeaders, async (q, h) => {
-          const res = await t.app.inject({
+          const res = await inject({
             method: 'GET',
             url: `/api/v1${path}?${q}`,
             headers: { authorization: `Bearer ${ws.key}`, ...h },
@@ -355,7 +386,7 @@ describe('REST v1 under generated input', () => {
       await fc.assert(
         fc.asyncProperty(rawBody(change), requestHeaders, query, async (payload, h, q) => {
           const before = await one();
-          const res = await t.app.inject({
+          const res = await inject({
             method: 'PATCH',
             url: `/api/v1/contacts/${id}`,
             headers: { authorization: `Bearer ${ws.key}`, ...h },
@@ -364,7 +395,7 @@ describe('REST v1 under generated input', () => {
           expectRestEnvelope(res);
           if (res.statusCode >= 400) expect(await one()).toEqual(before);
           else expect(res.json().contact).toEqual(await one());
-          const timeline = await t.app.inject({
+          const timeline = await inject({
             method: 'GET',
             url: `/api/v1/contacts/${id}/timeline?${q}`,
             headers: { authorization: `Bearer ${ws.key}`, ...h },
@@ -449,7 +480,7 @@ describe('REST v1 under generated input', () => {
           requestHeaders,
           async (payload, patch, h) => {
             await postChecked('/automations', payload, h);
-            const res = await t.app.inject({
+            const res = await inject({
               method: 'PATCH',
               url: `/api/v1/automations/${id}`,
               headers: { authorization: `Bearer ${ws.key}`, ...h },
@@ -491,7 +522,7 @@ describe('REST v1 under generated input', () => {
       const created = await t.api('POST', '/forms', ws.key, { name: 'Fuzzed', active: true });
       expect(created.statusCode, created.body).toBe(201);
       const { id, token } = created.json().form;
-      const submitted = await t.app.inject({
+      const submitted = await inject({
         method: 'POST',
         url: '/api/forms/submit',
         payload: { token, email: 'fuzz@example.com' },
@@ -499,7 +530,7 @@ describe('REST v1 under generated input', () => {
       expect(submitted.statusCode, submitted.body).toBe(201);
       const leadId = submitted.json().lead_id;
       const patch = (url: string, payload: string | Buffer, h: Record<string, string>) =>
-        t.app.inject({
+        inject({
           method: 'PATCH',
           url: `/api/v1${url}`,
           headers: { authorization: `Bearer ${ws.key}`, ...h },
@@ -546,7 +577,7 @@ describe('REST v1 under generated input', () => {
             ['GET', 'forms'],
             ['DELETE', 'forms'],
           ] as const) {
-            const res = await t.app.inject({
+            const res = await inject({
               method,
               url: `/api/v1/${path}/${segment}${tail ?? ''}`,
               headers: { authorization: `Bearer ${ws.key}`, ...h },
@@ -569,7 +600,7 @@ describe('REST v1 under generated input', () => {
       (await t.api('POST', '/forms', ws.key, { name: 'Generated', active: true })).json().form.id,
     leads: async () => {
       const form = (await t.api('POST', '/forms', ws.key, { name: 'For a lead', active: true })).json().form;
-      const lead = await t.app.inject({
+      const lead = await inject({
         method: 'POST',
         url: '/api/forms/submit',
         payload: { token: form.token, email: 'generated@example.com' },
@@ -615,7 +646,7 @@ describe('REST v1 under generated input', () => {
           requestHeaders,
           async (payload, h) => {
             const before = await rowCounts(t.ctx.db, ws.id);
-            const res = await t.app.inject({
+            const res = await inject({
               method: route.method as 'PUT' | 'PATCH',
               url,
               headers: { authorization: `Bearer ${ws.key}`, ...h },
@@ -650,7 +681,7 @@ describe('REST v1 under generated input', () => {
           auth,
           fc.constantFrom('/contacts', '/templates', '/messages/msg_x', '/nowhere'),
           async (h, path) => {
-            const res = await t.app.inject({ method: 'GET', url: `/api/v1${path}`, headers: h });
+            const res = await inject({ method: 'GET', url: `/api/v1${path}`, headers: h });
             expectRestEnvelope(res);
           },
         ),
@@ -659,4 +690,19 @@ describe('REST v1 under generated input', () => {
     },
     TIMEOUT,
   );
+
+  it('answers only the statuses each route documents', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const undocumented: string[] = [];
+    for (const [path, item] of Object.entries<Record<string, { responses: object }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const name = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+        const documented = Object.keys(op.responses).map(Number);
+        for (const status of answered.get(name) ?? [])
+          if (!documented.includes(status)) undocumented.push(`${name} answered ${status}`);
+      }
+    }
+    expect(answered.size).toBeGreaterThan(10);
+    expect(undocumented).toEqual([]);
+  });
 });
