@@ -560,7 +560,15 @@ describe('REST v1 under generated input', () => {
     async () => {
       const id = fc.oneof(
         hostileString.map(percentEncode),
-        fc.constantFrom('%', '%ZZ', '%C0%AF', '..%2F..%2F', 'msg_00000000000000000000', 'x'.repeat(500)),
+        fc.constantFrom(
+          '%',
+          '%ZZ',
+          '%C0%AF',
+          '..%2F..%2F',
+          'msg_00000000000000000000',
+          'x'.repeat(80),
+          'x'.repeat(500),
+        ),
       );
       await fc.assert(
         fc.asyncProperty(id, requestHeaders, async (segment, h) => {
@@ -576,6 +584,17 @@ describe('REST v1 under generated input', () => {
             ['GET', 'leads', '/notes'],
             ['GET', 'forms'],
             ['DELETE', 'forms'],
+            ['GET', 'templates'],
+            ['DELETE', 'templates'],
+            ['GET', 'broadcasts'],
+            ['GET', 'broadcasts', '/timeline'],
+            ['POST', 'broadcasts', '/pause'],
+            ['GET', 'runs'],
+            ['GET', 'teams'],
+            ['DELETE', 'teams'],
+            ['DELETE', 'quick-replies'],
+            ['DELETE', 'webhooks'],
+            ['POST', 'webhooks', '/test'],
           ] as const) {
             const res = await inject({
               method,

@@ -16,7 +16,7 @@ interface Media {
 interface Parameter {
   in: string;
   name: string;
-  schema: { minimum?: number; maximum?: number };
+  schema: { minimum?: number; maximum?: number; type?: string };
 }
 interface Operation {
   operationId?: string;
@@ -129,4 +129,24 @@ it('pages every REST v1 list with the same limit range (docs/DECISIONS.md)', asy
   }
   expect(Object.keys(ranges).length).toBeGreaterThan(10);
   expect(ranges).toEqual(Object.fromEntries(Object.keys(ranges).map((p) => [p, [1, PAGE_LIMIT_MAX]])));
+});
+
+it('documents 422 on every REST v1 operation whose path or query parameters the validator can refuse', async () => {
+  // An empty segment or %00 never reaches a route; a length, range, kind or choice does.
+  const refusable = (p: Parameter) =>
+    ((p.in === 'path' || p.in === 'query') &&
+      ['maxLength', 'minimum', 'maximum', 'enum', 'format', 'anyOf', 'const'].some((k) => k in p.schema)) ||
+    (p.in === 'query' && p.schema.type !== 'string');
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  const missing: string[] = [];
+  for (const [path, item] of Object.entries<Record<string, Operation & { parameters?: Parameter[] }>>(
+    doc.paths,
+  )) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op?.parameters?.some(refusable)) continue;
+      if (!Object.keys(op.responses ?? {}).includes('422')) missing.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  expect(missing).toEqual([]);
 });

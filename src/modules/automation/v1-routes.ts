@@ -121,7 +121,7 @@ export function registerAutomationRoutes(app: RestApp): void {
         operationId: 'getAutomation',
         tags,
         params: IdParams,
-        response: { 200: { ...ApiAutomationResult, examples: [ex.one] }, ...errorResponses(401, 404, 429) },
+        response: { 200: { ...ApiAutomationResult, examples: [ex.one] }, ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request) => found(request.principal().workspaceId, request.params.id),
@@ -174,7 +174,7 @@ export function registerAutomationRoutes(app: RestApp): void {
           'finish. Archiving again changes nothing. The app restores it.',
         tags,
         params: IdParams,
-        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 429) },
+        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request, reply) => {

@@ -122,7 +122,7 @@ export function registerRunRoutes(app: RestApp): void {
           "`definition` is the run's version as published, null when that version is gone.",
         tags,
         params: IdParams,
-        response: { 200: { ...RunResult, examples: [RunExample] }, ...errorResponses(401, 404, 429) },
+        response: { 200: { ...RunResult, examples: [RunExample] }, ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request) => {
