@@ -121,7 +121,10 @@ export function registerAutomationRoutes(app: RestApp): void {
         operationId: 'getAutomation',
         tags,
         params: IdParams,
-        response: { 200: { ...ApiAutomationResult, examples: [ex.one] }, ...errorResponses(401, 404, 422, 429) },
+        response: {
+          200: { ...ApiAutomationResult, examples: [ex.one] },
+          ...errorResponses(401, 404, 422, 429),
+        },
       },
     },
     async (request) => found(request.principal().workspaceId, request.params.id),
