@@ -260,7 +260,7 @@ describe('hostile input to the one-contact routes', () => {
     `cursor=${Buffer.from('["1","ct x"]').toString('base64url')}`,
     `cursor=${'a'.repeat(513)}`,
     'limit=0',
-    'limit=101',
+    'limit=201',
   ])('the timeline refuses %s with 422', async (query) => {
     expectRestError(await t.api('GET', `/contacts/${id}/timeline?${query}`, key), 422, 'validation_error');
   });
@@ -361,7 +361,7 @@ describe('hostile input to the settings, teams and quick replies bodies', () => 
 describe('hostile queries to the lists and reports', () => {
   it.each([
     ['/runs', 'limit=0'],
-    ['/runs', 'limit=101'],
+    ['/runs', 'limit=201'],
     ['/runs', 'cursor=%00'],
     ['/runs', 'cursor=WyIxIl0'],
     ['/runs', `cursor=${'A'.repeat(600)}`],
@@ -377,5 +377,27 @@ describe('hostile queries to the lists and reports', () => {
   ])('GET %s?%s is a 422', async (path, query) => {
     const { key } = await t.workspace();
     expectRestError(await t.api('GET', `${path}?${query}`, key), 422, 'validation_error');
+  });
+});
+
+describe('a request with a Content-Type and no body', () => {
+  it('is taken by a route that takes no body, and refused by one that needs a body', async () => {
+    const { key } = await t.workspace();
+    const form = await t.api('POST', '/forms', key, { name: 'No body' });
+    expect(form.statusCode, form.body).toBe(201);
+    const url = `/api/v1/forms/${form.json().form.id}`;
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'text/plain']) {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': type };
+      const read = await t.app.inject({ method: 'GET', url, headers });
+      expect(read.statusCode, read.body).toBe(200);
+      const archived = await t.app.inject({ method: 'DELETE', url, headers });
+      expect(archived.statusCode, archived.body).toBe(204);
+    }
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    });
+    expectRestError(empty, 400, 'invalid_json');
   });
 });

@@ -71,6 +71,20 @@ export const Timestamp = Type.String({ format: 'date-time' });
 export const MaybeTimestamp = Type.Union([Timestamp, Type.Null()]);
 export const MaybeText = Type.Union([Type.String(), Type.Null()]);
 
+/**
+ * How many items a page of a REST v1 list holds: 1 to 200, 50 unless asked. The spec names `limit`
+ * but no range; every list takes the same one (docs/DECISIONS.md).
+ */
+export const PAGE_LIMIT_MAX = 200;
+export const PageLimit = Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: 50 });
+
+/** The `cursor` of a cursor-paged list: the `next_cursor` of the page before, as sent. */
+export const PageCursor = Text({
+  minLength: 1,
+  maxLength: 512,
+  description: 'The next_cursor of the page before',
+});
+
 /** What a page of a list says beside its items. */
 export const PageFields = { has_next_page: Type.Boolean(), limit: Type.Integer(), offset: Type.Integer() };
 

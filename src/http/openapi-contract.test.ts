@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect, it } from 'vitest';
 import { testAppForTests } from '../../test/support/app.js';
+import { PAGE_LIMIT_MAX } from '../api/schema.js';
 
 const t = testAppForTests();
 
@@ -11,6 +12,11 @@ interface Media {
   schema?: object;
   example?: unknown;
   examples?: Record<string, { value: unknown }>;
+}
+interface Parameter {
+  in: string;
+  name: string;
+  schema: { minimum?: number; maximum?: number; type?: string };
 }
 interface Operation {
   operationId?: string;
@@ -109,4 +115,38 @@ it('finds what the contract asks for missing or wrong', () => {
     'POST /things: its request body example does not match its schema: data/id must be string',
     'POST /things: no example for its 201 answer',
   ]);
+});
+
+it('pages every REST v1 list with the same limit range (docs/DECISIONS.md)', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  // A contact import's refused rows are a report of up to 1,000 rows, not a page of a list.
+  const REPORTS = new Set(['/contacts/imports/{id}']);
+  const ranges: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries<Record<string, { parameters?: Parameter[] }>>(doc.paths)) {
+    if (REPORTS.has(path)) continue;
+    const limit = item.get?.parameters?.find((p) => p.in === 'query' && p.name === 'limit');
+    if (limit) ranges[path] = [limit.schema.minimum, limit.schema.maximum];
+  }
+  expect(Object.keys(ranges).length).toBeGreaterThan(10);
+  expect(ranges).toEqual(Object.fromEntries(Object.keys(ranges).map((p) => [p, [1, PAGE_LIMIT_MAX]])));
+});
+
+it('documents 422 on every REST v1 operation whose path or query parameters the validator can refuse', async () => {
+  // An empty segment or %00 never reaches a route; a length, range, kind or choice does.
+  const refusable = (p: Parameter) =>
+    ((p.in === 'path' || p.in === 'query') &&
+      ['maxLength', 'minimum', 'maximum', 'enum', 'format', 'anyOf', 'const'].some((k) => k in p.schema)) ||
+    (p.in === 'query' && p.schema.type !== 'string');
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  const missing: string[] = [];
+  for (const [path, item] of Object.entries<Record<string, Operation & { parameters?: Parameter[] }>>(
+    doc.paths,
+  )) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op?.parameters?.some(refusable)) continue;
+      if (!Object.keys(op.responses ?? {}).includes('422')) missing.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  expect(missing).toEqual([]);
 });

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { answerErrorsWith, restEnvelope } from '../api/error-handler.js';
 import { ApiError } from '../api/errors.js';
 import type { RestApp } from '../api/rest-app.js';
@@ -41,6 +42,7 @@ export async function restV1(app: RestApp): Promise<void> {
     if (!this.auth) throw new ApiError('unauthorized', 'Authentication required');
     return this.auth;
   });
+  app.addHook('onRequest', ignoreTypeOfNoBody);
   app.addHook('onRequest', authenticate(app.ctx.keys));
   app.addHook('onRequest', rateLimit(app.ctx.limiter));
   // Only routes marked `config: { idempotent: true }` pay for the Idempotency-Key hooks.
@@ -70,6 +72,20 @@ export async function restV1(app: RestApp): Promise<void> {
   registerWorkspaceRoutes(app);
   registerRetentionRoutes(app);
   await registerMediaRoutes(app);
+}
+
+/**
+ * Many clients send `Content-Type: application/json` on every request (a curl habit, a client's
+ * default headers). On a route that takes no body, a request that sends none is taken as it is,
+ * instead of Fastify's 400 (an empty JSON body) or 415 (a type it does not read). The multipart
+ * scopes (uploads, CSV imports) answer a missing body themselves.
+ */
+async function ignoreTypeOfNoBody(request: FastifyRequest): Promise<void> {
+  const h = request.headers;
+  if (h['content-type'] === undefined || request.routeOptions.schema?.body) return;
+  if (h['transfer-encoding'] !== undefined || (h['content-length'] ?? '0') !== '0') return;
+  if (request.server.hasContentTypeParser('multipart/form-data')) return;
+  delete h['content-type'];
 }
 
 function toArray<T>(value: T | T[] | undefined): T[] {

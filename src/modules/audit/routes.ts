@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { RestApp } from '../../api/rest-app.js';
-import { errorResponses, Text } from '../../api/schema.js';
+import { errorResponses, PageCursor, PageLimit } from '../../api/schema.js';
 import { listAuditPage } from './list-audit.js';
 import { AUDITED_ENTITIES, type AuditedEntity } from './record-audit.js';
 import { AuditListResult } from './schemas.js';
@@ -13,10 +13,8 @@ const AuditPageQuery = Type.Object({
       description: 'Only changes to this kind of thing',
     }),
   ),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  cursor: Type.Optional(
-    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-  ),
+  limit: PageLimit,
+  cursor: Type.Optional(PageCursor),
 });
 
 const AuditPage = Type.Object(

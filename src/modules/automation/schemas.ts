@@ -1,5 +1,14 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, MaybeText, MaybeTimestamp, PageFields, Text, Timestamp } from '../../api/schema.js';
+import {
+  AnyKey,
+  MaybeText,
+  MaybeTimestamp,
+  PageCursor,
+  PageFields,
+  PageLimit,
+  Text,
+  Timestamp,
+} from '../../api/schema.js';
 import { Definition } from './definition.js';
 
 export const TrackEventBody = Type.Object(
@@ -198,10 +207,8 @@ const AutomationStatus = Type.Union([
 
 export const ApiAutomationQuery = Type.Object({
   status: Type.Optional(AutomationStatus),
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-  cursor: Type.Optional(
-    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-  ),
+  limit: PageLimit,
+  cursor: Type.Optional(PageCursor),
 });
 
 const IntakeLinks = Type.Object(

@@ -10,7 +10,7 @@ const definition = {
 };
 
 const summary = {
-  id: 'au_3Lm8Qe',
+  id: 'fl_3Lm8Qe',
   name: 'Welcome new sign-ups',
   kind: 'flow',
   trigger: { type: 'event', event: 'signup' },
@@ -24,7 +24,7 @@ const summary = {
 
 export const automationExamples = {
   create: { ...definition, published: true },
-  created: { result: true, id: 'au_3Lm8Qe', kind: 'flow', published: true },
+  created: { result: true, id: 'fl_3Lm8Qe', kind: 'flow', published: true },
   secret: {
     result: true,
     webhook: {

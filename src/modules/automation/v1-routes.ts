@@ -136,7 +136,10 @@ export function registerAutomationRoutes(app: RestApp): void {
         operationId: 'getAutomation',
         tags,
         params: IdParams,
-        response: { 200: { ...ApiAutomationResult, examples: [ex.one] }, ...errorResponses(401, 404, 429) },
+        response: {
+          200: { ...ApiAutomationResult, examples: [ex.one] },
+          ...errorResponses(401, 404, 422, 429),
+        },
       },
     },
     async (request) => found(request.principal().workspaceId, request.params.id),
@@ -189,7 +192,7 @@ export function registerAutomationRoutes(app: RestApp): void {
           'finish. Archiving again changes nothing. POST /automations/{id}/restore brings it back.',
         tags,
         params: IdParams,
-        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 429) },
+        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request, reply) => {

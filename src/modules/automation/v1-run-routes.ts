@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
 import type { RestApp } from '../../api/rest-app.js';
-import { errorResponses, Text } from '../../api/schema.js';
+import { errorResponses, PageCursor, PageLimit, Text } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { getRun, listRunPage } from './list-runs.js';
 import { Run, RunResult } from './schemas.js';
@@ -19,10 +19,8 @@ const RunPageQuery = Type.Object({
   automation_id: Type.Optional(Id),
   contact_id: Type.Optional(Id),
   lead_id: Type.Optional(Id),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  cursor: Type.Optional(
-    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-  ),
+  limit: PageLimit,
+  cursor: Type.Optional(PageCursor),
 });
 
 const ExampleRun = {
@@ -124,7 +122,7 @@ export function registerRunRoutes(app: RestApp): void {
           "`definition` is the run's version as published, null when that version is gone.",
         tags,
         params: IdParams,
-        response: { 200: { ...RunResult, examples: [RunExample] }, ...errorResponses(401, 404, 429) },
+        response: { 200: { ...RunResult, examples: [RunExample] }, ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request) => {

@@ -144,7 +144,7 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
         operationId: 'getBroadcast',
         tags,
         params: BroadcastParams,
-        response: { 200: { ...BroadcastResult, examples: [ex.one] }, ...errors(401, 404, 429) },
+        response: { 200: { ...BroadcastResult, examples: [ex.one] }, ...errors(401, 404, 422, 429) },
       },
     },
     async (request) => ({
@@ -191,7 +191,7 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
         operationId: 'getBroadcastTimeline',
         tags,
         params: BroadcastParams,
-        response: { 200: { ...TimelineResult, examples: [ex.timeline] }, ...errors(401, 404, 429) },
+        response: { 200: { ...TimelineResult, examples: [ex.timeline] }, ...errors(401, 404, 422, 429) },
       },
     },
     async (request) => ({
@@ -211,7 +211,7 @@ export function broadcastEndpoints(app: RestApp, caller: Caller, documented: boo
           operationId: `${move}Broadcast`,
           tags,
           params: BroadcastParams,
-          response: { 200: { ...BroadcastResult, examples: [ex.one] }, ...errors(401, 404, 409, 429) },
+          response: { 200: { ...BroadcastResult, examples: [ex.one] }, ...errors(401, 404, 409, 422, 429) },
         },
       },
       async (request) => {

@@ -14,7 +14,7 @@ const contact = {
 };
 
 const broadcast = {
-  id: 'bc_6Yw1rN',
+  id: 'brd_6Yw1rN',
   name: 'Diwali offer',
   status: 'sending',
   paused_reason: null,
@@ -30,7 +30,7 @@ const broadcast = {
   cancelled_at: null,
   counts: {
     audience: 1200,
-    queued: 300,
+    queued: 285,
     sent: 900,
     delivered: 850,
     read: 610,

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { NameText, Text } from '../../api/schema.js';
+import { NameText, PageLimit, Text } from '../../api/schema.js';
 import { BROADCAST_LIMITS, FIELD_LIMITS } from '../../lib/field-limits.js';
 import { Contact } from '../contacts/schemas.js';
 
@@ -216,7 +216,7 @@ export type Broadcast = Static<typeof Broadcast>;
 export const BroadcastResult = Type.Object({ result: Type.Literal(true), broadcast: Broadcast });
 
 const Page = {
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  limit: PageLimit,
   offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 }),
 };
 

@@ -143,6 +143,7 @@ export function registerContactRoutes(app: RestApp): void {
       schema: {
         operationId: 'getContact',
         summary: 'One contact',
+        description: "As GET /contacts lists it. Another workspace's contact, or an erased one, is a 404.",
         tags,
         params: IdParams,
         response: { 200: ContactResult, ...errorResponses(401, 404, 422, 429) },

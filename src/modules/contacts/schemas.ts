@@ -1,5 +1,14 @@
 import { type Static, Type } from 'typebox';
-import { AnyKey, MaybeTimestamp, NameText, PageFields, Text, Timestamp } from '../../api/schema.js';
+import {
+  AnyKey,
+  MaybeTimestamp,
+  NameText,
+  PageCursor,
+  PageFields,
+  PageLimit,
+  Text,
+  Timestamp,
+} from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 const TraitValue = Type.Union([
@@ -93,13 +102,13 @@ export const Contact = Type.Object({
 });
 export type Contact = Static<typeof Contact>;
 
-const Cursor = Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' });
+const Cursor = PageCursor;
 const NextCursor = Type.Union([Type.String(), Type.Null()], {
   description: 'Send it back as `cursor` for the next page; null on the last page',
 });
 
 export const ContactListQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  limit: PageLimit,
   offset: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -201,7 +210,7 @@ export const ContactPatchBody = Type.Object(
 export type ContactPatchBody = Static<typeof ContactPatchBody>;
 
 export const TimelineQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  limit: PageLimit,
   cursor: Type.Optional(Cursor),
 });
 

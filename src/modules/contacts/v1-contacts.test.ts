@@ -334,7 +334,7 @@ describe('GET /contacts/{id}/timeline', () => {
     expectRestError(await t.api('GET', '/contacts/ct_nope/timeline', key), 404, 'not_found');
     expectInvalid(await t.api('GET', `/contacts/${id}/timeline?cursor=%00%01`, key), 'querystring.cursor');
     expectInvalid(await t.api('GET', `/contacts/${id}/timeline?cursor=bm9wZQ`, key), 'cursor');
-    expectInvalid(await t.api('GET', `/contacts/${id}/timeline?limit=101`, key), 'querystring.limit');
+    expectInvalid(await t.api('GET', `/contacts/${id}/timeline?limit=201`, key), 'querystring.limit');
   });
 });
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Text } from '../../api/schema.js';
+import { PageCursor, PageLimit } from '../../api/schema.js';
 import { AppForm, FormBody } from './schemas.js';
 
 // REST v1's forms: the web app's form, with how to embed it, and an example of each.
@@ -56,10 +56,8 @@ export const ApiFormList = Type.Object(
 );
 
 export const ApiFormQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  cursor: Type.Optional(
-    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-  ),
+  limit: PageLimit,
+  cursor: Type.Optional(PageCursor),
 });
 
 export const ApiFormResult = Type.Object(

@@ -30,7 +30,7 @@ export async function createForm(
   const fields = checkFields(input.fields ?? DEFAULT_FIELDS);
   const thankYou = input.thankYouMessage?.trim() || null;
   if (thankYou && thankYou.length > 1000)
-    throw ApiError.invalid('thank_you_message', 'the thank-you message is at most 1,000 characters');
+    throw ApiError.invalid('thank_you_message', 'Use at most 1,000 characters.');
   const redirectUrl = input.redirectUrl ? checkRedirectUrl(input.redirectUrl) : null;
   const { rows } = await db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
   if (rows.length === 0) throw new ApiError('not_found', `workspace ${workspaceId} does not exist`);

@@ -1,5 +1,14 @@
 import { type Static, Type } from 'typebox';
-import { MaybeText, MaybeTimestamp, NameText, PageFields, Text, Timestamp } from '../../api/schema.js';
+import {
+  MaybeText,
+  MaybeTimestamp,
+  NameText,
+  PageCursor,
+  PageFields,
+  PageLimit,
+  Text,
+  Timestamp,
+} from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 
 export const STATES = ['open', 'pending', 'resolved'] as const;
@@ -177,17 +186,13 @@ export const ApiConversationQuery = Type.Object({
       description: "A member's user id (their conversations), or `unassigned`",
     }),
   ),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  cursor: Type.Optional(
-    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-  ),
+  limit: PageLimit,
+  cursor: Type.Optional(PageCursor),
 });
 
 export const ApiPageQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  cursor: Type.Optional(
-    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-  ),
+  limit: PageLimit,
+  cursor: Type.Optional(PageCursor),
 });
 
 const NextCursor = Type.Union([Type.String(), Type.Null()], {

@@ -40,7 +40,7 @@ describe('hostile queries to the lists', () => {
 
   it.each([
     ['limit=0', 'limit'],
-    ['limit=101', 'limit'],
+    ['limit=201', 'limit'],
     ['cursor=garbage', 'cursor'],
     // A cursor of the conversations list is not one of a thread's.
     [`cursor=${encodeCursor({ micros: '1', id: 'ct_1' })}`, 'cursor'],

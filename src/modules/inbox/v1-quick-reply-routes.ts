@@ -135,7 +135,7 @@ export function registerQuickReplyRoutes(app: RestApp): void {
         summary: 'Delete a quick reply',
         tags,
         params: IdParams,
-        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 404, 429) },
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request, reply) => {

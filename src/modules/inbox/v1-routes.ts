@@ -103,7 +103,10 @@ export function registerConversationRoutes(app: RestApp): void {
         operationId: 'getConversation',
         tags,
         params: IdParams,
-        response: { 200: { ...ApiConversationResult, examples: [ex.one] }, ...errorResponses(401, 404, 429) },
+        response: {
+          200: { ...ApiConversationResult, examples: [ex.one] },
+          ...errorResponses(401, 404, 422, 429),
+        },
       },
     },
     async (request) => answer(request.principal().workspaceId, request.params.id),

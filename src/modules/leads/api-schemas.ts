@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Text } from '../../api/schema.js';
+import { PageCursor, PageLimit, Text } from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { Lead, LeadNote, ListedLead } from './schemas.js';
 
@@ -13,10 +13,8 @@ export const LeadStatus = Type.Unsafe<(typeof STATUSES)[number]>({
 });
 const Id = Text({ minLength: 1, maxLength: 64 });
 
-export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 50 });
-export const Cursor = Type.Optional(
-  Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-);
+export const Limit = PageLimit;
+export const Cursor = Type.Optional(PageCursor);
 export const NextCursor = Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' });
 const Moment = (description: string) =>
   Type.Optional(Text({ maxLength: 40, format: 'date-time', description }));

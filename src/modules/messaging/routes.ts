@@ -191,7 +191,7 @@ export function registerMessageRoutes(app: RestApp): void {
               },
             ],
           },
-          ...errorResponses(401, 404, 429),
+          ...errorResponses(401, 404, 422, 429),
         },
       },
     },

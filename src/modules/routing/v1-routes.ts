@@ -232,7 +232,7 @@ export function registerRoutingRoutes(app: RestApp): void {
         params: IdParams,
         response: {
           200: { ...TeamResult, examples: [{ result: true, team }] },
-          ...errorResponses(401, 404, 429),
+          ...errorResponses(401, 404, 422, 429),
         },
       },
     },
@@ -279,7 +279,7 @@ export function registerRoutingRoutes(app: RestApp): void {
           MANAGERS,
         tags: teams,
         params: IdParams,
-        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 404, 429) },
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request, reply) => {

@@ -144,7 +144,7 @@ export function registerTemplateRoutes(app: RestApp): void {
           'A template archived in the app is a 404.',
         tags,
         params: IdParams,
-        response: { 200: TemplateResult, ...errorResponses(401, 404, 429) },
+        response: { 200: TemplateResult, ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request) => {
@@ -169,7 +169,7 @@ export function registerTemplateRoutes(app: RestApp): void {
         params: IdParams,
         response: {
           204: Type.Null({ description: 'Deleted (or archived)' }),
-          ...errorResponses(401, 404, 429),
+          ...errorResponses(401, 404, 422, 429),
         },
       },
     },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MaybeTimestamp, NameText, Text, Timestamp } from '../../api/schema.js';
+import { MaybeTimestamp, NameText, PAGE_LIMIT_MAX, PageCursor, Text, Timestamp } from '../../api/schema.js';
 
 export const TemplateStatus = Type.Union([
   Type.Literal('APPROVED'),
@@ -145,14 +145,12 @@ export const TemplateListQuery = Type.Object({
   limit: Type.Optional(
     Type.Integer({
       minimum: 1,
-      maximum: 100,
+      maximum: PAGE_LIMIT_MAX,
       description:
         'Templates a page: without it and without `cursor`, every one (as before paging); with a cursor alone, 50',
     }),
   ),
-  cursor: Type.Optional(
-    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-  ),
+  cursor: Type.Optional(PageCursor),
 });
 
 const Example = Type.Object(

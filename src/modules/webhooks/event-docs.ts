@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { broadcastExamples } from '../broadcasts/examples.js';
 import { Broadcast } from '../broadcasts/schemas.js';
 import { conversationWebhooks } from '../inbox/webhook-docs.js';
 import type { WebhookEvent } from './endpoints.js';
@@ -98,26 +99,16 @@ const NumberResumed = Type.Object({
 });
 
 const number = {
-  number_id: 'num_1Rf4',
+  number_id: 'pn_1Rf4',
   phone_number_id: '106540352242922',
   display_phone: '+1 555-000-1111',
 };
 const contact = { contact_id: 'ct_2bXk9q', phone: '919876543210' };
+// The broadcast of GET /broadcasts/{id}'s example, finished: every recipient sent, failed or skipped.
 const broadcastExample = {
-  id: 'bc_6Yw1rN',
-  name: 'Diwali offer',
+  ...broadcastExamples.one.broadcast,
   status: 'completed',
-  paused_reason: null,
-  template: { name: 'diwali_offer', language: 'en', category: 'MARKETING' },
-  audience: { tags_any: ['vip'] },
-  values: {},
-  send_at: null,
-  time_zone: 'Asia/Kolkata',
-  reply_window_hours: 24,
-  created_at: '2026-11-28T09:00:00.000Z',
-  started_at: '2026-11-28T09:00:01.000Z',
   completed_at: '2026-11-28T09:42:10.000Z',
-  cancelled_at: null,
   counts: {
     audience: 1200,
     queued: 0,
@@ -128,8 +119,7 @@ const broadcastExample = {
     skipped: 3,
     replied: 57,
   },
-  failed_by_reason: [{ code: 131026, reason: 'Message undeliverable', count: 12 }],
-  limit: { tier: 'TIER_1K', used_24h: 1188, max_24h: 1000 },
+  limit: { tier: 'TIER_10K', used_24h: 1197, max_24h: 10000 },
 };
 
 /** Every outbound event, for the OpenAPI document's `webhooks`, in the order endpoints list them. */
@@ -188,7 +178,7 @@ export const webhookEvents = {
     RunFinished,
     {
       run_id: 'run_3Xc7',
-      automation_id: 'au_3Lm8Qe',
+      automation_id: 'fl_3Lm8Qe',
       status: 'completed',
       error: null,
       contact_id: 'ct_2bXk9q',

@@ -93,7 +93,7 @@ export function registerWebhookRoutes(app: RestApp): void {
         description: 'Nothing more is sent to it; deleting it again is a 404.',
         tags,
         params: IdParams,
-        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(401, 404, 429) },
+        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -114,7 +114,7 @@ export function registerWebhookRoutes(app: RestApp): void {
           'it could not be reached). It is listed in its deliveries too.',
         tags,
         params: IdParams,
-        response: { 200: ApiTestDelivery, ...errorResponses(401, 404, 429) },
+        response: { 200: ApiTestDelivery, ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request) => ({

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MaybeTimestamp, Text, Timestamp } from '../../api/schema.js';
+import { MaybeTimestamp, PageCursor, PageLimit, Text, Timestamp } from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
 import { WEBHOOK_EVENTS } from './endpoints.js';
 
@@ -137,8 +137,6 @@ export const ApiTestDelivery = Type.Object(
 );
 
 export const PageQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  cursor: Type.Optional(
-    Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-  ),
+  limit: PageLimit,
+  cursor: Type.Optional(PageCursor),
 });

@@ -222,7 +222,7 @@ describe('POST /webhooks/{id}/test and GET /webhooks/{id}/deliveries', () => {
 
   it.each([
     ['limit=0', 'limit'],
-    ['limit=101', 'limit'],
+    ['limit=201', 'limit'],
     ['cursor=garbled', 'cursor'],
     [`cursor=${encodeCursor({ micros: 'x', id: 'evt_1' })}`, 'cursor'],
   ])('refuses ?%s with 422 naming the field, on both lists', async (query, field) => {
