@@ -56,7 +56,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One contact */
+        /**
+         * One contact
+         * @description As GET /contacts lists it. Another workspace's contact, or an erased one, is a 404.
+         */
         get: operations["getContact"];
         put?: never;
         post?: never;
@@ -134,9 +137,69 @@ export interface paths {
         post?: never;
         /**
          * Delete a template, on WhatsApp too
-         * @description As the app does: the template (this language) is deleted on the WhatsApp Business account, then here. When WhatsApp will not delete it (no number connected, an error, a template it never had), it is archived here instead: no longer listed or sent, restorable in the app. Either way the answer is 204 and the template is gone from REST v1; deleting it again is a 404.
+         * @description As the app does: the template (this language) is deleted on the WhatsApp Business account, then here. When WhatsApp will not delete it (no number connected, an error, a template it never had), it is archived here instead: no longer listed or sent, restorable (POST /templates/{id}/restore). Either way the answer is 204 and the template is gone from REST v1; deleting it again is a 404.
          */
         delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy the templates from the number's WhatsApp Business account
+         * @description The app's "Sync from WhatsApp": every template of the account is copied here with its review state; one WhatsApp had and no longer lists becomes `DELETED`. `synced` is how many WhatsApp listed. 409 `no_connected_number` when no number is connected; 503 when WhatsApp did not answer.
+         */
+        post: operations["syncTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a template here, keeping it on WhatsApp
+         * @description As the app's archive: the template leaves the lists and cannot be sent, but is not deleted on WhatsApp (DELETE /templates/{id} deletes it there). GET /templates/{id} answers 404 until it is restored. Archiving again changes nothing. Answers the template with `archived_at`.
+         */
+        post: operations["archiveTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an archived template
+         * @description The template is listed and sendable again (when WhatsApp approved it); restoring one that is not archived changes nothing. Answers the template with `archived_at` null.
+         */
+        post: operations["restoreTemplate"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -149,7 +212,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List messages, newest first
+         * @description Extension. The workspace's message log, as the app's Messages list: each message as GET /messages/{id} shows it, with its contact's id and name. `status` and `direction` narrow it. Pages follow `next_cursor` (null on the last page): send it back as `cursor`; the order (when a message was sent or received, then its id) never changes, so a walk sees each message once while new ones arrive. 422 for a cursor that is not one this list gave.
+         */
+        get: operations["listMessages"];
         put?: never;
         /**
          * Send a template, free-text, media, interactive, location or reaction message
@@ -176,6 +243,54 @@ export interface paths {
         get: operations["getMessage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/number": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's connected WhatsApp number, null when none
+         * @description Its ids (Parley's and Meta's), display phone, quality and messaging tier as Meta last said, and `status`: `connected`, or `paused` while Meta refuses to send from it (its token, account or payment), with Meta's code and words, what to do and since when. Sends from a paused number are held and its broadcasts paused until it is put right (PUT /number with a new access token, or POST /number/check). `webhook` is what Meta's app settings need: the callback URL and its verify token. The access token and app secret are never answered.
+         */
+        get: operations["getNumber"];
+        /**
+         * Connect a WhatsApp Cloud API number, or replace the one connected
+         * @description As the app's Settings › Connected number: Meta must read the number with the access token, then the app is subscribed to the business account's webhooks; only then is the number stored (its secrets sealed, never answered) and its templates copied. Connecting the same number with a new access token resumes it if it was paused. 422 names the field Meta refused (`access_token` it does not accept or that lacks the WhatsApp permissions, an id it does not know) or a number connected to another workspace on this server; 503 when Meta could not be reached. Nothing is stored on an error.
+         */
+        put: operations["connectNumber"];
+        post?: never;
+        /**
+         * Disconnect the number
+         * @description The number and its credentials are removed; sends answer 409 `no_connected_number` from then on. Conversations, messages and templates stay. 409 `no_connected_number` when none is connected.
+         */
+        delete: operations["disconnectNumber"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/number/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the number with Meta again, resuming it if paused
+         * @description The app's "Check again": Meta reads the number with its stored access token. When it answers, what it says of the number is kept and a paused number resumes (its held sends go out). When Meta still refuses, 409 `number_paused` with Meta's words and what to do, and the number stays (or becomes) paused. 409 `no_connected_number` when none is connected; 503 when Meta could not be reached.
+         */
+        post: operations["checkNumber"];
         delete?: never;
         options?: never;
         head?: never;
@@ -411,7 +526,7 @@ export interface paths {
         post?: never;
         /**
          * Archive a flow or sequence
-         * @description It is unpublished and leaves the list (GET /automations?status=archived shows it); runs under way finish. Archiving again changes nothing. The app restores it.
+         * @description It is unpublished and leaves the list (GET /automations?status=archived shows it); runs under way finish. Archiving again changes nothing. POST /automations/{id}/restore brings it back.
          */
         delete: operations["archiveAutomation"];
         options?: never;
@@ -421,6 +536,46 @@ export interface paths {
          * @description Definition fields given replace those of the latest version and make a new one, which new runs start on only once published; `published: true` publishes the latest version, `false` stops new runs (runs under way finish on their version). The same definition sent again makes no new version. A flow stays a flow and a sequence a sequence (422 at `trigger`). An archived one is a 409.
          */
         patch: operations["updateAutomation"];
+        trace?: never;
+    };
+    "/automations/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an archived flow or sequence
+         * @description It comes back to the list unpublished, as the app restores it: nothing starts it until PATCH /automations/{id} with `published: true`. Restoring one that is not archived changes nothing. Answers it as GET /automations/{id} does.
+         */
+        post: operations["restoreAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/automations/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a webhook sequence's secret
+         * @description A new secret for a sequence started by a webhook, as the app's "Rotate secret": the old one stops working at once. The new secret and intake URL are answered here once (the app shows them to the team); the audit log records that the secret changed, never the secret. A flow, or a sequence not started by a webhook, has no secret: 409.
+         */
+        post: operations["rotateAutomationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/conversations": {
@@ -537,6 +692,66 @@ export interface paths {
          * @description A conversation's id is its contact's id (one conversation per contact). Its assignee stays. One already open stays so (200, no event). A customer writing to a resolved conversation reopens it by itself.
          */
         post: operations["reopenConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conversations/{id}/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the conversation pending: waiting on something, still in the open list (the app's Pending)
+         * @description A conversation's id is its contact's id (one conversation per contact). Its assignee stays. One already pending stays so (200, no event). A customer writing to a resolved conversation reopens it by itself.
+         */
+        post: operations["markConversationPending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conversations/{id}/bot/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the conversation over from the bot answering it, without replying
+         * @description A conversation's id is its contact's id (one conversation per contact). The bot's run ends (status `stopped`, announced as `flow.run.finished`) and `bot` becomes null, as when a teammate clicks "Stop the bot" in the app (a reply through POST /messages stops it too, unless its automation goes on after a teammate replies). With no bot answering, nothing changes (200).
+         */
+        post: operations["stopConversationBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conversations/{id}/bot/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand the conversation back to the bot that handed it to the team
+         * @description A conversation's id is its contact's id (one conversation per contact). A bot whose `assign` step waits to be handed the conversation back goes on to its next step and answers again (`bot` shows it), as the app's "Hand back to the bot". 409 when no bot waits for it (none handed it over, or it was already handed back).
+         */
+        post: operations["resumeConversationBot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -829,9 +1044,29 @@ export interface paths {
         };
         /**
          * List leads, newest first
-         * @description Archived leads are left out (the app shows them). Filters combine: `form_id` (its submissions), `automation_id` (leads that came in through the sequence's webhook or that it ran for), `status`, `since` (created at or after) and `until` (created before). Pages follow `next_cursor` (null on the last page): send it back as `cursor`; leads that arrive meanwhile come before the first page, so a walk sees each lead once.
+         * @description Archived leads are left out (DELETE /leads/{id} archives one). Filters combine: `form_id` (its submissions), `automation_id` (leads that came in through the sequence's webhook or that it ran for), `status`, `since` (created at or after) and `until` (created before). Pages follow `next_cursor` (null on the last page): send it back as `cursor`; leads that arrive meanwhile come before the first page, so a walk sees each lead once.
          */
         get: operations["listLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export leads as CSV
+         * @description Streams text/csv, as the app's export: id, name, email, phone, status, source, source_name, contact_id, created_at and `fields` (what was submitted, as one JSON cell), in id order. The filters are those of GET /leads (`status`, `form_id`, `automation_id`, `since`, `until`), and archived leads are left out as there. A cell that a spreadsheet would run as a formula (starting with = + - @, their full-width forms, a tab or a carriage return) is prefixed with '. A workspace runs two exports and import uploads at once: past them 429 with Retry-After. A filter that is not valid is a 422.
+         */
+        get: operations["exportLeads"];
         put?: never;
         post?: never;
         delete?: never;
@@ -854,7 +1089,11 @@ export interface paths {
         get: operations["getLead"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Archive a lead
+         * @description The lead leaves GET /leads and its export (GET /leads/{id} still finds it, with `archived_at`); nothing else about it changes, and runs under way for it go on. Archiving again changes nothing (204). POST /leads/{id}/restore brings it back.
+         */
+        delete: operations["archiveLead"];
         options?: never;
         head?: never;
         /**
@@ -882,6 +1121,26 @@ export interface paths {
          * @description The note shows on the lead in the app at once, with no author (`author_id` null): the audit log records the API key that wrote it. Leading and trailing spaces are trimmed; a note of spaces is a 422.
          */
         post: operations["addLeadNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an archived lead
+         * @description The lead comes back to GET /leads as it was. Restoring one that is not archived changes nothing. Answers the lead as GET /leads/{id} does.
+         */
+        post: operations["restoreLead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -928,7 +1187,7 @@ export interface paths {
         post?: never;
         /**
          * Archive a form
-         * @description The form leaves the list and its page and embeds stop taking submissions; its leads stay. Archiving again changes nothing (204). The app restores it.
+         * @description The form leaves the list and its page and embeds stop taking submissions; its leads stay. Archiving again changes nothing (204). POST /forms/{id}/restore brings it back.
          */
         delete: operations["deleteForm"];
         options?: never;
@@ -938,6 +1197,26 @@ export interface paths {
          * @description Fields given replace the form's; `fields` replaces the whole list. `active: true` publishes the form (its page and embeds take submissions), `false` unpublishes it (they answer that it is closed). `thank_you_message` or `redirect_url` null clears it. Leads already taken keep their fields. Answers the form as it now stands.
          */
         patch: operations["updateForm"];
+        trace?: never;
+    };
+    "/forms/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an archived form
+         * @description The form comes back to the list as it was: its page and embeds take submissions again if it is active (PATCH `active` to change that). Restoring one that is not archived changes nothing. Answers the form as GET /forms/{id} does.
+         */
+        post: operations["restoreForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/webhooks": {
@@ -1163,6 +1442,26 @@ export interface paths {
          * @description multipart/form-data: `file`, and optionally `type` (its MIME type, as Meta takes it) before the file. The type is read from the file's bytes and must be one WhatsApp takes, and the declared one if given (else 415): audio aac, amr, mpeg, mp4, ogg (16 MB); documents text, PDF, Word, Excel, PowerPoint (100 MB); images jpeg, png (5 MB); stickers webp (100 KB static, 500 KB animated); video mp4, 3gpp (16 MB). A larger file is refused with 413 as soon as it passes the limit. The answer `id` is the network's media id: use it in POST /messages (`{"type": "image", "image": {"id": "..."}}`) or a template header (`{id}`).
          */
         post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/messages/{id}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The media file of a message
+         * @description Extension. The file of a media message (image, video, audio, document, sticker) or of a template's media header, as the app's conversation view shows it: the bytes with their own `Content-Type`, at most 100 MB (the largest file WhatsApp takes). Plain images, video and audio come `inline`; anything else as an `attachment` with its file name. Files come from customers: the answer carries `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`. 404 `not_found` for a message this workspace does not have or one that carries no media; 404 `media_not_stored` while Parley holds no copy: still downloading (try again shortly), refused (the message says why), sent by link, or removed after the data retention period.
+         */
+        get: operations["getMessageMedia"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2779,6 +3078,15 @@ export interface operations {
                 };
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2818,6 +3126,459 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    syncTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "synced": 12
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        synced: number;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    archiveTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "template": {
+                     *         "id": "tpl_4Xb8Kq2mZp9LrT3vW1yA",
+                     *         "name": "order_shipped",
+                     *         "language": "en",
+                     *         "category": "UTILITY",
+                     *         "body": "Hi {{1}}, order {{2}} is on its way.",
+                     *         "variable_count": 2,
+                     *         "parameter_format": "POSITIONAL",
+                     *         "body_parameters": [],
+                     *         "header": null,
+                     *         "buttons": [],
+                     *         "status": "APPROVED",
+                     *         "rejected_reason": null,
+                     *         "status_reason": null,
+                     *         "quality_score": null,
+                     *         "created_at": "2026-11-02T09:15:00.000Z",
+                     *         "updated_at": "2026-11-02T11:40:12.000Z",
+                     *         "archived_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        template: {
+                            id: string;
+                            name: string;
+                            language: string;
+                            category: string;
+                            body: string;
+                            variable_count: number;
+                            /** @description NAMED: `template.body` may be an object keyed by `body_parameters` */
+                            parameter_format: "POSITIONAL" | "NAMED";
+                            /** @description A NAMED template's body variables in order; empty for positional ones */
+                            body_parameters: string[];
+                            /** @description null: the template has no header */
+                            header: {
+                                /** @description TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION */
+                                format: string;
+                                /** @description A send must give `template.header` */
+                                takes_value: boolean;
+                            } | null;
+                            buttons: {
+                                /** @description The button position: `template.buttons[].index` of a send */
+                                index: number;
+                                /** @description Meta's button type: QUICK_REPLY, URL, PHONE_NUMBER, COPY_CODE, OTP, FLOW... */
+                                type: string;
+                                /** @description The field of `template.buttons[]` that carries its value; null: the button takes none */
+                                takes: "payload" | "text" | "coupon_code" | null;
+                                /** @description A send must give it (a URL suffix, a coupon code) */
+                                required: boolean;
+                            }[];
+                            /** @description Meta's review: PENDING until reviewed, then APPROVED (sendable) or REJECTED; later PAUSED or DISABLED */
+                            status: string;
+                            /** @description A REJECTED template: Meta's reason, such as INCORRECT_CATEGORY */
+                            rejected_reason: string | null;
+                            /** @description Why a PAUSED or DISABLED template cannot be sent, when a refused send told Parley */
+                            status_reason: string | null;
+                            quality_score: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description When it was archived here; null once restored */
+                            archived_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    restoreTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "template": {
+                     *         "id": "tpl_4Xb8Kq2mZp9LrT3vW1yA",
+                     *         "name": "order_shipped",
+                     *         "language": "en",
+                     *         "category": "UTILITY",
+                     *         "body": "Hi {{1}}, order {{2}} is on its way.",
+                     *         "variable_count": 2,
+                     *         "parameter_format": "POSITIONAL",
+                     *         "body_parameters": [],
+                     *         "header": null,
+                     *         "buttons": [],
+                     *         "status": "APPROVED",
+                     *         "rejected_reason": null,
+                     *         "status_reason": null,
+                     *         "quality_score": null,
+                     *         "created_at": "2026-11-02T09:15:00.000Z",
+                     *         "updated_at": "2026-11-02T11:40:12.000Z",
+                     *         "archived_at": "2026-11-20T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        template: {
+                            id: string;
+                            name: string;
+                            language: string;
+                            category: string;
+                            body: string;
+                            variable_count: number;
+                            /** @description NAMED: `template.body` may be an object keyed by `body_parameters` */
+                            parameter_format: "POSITIONAL" | "NAMED";
+                            /** @description A NAMED template's body variables in order; empty for positional ones */
+                            body_parameters: string[];
+                            /** @description null: the template has no header */
+                            header: {
+                                /** @description TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION */
+                                format: string;
+                                /** @description A send must give `template.header` */
+                                takes_value: boolean;
+                            } | null;
+                            buttons: {
+                                /** @description The button position: `template.buttons[].index` of a send */
+                                index: number;
+                                /** @description Meta's button type: QUICK_REPLY, URL, PHONE_NUMBER, COPY_CODE, OTP, FLOW... */
+                                type: string;
+                                /** @description The field of `template.buttons[]` that carries its value; null: the button takes none */
+                                takes: "payload" | "text" | "coupon_code" | null;
+                                /** @description A send must give it (a URL suffix, a coupon code) */
+                                required: boolean;
+                            }[];
+                            /** @description Meta's review: PENDING until reviewed, then APPROVED (sendable) or REJECTED; later PAUSED or DISABLED */
+                            status: string;
+                            /** @description A REJECTED template: Meta's reason, such as INCORRECT_CATEGORY */
+                            rejected_reason: string | null;
+                            /** @description Why a PAUSED or DISABLED template cannot be sent, when a refused send told Parley */
+                            status_reason: string | null;
+                            quality_score: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description When it was archived here; null once restored */
+                            archived_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                status?: "queued" | "accepted" | "sent" | "delivered" | "read" | "failed";
+                direction?: "inbound" | "outbound";
+                limit?: number;
+                /** @description The next_cursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "messages": [
+                     *         {
+                     *           "id": "msg_7Hq1Ze",
+                     *           "direction": "inbound",
+                     *           "to": "919876543210",
+                     *           "type": "text",
+                     *           "wamid": "wamid.HBgMOTE5ODc2NTQzMjEwFQIAEhgg",
+                     *           "status": "read",
+                     *           "callback_data": null,
+                     *           "error": null,
+                     *           "text": "Where is my order?",
+                     *           "content": null,
+                     *           "context": null,
+                     *           "referral": null,
+                     *           "created_at": "2026-11-28T10:15:02.000Z",
+                     *           "updated_at": "2026-11-28T10:15:30.000Z",
+                     *           "contact_id": "ct_2bXk9q",
+                     *           "contact_name": "Asha"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "WyIxNzY0MzI0OTAyMDAwMDAwIiwibXNnXzdIcTFaZSJd"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        messages: {
+                            id: string;
+                            direction: string;
+                            to: string;
+                            type: string;
+                            wamid: string | null;
+                            status: "queued" | "accepted" | "sent" | "delivered" | "read" | "failed";
+                            callback_data: string | null;
+                            error: {
+                                code: number;
+                                reason: string;
+                            } | null;
+                            /** @description Extension: a text message's body; for other inbound types what a list shows (a button's title, a caption...) */
+                            text: string | null;
+                            /** @description Extension: the type's object in Meta's shape — for an inbound message as the network sent it (`button` {payload, text}, `interactive` {button_reply | list_reply}, media {id, mime_type, caption, filename}, `location`, `reaction`, `{contacts: [...]}`, `{errors}` for `unsupported`); for an outbound media, interactive, location or reaction message as sent, and contacts as `{contacts: [...]}` */
+                            content: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Extension, inbound only: what the message replies to and whether it was forwarded */
+                            context: {
+                                /** @description The network id of the message replied or reacted to */
+                                wamid: string | null;
+                                /** @description Parley's id for that message, when Parley has it */
+                                message_id: string | null;
+                                forwarded: boolean;
+                                frequently_forwarded: boolean;
+                                /** @description The catalog item asked about: {catalog_id, product_retailer_id} */
+                                referred_product: {
+                                    [key: string]: unknown;
+                                } | null;
+                            } | null;
+                            /** @description Extension, inbound only: the click-to-WhatsApp ad or post the customer came from, in Meta's shape (source_url, source_type, source_id, headline, body, ctwa_clid...) */
+                            referral: {
+                                [key: string]: unknown;
+                            } | null;
+                            created_at: string;
+                            updated_at: string;
+                            contact_id: string | null;
+                            contact_name: string | null;
+                        }[];
+                        /** @description Send it back as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3283,7 +4044,428 @@ export interface operations {
                 };
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "number": {
+                     *         "id": "pn_7Hc2Lm9QaX4tVw1Rz8Kd",
+                     *         "display_phone": "+1 555 0199",
+                     *         "phone_number_id": "106540352242922",
+                     *         "business_account_id": "102290129340398",
+                     *         "provider": "whatsapp_cloud_api",
+                     *         "status": "paused",
+                     *         "paused": {
+                     *           "at": "2026-11-20T08:12:40.000Z",
+                     *           "code": 190,
+                     *           "reason": "Error validating access token: Session has expired",
+                     *           "what_to_do": "The access token has expired or was revoked: save a new access token (a System User token does not expire)."
+                     *         },
+                     *         "webhook_url": "https://parley.example.com/api/webhooks/whatsapp/pn_7Hc2Lm9QaX4tVw1Rz8Kd",
+                     *         "verified_name": "Acme Shoes",
+                     *         "quality_rating": "GREEN",
+                     *         "messaging_limit_tier": "TIER_1K",
+                     *         "templates_synced_at": "2026-11-02T09:15:00.000Z",
+                     *         "connected_at": "2026-11-01T16:03:21.000Z"
+                     *       },
+                     *       "webhook": {
+                     *         "callback_url": "https://parley.example.com/api/webhooks/whatsapp",
+                     *         "verify_token": "parley_3f9a1c0d5e7b2a4c6d8e0f1a2b3c4d5e"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /** @description Null when none is connected */
+                        number: {
+                            id: string;
+                            display_phone: string;
+                            /** @description Meta's id of the phone number */
+                            phone_number_id: string;
+                            /** @description Meta's id of the WhatsApp Business Account */
+                            business_account_id: string;
+                            provider: "simulator" | "whatsapp_cloud_api";
+                            status: "connected" | "paused";
+                            /** @description Meta refuses to send from the number (its token, account or payment): its sends are held and its broadcasts paused until it is put right (a new access token saved, or POST /number/check) */
+                            paused: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description Meta's error code */
+                                code: number;
+                                /** @description Meta's words */
+                                reason: string;
+                                what_to_do: string | null;
+                            } | null;
+                            webhook_url: string;
+                            verified_name: string | null;
+                            quality_rating: string | null;
+                            messaging_limit_tier: string | null;
+                            templates_synced_at: string | null;
+                            /** Format: date-time */
+                            connected_at: string;
+                        } | null;
+                        webhook: {
+                            callback_url: string;
+                            /** @description Only to those who may connect a number */
+                            verify_token?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    connectNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone_number_id": "106540352242922",
+                 *       "business_account_id": "102290129340398",
+                 *       "access_token": "EAAG...",
+                 *       "app_secret": "4f1d..."
+                 *     }
+                 */
+                "application/json": {
+                    phone_number_id: string;
+                    business_account_id: string;
+                    access_token: string;
+                    app_secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "number": {
+                     *         "id": "pn_7Hc2Lm9QaX4tVw1Rz8Kd",
+                     *         "display_phone": "+1 555 0199",
+                     *         "phone_number_id": "106540352242922",
+                     *         "business_account_id": "102290129340398",
+                     *         "provider": "whatsapp_cloud_api",
+                     *         "status": "connected",
+                     *         "paused": null,
+                     *         "webhook_url": "https://parley.example.com/api/webhooks/whatsapp/pn_7Hc2Lm9QaX4tVw1Rz8Kd",
+                     *         "verified_name": "Acme Shoes",
+                     *         "quality_rating": "GREEN",
+                     *         "messaging_limit_tier": "TIER_1K",
+                     *         "templates_synced_at": "2026-11-02T09:15:00.000Z",
+                     *         "connected_at": "2026-11-01T16:03:21.000Z"
+                     *       },
+                     *       "templates_synced": 12
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        number: {
+                            id: string;
+                            display_phone: string;
+                            /** @description Meta's id of the phone number */
+                            phone_number_id: string;
+                            /** @description Meta's id of the WhatsApp Business Account */
+                            business_account_id: string;
+                            provider: "simulator" | "whatsapp_cloud_api";
+                            status: "connected" | "paused";
+                            /** @description Meta refuses to send from the number (its token, account or payment): its sends are held and its broadcasts paused until it is put right (a new access token saved, or POST /number/check) */
+                            paused: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description Meta's error code */
+                                code: number;
+                                /** @description Meta's words */
+                                reason: string;
+                                what_to_do: string | null;
+                            } | null;
+                            webhook_url: string;
+                            verified_name: string | null;
+                            quality_rating: string | null;
+                            messaging_limit_tier: string | null;
+                            templates_synced_at: string | null;
+                            /** Format: date-time */
+                            connected_at: string;
+                        };
+                        /** @description How many templates were copied from the number's account; null when that failed */
+                        templates_synced: number | null;
+                        /** @description Why the templates could not be copied */
+                        sync_error?: string;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    disconnectNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    checkNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "resumed": true,
+                     *       "number": {
+                     *         "id": "pn_7Hc2Lm9QaX4tVw1Rz8Kd",
+                     *         "display_phone": "+1 555 0199",
+                     *         "phone_number_id": "106540352242922",
+                     *         "business_account_id": "102290129340398",
+                     *         "provider": "whatsapp_cloud_api",
+                     *         "status": "connected",
+                     *         "paused": null,
+                     *         "webhook_url": "https://parley.example.com/api/webhooks/whatsapp/pn_7Hc2Lm9QaX4tVw1Rz8Kd",
+                     *         "verified_name": "Acme Shoes",
+                     *         "quality_rating": "GREEN",
+                     *         "messaging_limit_tier": "TIER_1K",
+                     *         "templates_synced_at": "2026-11-02T09:15:00.000Z",
+                     *         "connected_at": "2026-11-01T16:03:21.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /** @description The number was paused and sends again */
+                        resumed: boolean;
+                        number: {
+                            id: string;
+                            display_phone: string;
+                            /** @description Meta's id of the phone number */
+                            phone_number_id: string;
+                            /** @description Meta's id of the WhatsApp Business Account */
+                            business_account_id: string;
+                            provider: "simulator" | "whatsapp_cloud_api";
+                            status: "connected" | "paused";
+                            /** @description Meta refuses to send from the number (its token, account or payment): its sends are held and its broadcasts paused until it is put right (a new access token saved, or POST /number/check) */
+                            paused: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description Meta's error code */
+                                code: number;
+                                /** @description Meta's words */
+                                reason: string;
+                                what_to_do: string | null;
+                            } | null;
+                            webhook_url: string;
+                            verified_name: string | null;
+                            quality_rating: string | null;
+                            messaging_limit_tier: string | null;
+                            templates_synced_at: string | null;
+                            /** Format: date-time */
+                            connected_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3445,7 +4627,7 @@ export interface operations {
                      *       "result": true,
                      *       "broadcasts": [
                      *         {
-                     *           "id": "bc_6Yw1rN",
+                     *           "id": "brd_6Yw1rN",
                      *           "name": "Diwali offer",
                      *           "status": "sending",
                      *           "paused_reason": null,
@@ -3477,7 +4659,7 @@ export interface operations {
                      *           "cancelled_at": null,
                      *           "counts": {
                      *             "audience": 1200,
-                     *             "queued": 300,
+                     *             "queued": 285,
                      *             "sent": 900,
                      *             "delivered": 850,
                      *             "read": 610,
@@ -3752,7 +4934,7 @@ export interface operations {
                      * @example {
                      *       "result": true,
                      *       "broadcast": {
-                     *         "id": "bc_6Yw1rN",
+                     *         "id": "brd_6Yw1rN",
                      *         "name": "Diwali offer",
                      *         "status": "sending",
                      *         "paused_reason": null,
@@ -3784,7 +4966,7 @@ export interface operations {
                      *         "cancelled_at": null,
                      *         "counts": {
                      *           "audience": 1200,
-                     *           "queued": 300,
+                     *           "queued": 285,
                      *           "sent": 900,
                      *           "delivered": 850,
                      *           "read": 610,
@@ -4376,7 +5558,7 @@ export interface operations {
                      * @example {
                      *       "result": true,
                      *       "broadcast": {
-                     *         "id": "bc_6Yw1rN",
+                     *         "id": "brd_6Yw1rN",
                      *         "name": "Diwali offer",
                      *         "status": "sending",
                      *         "paused_reason": null,
@@ -4408,7 +5590,7 @@ export interface operations {
                      *         "cancelled_at": null,
                      *         "counts": {
                      *           "audience": 1200,
-                     *           "queued": 300,
+                     *           "queued": 285,
                      *           "sent": 900,
                      *           "delivered": 850,
                      *           "read": 610,
@@ -4500,6 +5682,15 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4690,6 +5881,15 @@ export interface operations {
                 };
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4721,7 +5921,7 @@ export interface operations {
                      * @example {
                      *       "result": true,
                      *       "broadcast": {
-                     *         "id": "bc_6Yw1rN",
+                     *         "id": "brd_6Yw1rN",
                      *         "name": "Diwali offer",
                      *         "status": "sending",
                      *         "paused_reason": null,
@@ -4753,7 +5953,7 @@ export interface operations {
                      *         "cancelled_at": null,
                      *         "counts": {
                      *           "audience": 1200,
-                     *           "queued": 300,
+                     *           "queued": 285,
                      *           "sent": 900,
                      *           "delivered": 850,
                      *           "read": 610,
@@ -4854,6 +6054,15 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4893,7 +6102,7 @@ export interface operations {
                      * @example {
                      *       "result": true,
                      *       "broadcast": {
-                     *         "id": "bc_6Yw1rN",
+                     *         "id": "brd_6Yw1rN",
                      *         "name": "Diwali offer",
                      *         "status": "sending",
                      *         "paused_reason": null,
@@ -4925,7 +6134,7 @@ export interface operations {
                      *         "cancelled_at": null,
                      *         "counts": {
                      *           "audience": 1200,
-                     *           "queued": 300,
+                     *           "queued": 285,
                      *           "sent": 900,
                      *           "delivered": 850,
                      *           "read": 610,
@@ -5026,6 +6235,15 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5065,7 +6283,7 @@ export interface operations {
                      * @example {
                      *       "result": true,
                      *       "broadcast": {
-                     *         "id": "bc_6Yw1rN",
+                     *         "id": "brd_6Yw1rN",
                      *         "name": "Diwali offer",
                      *         "status": "sending",
                      *         "paused_reason": null,
@@ -5097,7 +6315,7 @@ export interface operations {
                      *         "cancelled_at": null,
                      *         "counts": {
                      *           "audience": 1200,
-                     *           "queued": 300,
+                     *           "queued": 285,
                      *           "sent": 900,
                      *           "delivered": 850,
                      *           "read": 610,
@@ -5198,6 +6416,15 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5241,7 +6468,7 @@ export interface operations {
                      *       "result": true,
                      *       "automations": [
                      *         {
-                     *           "id": "au_3Lm8Qe",
+                     *           "id": "fl_3Lm8Qe",
                      *           "name": "Welcome new sign-ups",
                      *           "kind": "flow",
                      *           "trigger": {
@@ -5390,7 +6617,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "result": true,
-                     *       "id": "au_3Lm8Qe",
+                     *       "id": "fl_3Lm8Qe",
                      *       "kind": "flow",
                      *       "published": true
                      *     }
@@ -5496,7 +6723,7 @@ export interface operations {
                      * @example {
                      *       "result": true,
                      *       "automation": {
-                     *         "id": "au_3Lm8Qe",
+                     *         "id": "fl_3Lm8Qe",
                      *         "name": "Welcome new sign-ups",
                      *         "kind": "flow",
                      *         "trigger": {
@@ -5656,6 +6883,15 @@ export interface operations {
                 };
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5695,6 +6931,15 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5768,7 +7013,7 @@ export interface operations {
                      * @example {
                      *       "result": true,
                      *       "automation": {
-                     *         "id": "au_3Lm8Qe",
+                     *         "id": "fl_3Lm8Qe",
                      *         "name": "Welcome new sign-ups",
                      *         "kind": "flow",
                      *         "trigger": {
@@ -5983,6 +7228,292 @@ export interface operations {
             };
         };
     };
+    restoreAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "automation": {
+                     *         "id": "fl_3Lm8Qe",
+                     *         "name": "Welcome new sign-ups",
+                     *         "kind": "flow",
+                     *         "trigger": {
+                     *           "type": "event",
+                     *           "event": "signup"
+                     *         },
+                     *         "status": "published",
+                     *         "published": true,
+                     *         "published_version": 2,
+                     *         "draft_version": 2,
+                     *         "created_at": "2026-11-02T11:20:00.000Z",
+                     *         "updated_at": "2026-11-20T08:05:31.000Z",
+                     *         "archived_at": null,
+                     *         "unpublished_changes": false,
+                     *         "draft": {
+                     *           "name": "Welcome new sign-ups",
+                     *           "trigger": {
+                     *             "type": "event",
+                     *             "event": "signup"
+                     *           },
+                     *           "steps": [
+                     *             {
+                     *               "id": "tag",
+                     *               "type": "add_tag",
+                     *               "tag": "signed-up"
+                     *             },
+                     *             {
+                     *               "id": "welcome",
+                     *               "type": "send_template",
+                     *               "template": {
+                     *                 "name": "welcome",
+                     *                 "language": "en"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         "published_definition": {
+                     *           "name": "Welcome new sign-ups",
+                     *           "trigger": {
+                     *             "type": "event",
+                     *             "event": "signup"
+                     *           },
+                     *           "steps": [
+                     *             {
+                     *               "id": "tag",
+                     *               "type": "add_tag",
+                     *               "tag": "signed-up"
+                     *             },
+                     *             {
+                     *               "id": "welcome",
+                     *               "type": "send_template",
+                     *               "template": {
+                     *                 "name": "welcome",
+                     *                 "language": "en"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         "versions": [
+                     *           {
+                     *             "version": 2,
+                     *             "published_at": "2026-11-20T08:05:31.000Z"
+                     *           },
+                     *           {
+                     *             "version": 1,
+                     *             "published_at": "2026-11-02T11:20:00.000Z"
+                     *           }
+                     *         ],
+                     *         "runs": {
+                     *           "total": 318,
+                     *           "running": 4,
+                     *           "waiting": 12,
+                     *           "completed": 297,
+                     *           "failed": 3,
+                     *           "stopped": 2,
+                     *           "last_run_at": "2026-11-28T09:41:12.000Z"
+                     *         },
+                     *         "warnings": [],
+                     *         "webhook": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        automation: {
+                            id: string;
+                            name: string;
+                            kind: "flow" | "sequence";
+                            trigger: {
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            status: "draft" | "published" | "archived";
+                            /** @description New runs start on its published version */
+                            published: boolean;
+                            published_version: number | null;
+                            /** @description The latest version, what a PATCH changes */
+                            draft_version: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            archived_at: string | null;
+                            /** @description The latest version is not the published one */
+                            unpublished_changes: boolean;
+                            draft: {
+                                [key: string]: unknown;
+                            };
+                            published_definition: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description The versions ever published, newest first */
+                            versions: {
+                                version: number;
+                                /** Format: date-time */
+                                published_at: string;
+                            }[];
+                            runs: {
+                                total: number;
+                                running: number;
+                                waiting: number;
+                                completed: number;
+                                failed: number;
+                                stopped: number;
+                                last_run_at: string | null;
+                            };
+                            warnings: {
+                                step: string;
+                                message: string;
+                            }[];
+                            /** @description A webhook sequence's intake address; its secret goes in the path or the x-api-key header */
+                            webhook: {
+                                url_without_secret: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    rotateAutomationSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "webhook": {
+                     *         "url": "https://parley.example.com/api/automation/webhooks/sq_7Hd2Kx/whsec_4f9a1c0e8b7d6a5f3e2d1c0b",
+                     *         "url_without_secret": "https://parley.example.com/api/automation/webhooks/sq_7Hd2Kx",
+                     *         "secret": "whsec_4f9a1c0e8b7d6a5f3e2d1c0b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /** @description A sequence started by a webhook: its intake address and secret, shown here once (the app shows them to the team) */
+                        webhook: {
+                            url: string;
+                            url_without_secret: string;
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     listConversations: {
         parameters: {
             query?: {
@@ -6029,7 +7560,8 @@ export interface operations {
                      *           "unread_count": 2,
                      *           "last_message_at": "2026-11-28T10:15:02.000Z",
                      *           "created_at": "2026-11-27T08:01:44.120Z",
-                     *           "bot": null
+                     *           "bot": null,
+                     *           "bot_waiting": null
                      *         }
                      *       ],
                      *       "next_cursor": null
@@ -6064,6 +7596,11 @@ export interface operations {
                             created_at: string;
                             /** @description The bot answering the conversation (a reply from the team stops it), or null */
                             bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
                                 automation_id: string;
                                 name: string;
                             } | null;
@@ -6141,7 +7678,8 @@ export interface operations {
                      *         "unread_count": 2,
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
-                     *         "bot": null
+                     *         "bot": null,
+                     *         "bot_waiting": null
                      *       }
                      *     }
                      */
@@ -6168,7 +7706,8 @@ export interface operations {
                          *       "unread_count": 2,
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
-                         *       "bot": null
+                         *       "bot": null,
+                         *       "bot_waiting": null
                          *     }
                          */
                         conversation: {
@@ -6200,6 +7739,11 @@ export interface operations {
                                 automation_id: string;
                                 name: string;
                             } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -6215,6 +7759,15 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6410,7 +7963,8 @@ export interface operations {
                      *         "unread_count": 2,
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
-                     *         "bot": null
+                     *         "bot": null,
+                     *         "bot_waiting": null
                      *       }
                      *     }
                      */
@@ -6437,7 +7991,8 @@ export interface operations {
                          *       "unread_count": 2,
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
-                         *       "bot": null
+                         *       "bot": null,
+                         *       "bot_waiting": null
                          *     }
                          */
                         conversation: {
@@ -6466,6 +8021,11 @@ export interface operations {
                             created_at: string;
                             /** @description The bot answering the conversation (a reply from the team stops it), or null */
                             bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
                                 automation_id: string;
                                 name: string;
                             } | null;
@@ -6586,7 +8146,8 @@ export interface operations {
                      *         "unread_count": 2,
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
-                     *         "bot": null
+                     *         "bot": null,
+                     *         "bot_waiting": null
                      *       }
                      *     }
                      */
@@ -6613,7 +8174,8 @@ export interface operations {
                          *       "unread_count": 2,
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
-                         *       "bot": null
+                         *       "bot": null,
+                         *       "bot_waiting": null
                          *     }
                          */
                         conversation: {
@@ -6642,6 +8204,11 @@ export interface operations {
                             created_at: string;
                             /** @description The bot answering the conversation (a reply from the team stops it), or null */
                             bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
                                 automation_id: string;
                                 name: string;
                             } | null;
@@ -6735,7 +8302,8 @@ export interface operations {
                      *         "unread_count": 2,
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
-                     *         "bot": null
+                     *         "bot": null,
+                     *         "bot_waiting": null
                      *       }
                      *     }
                      */
@@ -6762,7 +8330,8 @@ export interface operations {
                          *       "unread_count": 2,
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
-                         *       "bot": null
+                         *       "bot": null,
+                         *       "bot_waiting": null
                          *     }
                          */
                         conversation: {
@@ -6791,6 +8360,479 @@ export interface operations {
                             created_at: string;
                             /** @description The bot answering the conversation (a reply from the team stops it), or null */
                             bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    markConversationPending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "conversation": {
+                     *         "id": "ct_2bXk9q",
+                     *         "contact": {
+                     *           "id": "ct_2bXk9q",
+                     *           "phone": "919876543210",
+                     *           "name": "Asha"
+                     *         },
+                     *         "status": "open",
+                     *         "assignee": {
+                     *           "id": "usr_7Qm2",
+                     *           "name": "Ravi"
+                     *         },
+                     *         "team": {
+                     *           "id": "team_4Hs1",
+                     *           "name": "Sales"
+                     *         },
+                     *         "unread_count": 2,
+                     *         "last_message_at": "2026-11-28T10:15:02.000Z",
+                     *         "created_at": "2026-11-27T08:01:44.120Z",
+                     *         "bot": null,
+                     *         "bot_waiting": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /**
+                         * @example {
+                         *       "id": "ct_2bXk9q",
+                         *       "contact": {
+                         *         "id": "ct_2bXk9q",
+                         *         "phone": "919876543210",
+                         *         "name": "Asha"
+                         *       },
+                         *       "status": "open",
+                         *       "assignee": {
+                         *         "id": "usr_7Qm2",
+                         *         "name": "Ravi"
+                         *       },
+                         *       "team": {
+                         *         "id": "team_4Hs1",
+                         *         "name": "Sales"
+                         *       },
+                         *       "unread_count": 2,
+                         *       "last_message_at": "2026-11-28T10:15:02.000Z",
+                         *       "created_at": "2026-11-27T08:01:44.120Z",
+                         *       "bot": null,
+                         *       "bot_waiting": null
+                         *     }
+                         */
+                        conversation: {
+                            /** @description The conversation's id: its contact's id */
+                            id: string;
+                            contact: {
+                                id: string;
+                                phone: string;
+                                name: string | null;
+                            };
+                            status: "open" | "pending" | "resolved";
+                            /** @description The member who has it, or null when no one has */
+                            assignee: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The team it was given to (POST .../assign with team_id, automatic assignment, a bot), or null */
+                            team: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description Customer messages since the team last read it, at most 100 */
+                            unread_count: number;
+                            last_message_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The bot answering the conversation (a reply from the team stops it), or null */
+                            bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    stopConversationBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "conversation": {
+                     *         "id": "ct_2bXk9q",
+                     *         "contact": {
+                     *           "id": "ct_2bXk9q",
+                     *           "phone": "919876543210",
+                     *           "name": "Asha"
+                     *         },
+                     *         "status": "open",
+                     *         "assignee": {
+                     *           "id": "usr_7Qm2",
+                     *           "name": "Ravi"
+                     *         },
+                     *         "team": {
+                     *           "id": "team_4Hs1",
+                     *           "name": "Sales"
+                     *         },
+                     *         "unread_count": 2,
+                     *         "last_message_at": "2026-11-28T10:15:02.000Z",
+                     *         "created_at": "2026-11-27T08:01:44.120Z",
+                     *         "bot": null,
+                     *         "bot_waiting": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /**
+                         * @example {
+                         *       "id": "ct_2bXk9q",
+                         *       "contact": {
+                         *         "id": "ct_2bXk9q",
+                         *         "phone": "919876543210",
+                         *         "name": "Asha"
+                         *       },
+                         *       "status": "open",
+                         *       "assignee": {
+                         *         "id": "usr_7Qm2",
+                         *         "name": "Ravi"
+                         *       },
+                         *       "team": {
+                         *         "id": "team_4Hs1",
+                         *         "name": "Sales"
+                         *       },
+                         *       "unread_count": 2,
+                         *       "last_message_at": "2026-11-28T10:15:02.000Z",
+                         *       "created_at": "2026-11-27T08:01:44.120Z",
+                         *       "bot": null,
+                         *       "bot_waiting": null
+                         *     }
+                         */
+                        conversation: {
+                            /** @description The conversation's id: its contact's id */
+                            id: string;
+                            contact: {
+                                id: string;
+                                phone: string;
+                                name: string | null;
+                            };
+                            status: "open" | "pending" | "resolved";
+                            /** @description The member who has it, or null when no one has */
+                            assignee: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The team it was given to (POST .../assign with team_id, automatic assignment, a bot), or null */
+                            team: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description Customer messages since the team last read it, at most 100 */
+                            unread_count: number;
+                            last_message_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The bot answering the conversation (a reply from the team stops it), or null */
+                            bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    resumeConversationBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "conversation": {
+                     *         "id": "ct_2bXk9q",
+                     *         "contact": {
+                     *           "id": "ct_2bXk9q",
+                     *           "phone": "919876543210",
+                     *           "name": "Asha"
+                     *         },
+                     *         "status": "open",
+                     *         "assignee": {
+                     *           "id": "usr_7Qm2",
+                     *           "name": "Ravi"
+                     *         },
+                     *         "team": {
+                     *           "id": "team_4Hs1",
+                     *           "name": "Sales"
+                     *         },
+                     *         "unread_count": 2,
+                     *         "last_message_at": "2026-11-28T10:15:02.000Z",
+                     *         "created_at": "2026-11-27T08:01:44.120Z",
+                     *         "bot": null,
+                     *         "bot_waiting": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /**
+                         * @example {
+                         *       "id": "ct_2bXk9q",
+                         *       "contact": {
+                         *         "id": "ct_2bXk9q",
+                         *         "phone": "919876543210",
+                         *         "name": "Asha"
+                         *       },
+                         *       "status": "open",
+                         *       "assignee": {
+                         *         "id": "usr_7Qm2",
+                         *         "name": "Ravi"
+                         *       },
+                         *       "team": {
+                         *         "id": "team_4Hs1",
+                         *         "name": "Sales"
+                         *       },
+                         *       "unread_count": 2,
+                         *       "last_message_at": "2026-11-28T10:15:02.000Z",
+                         *       "created_at": "2026-11-27T08:01:44.120Z",
+                         *       "bot": null,
+                         *       "bot_waiting": null
+                         *     }
+                         */
+                        conversation: {
+                            /** @description The conversation's id: its contact's id */
+                            id: string;
+                            contact: {
+                                id: string;
+                                phone: string;
+                                name: string | null;
+                            };
+                            status: "open" | "pending" | "resolved";
+                            /** @description The member who has it, or null when no one has */
+                            assignee: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The team it was given to (POST .../assign with team_id, automatic assignment, a bot), or null */
+                            team: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description Customer messages since the team last read it, at most 100 */
+                            unread_count: number;
+                            last_message_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The bot answering the conversation (a reply from the team stops it), or null */
+                            bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
                                 automation_id: string;
                                 name: string;
                             } | null;
@@ -7332,6 +9374,15 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8337,6 +10388,15 @@ export interface operations {
                 };
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8376,6 +10436,15 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9206,6 +11275,15 @@ export interface operations {
                 };
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9420,6 +11498,68 @@ export interface operations {
             };
         };
     };
+    exportLeads: {
+        parameters: {
+            query?: {
+                /** @description new, contacted, qualified, won or lost */
+                status?: "new" | "contacted" | "qualified" | "won" | "lost";
+                /** @description Leads of this form's submissions */
+                form_id?: string;
+                /** @description Leads that came in through this sequence's webhook or that it ran for */
+                automation_id?: string;
+                /** @description Leads created at or after this moment (ISO 8601 with a time zone) */
+                since?: string;
+                /** @description Leads created before this moment (ISO 8601 with a time zone) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,name,email,phone,status,source,source_name,contact_id,created_at,fields
+                     *     ld_8f2k3j4h5g6f7d8s,Asha Rao,asha@example.com,+919876543210,new,form,Contact form,ct_5d6e7f8a9b0c1d2e,2026-11-27T09:30:00.000Z,"{""name"": ""Asha Rao"", ""email"": ""asha@example.com""}"
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     getLead: {
         parameters: {
             query?: never;
@@ -9499,6 +11639,62 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    archiveLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             401: {
@@ -9892,6 +12088,124 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    restoreLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "lead": {
+                     *         "id": "ld_8f2k3j4h5g6f7d8s",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "phone": "+919876543210",
+                     *         "status": "new",
+                     *         "source": "form",
+                     *         "source_id": "fm_2b7c9d1e3f4a5b6c",
+                     *         "source_name": "Contact form",
+                     *         "contact_id": "ct_5d6e7f8a9b0c1d2e",
+                     *         "owner_id": null,
+                     *         "owner_name": null,
+                     *         "archived_at": null,
+                     *         "created_at": "2026-11-27T09:30:00.000Z",
+                     *         "fields": {
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.com",
+                     *           "company_size": "11-50"
+                     *         },
+                     *         "labels": {
+                     *           "name": "Name",
+                     *           "email": "E-mail",
+                     *           "company_size": "Company size"
+                     *         },
+                     *         "updated_at": "2026-11-27T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        lead: {
+                            id: string;
+                            name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description new, contacted, qualified, won or lost */
+                            status: string;
+                            source: "form" | "webhook";
+                            source_id: string;
+                            source_name: string | null;
+                            contact_id: string | null;
+                            owner_id: string | null;
+                            owner_name: string | null;
+                            archived_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A form's lead: each field's label, by name */
+                            labels: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10643,6 +12957,146 @@ export interface operations {
             };
         };
     };
+    restoreForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "form": {
+                     *         "id": "fm_2b7c9d1e3f4a5b6c",
+                     *         "name": "Demo request",
+                     *         "token": "ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU",
+                     *         "active": true,
+                     *         "fields": [
+                     *           {
+                     *             "name": "name",
+                     *             "label": "Name",
+                     *             "type": "text",
+                     *             "required": true
+                     *           },
+                     *           {
+                     *             "name": "email",
+                     *             "label": "E-mail",
+                     *             "type": "email",
+                     *             "required": true
+                     *           },
+                     *           {
+                     *             "name": "company_size",
+                     *             "label": "Company size",
+                     *             "type": "select",
+                     *             "required": false,
+                     *             "options": [
+                     *               "1-10",
+                     *               "11-50"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "thank_you_message": "Thanks! We will call you within a day.",
+                     *         "redirect_url": null,
+                     *         "archived_at": null,
+                     *         "created_at": "2026-11-27T09:00:00.000Z",
+                     *         "updated_at": "2026-11-27T09:15:00.000Z",
+                     *         "leads": 12
+                     *       },
+                     *       "embed": {
+                     *         "hosted_url": "https://app.parley.example/f/ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU",
+                     *         "script": "<script src=\"https://app.parley.example/f/ft_Q2hhbmdlIG1lOiBhIHRva2VuIGV4YW1wbGU/embed.js\" async></script>",
+                     *         "html": "<form method=\"post\" action=\"https://app.parley.example/api/forms/submit\">…</form>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        form: {
+                            id: string;
+                            name: string;
+                            /** @description The hosted page is /f/{token} */
+                            token: string;
+                            active: boolean;
+                            fields: {
+                                name: string;
+                                label: string;
+                                /** @description text, email, tel, textarea, select, checkbox... */
+                                type: string;
+                                required: boolean;
+                                options?: string[];
+                            }[];
+                            thank_you_message: string | null;
+                            redirect_url: string | null;
+                            /** @description Set while the form is archived (closed) */
+                            archived_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            leads: number;
+                        };
+                        /** @description Publish & embed: the three ways the form reaches people (they take submissions once active) */
+                        embed: {
+                            /** @description The form's own page, to link to */
+                            hosted_url: string;
+                            /** @description A script tag that renders the form where it is pasted */
+                            script: string;
+                            /** @description A plain HTML form that posts without JavaScript */
+                            html: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -10896,6 +13350,15 @@ export interface operations {
                 };
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10958,6 +13421,15 @@ export interface operations {
             };
             /** @description Every REST error; details only on 422, message_id only on a refused send */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11919,6 +14391,64 @@ export interface operations {
             };
         };
     };
+    getMessageMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with the media's own Content-Type (image/jpeg, application/pdf...) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     messageStatusWebhook: {
         parameters: {
             query?: never;
@@ -12208,7 +14738,7 @@ export interface operations {
                  *       "timestamp": "2026-11-28T10:15:02.512Z",
                  *       "data": {
                  *         "run_id": "run_3Xc7",
-                 *         "automation_id": "au_3Lm8Qe",
+                 *         "automation_id": "fl_3Lm8Qe",
                  *         "status": "completed",
                  *         "error": null,
                  *         "contact_id": "ct_2bXk9q",
@@ -12434,7 +14964,7 @@ export interface operations {
                  *       "type": "broadcast.completed",
                  *       "timestamp": "2026-11-28T10:15:02.512Z",
                  *       "data": {
-                 *         "id": "bc_6Yw1rN",
+                 *         "id": "brd_6Yw1rN",
                  *         "name": "Diwali offer",
                  *         "status": "completed",
                  *         "paused_reason": null,
@@ -12448,7 +14978,15 @@ export interface operations {
                  *             "vip"
                  *           ]
                  *         },
-                 *         "values": {},
+                 *         "values": {
+                 *           "body": [
+                 *             {
+                 *               "from": "contact",
+                 *               "field": "name",
+                 *               "fallback": "there"
+                 *             }
+                 *           ]
+                 *         },
                  *         "send_at": null,
                  *         "time_zone": "Asia/Kolkata",
                  *         "reply_window_hours": 24,
@@ -12474,9 +15012,9 @@ export interface operations {
                  *           }
                  *         ],
                  *         "limit": {
-                 *           "tier": "TIER_1K",
-                 *           "used_24h": 1188,
-                 *           "max_24h": 1000
+                 *           "tier": "TIER_10K",
+                 *           "used_24h": 1197,
+                 *           "max_24h": 10000
                  *         }
                  *       }
                  *     }
@@ -12588,7 +15126,7 @@ export interface operations {
                  *       "type": "number.paused",
                  *       "timestamp": "2026-11-28T10:15:02.512Z",
                  *       "data": {
-                 *         "number_id": "num_1Rf4",
+                 *         "number_id": "pn_1Rf4",
                  *         "phone_number_id": "106540352242922",
                  *         "display_phone": "+1 555-000-1111",
                  *         "code": 131031,
@@ -12666,7 +15204,7 @@ export interface operations {
                  *       "type": "number.resumed",
                  *       "timestamp": "2026-11-28T10:15:02.512Z",
                  *       "data": {
-                 *         "number_id": "num_1Rf4",
+                 *         "number_id": "pn_1Rf4",
                  *         "phone_number_id": "106540352242922",
                  *         "display_phone": "+1 555-000-1111",
                  *         "code": 131031,
@@ -12754,6 +15292,7 @@ export interface operations {
                  *         "last_message_at": "2026-11-28T10:15:02.000Z",
                  *         "created_at": "2026-11-27T08:01:44.120Z",
                  *         "bot": null,
+                 *         "bot_waiting": null,
                  *         "message_id": "msg_7Hq1Ze"
                  *       }
                  *     }
@@ -12789,6 +15328,11 @@ export interface operations {
                         created_at: string;
                         /** @description The bot answering the conversation (a reply from the team stops it), or null */
                         bot: {
+                            automation_id: string;
+                            name: string;
+                        } | null;
+                        /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                        bot_waiting: {
                             automation_id: string;
                             name: string;
                         } | null;
@@ -12864,6 +15408,7 @@ export interface operations {
                  *         "last_message_at": "2026-11-28T10:15:02.000Z",
                  *         "created_at": "2026-11-27T08:01:44.120Z",
                  *         "bot": null,
+                 *         "bot_waiting": null,
                  *         "changed_by": {
                  *           "type": "member",
                  *           "member_id": "usr_7Qm2"
@@ -12902,6 +15447,11 @@ export interface operations {
                         created_at: string;
                         /** @description The bot answering the conversation (a reply from the team stops it), or null */
                         bot: {
+                            automation_id: string;
+                            name: string;
+                        } | null;
+                        /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                        bot_waiting: {
                             automation_id: string;
                             name: string;
                         } | null;
@@ -12982,6 +15532,7 @@ export interface operations {
                  *         "last_message_at": "2026-11-28T10:15:02.000Z",
                  *         "created_at": "2026-11-27T08:01:44.120Z",
                  *         "bot": null,
+                 *         "bot_waiting": null,
                  *         "changed_by": {
                  *           "type": "member",
                  *           "member_id": "usr_7Qm2"
@@ -13020,6 +15571,11 @@ export interface operations {
                         created_at: string;
                         /** @description The bot answering the conversation (a reply from the team stops it), or null */
                         bot: {
+                            automation_id: string;
+                            name: string;
+                        } | null;
+                        /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                        bot_waiting: {
                             automation_id: string;
                             name: string;
                         } | null;

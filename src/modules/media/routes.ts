@@ -51,7 +51,7 @@ function registerMessageMedia(app: RestApp): void {
             description: "The file, with the media's own Content-Type (image/jpeg, application/pdf...)",
             content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
           },
-          ...errorResponses(401, 404, 429),
+          ...errorResponses(401, 404, 422, 429),
         },
       },
     },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { decodeCursor, encodeCursor } from '../../api/page-cursor.js';
 import type { RestApp } from '../../api/rest-app.js';
-import { errorResponses, Text } from '../../api/schema.js';
+import { errorResponses, PageCursor, PageLimit, Text } from '../../api/schema.js';
 import { effectWriter } from '../idempotency/outcome.js';
 import { getMessage, messageView } from './get-message.js';
 import { listMessages } from './list-messages.js';
@@ -12,10 +12,8 @@ const MessageListQuery = Type.Object(
   {
     status: Type.Optional(MessageStatusSchema),
     direction: Type.Optional(Type.Union([Type.Literal('inbound'), Type.Literal('outbound')])),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-    cursor: Type.Optional(
-      Text({ minLength: 1, maxLength: 512, description: 'The next_cursor of the page before' }),
-    ),
+    limit: PageLimit,
+    cursor: Type.Optional(PageCursor),
   },
   { additionalProperties: false },
 );

@@ -217,7 +217,7 @@ export function registerTemplateRoutes(app: RestApp): void {
                 'restored. Archiving again changes nothing. Answers the template with `archived_at`.',
               tags,
               params: IdParams,
-              response: { 200: ArchivedTemplateResult, ...errorResponses(401, 404, 429) },
+              response: { 200: ArchivedTemplateResult, ...errorResponses(401, 404, 422, 429) },
             }
           : {
               operationId: 'restoreTemplate',
@@ -227,7 +227,7 @@ export function registerTemplateRoutes(app: RestApp): void {
                 'archived changes nothing. Answers the template with `archived_at` null.',
               tags,
               params: IdParams,
-              response: { 200: ArchivedTemplateResult, ...errorResponses(401, 404, 429) },
+              response: { 200: ArchivedTemplateResult, ...errorResponses(401, 404, 422, 429) },
             },
       },
       async (request) => {
