@@ -1,7 +1,11 @@
+import type { Principal } from '../../api/principal.js';
 import type { Db, Queryable } from '../../db/db.js';
 
 /** Who made a change: a teammate, an API key, or Parley itself. */
 export type Actor = { type: 'user'; id: string } | { type: 'api_key'; id: string } | { type: 'system' };
+
+/** A REST v1 call's actor: the key it came with. */
+export const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
 
 export const AUDITED_ENTITIES = [
   'contact',

@@ -4,7 +4,7 @@ import type { Principal } from '../../api/principal.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { type Actor, recordAudit } from '../audit/record-audit.js';
+import { keyActor, recordAudit } from '../audit/record-audit.js';
 import { setArchived } from '../audit/set-archived.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { getApiAutomation, listApiAutomations } from './api-automations.js';
@@ -25,7 +25,6 @@ import { automationExamples as ex } from './v1-examples.js';
 
 const tags = ['automations'];
 const NOT_FOUND = 'No automation with that id';
-const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
 
 /** REST v1: flows and sequences from their definition JSON (docs/automation.md), as the app makes them. */
 export function registerAutomationRoutes(app: RestApp): void {

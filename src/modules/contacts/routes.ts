@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
 import { decodeCursor } from '../../api/page-cursor.js';
-import type { Principal } from '../../api/principal.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import type { Actor } from '../audit/record-audit.js';
+import { keyActor } from '../audit/record-audit.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { queueDeliveries } from '../webhooks/emit.js';
 import { changeContact } from './change-contact.js';
@@ -30,7 +29,6 @@ import { timelinePage } from './timeline.js';
 import { contactPhone, type UpsertResult, upsertContact } from './upsert-contact.js';
 
 const tags = ['contacts'];
-const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
 
 const upsertAnswer = ({ id, created }: UpsertResult) => ({
   status: created ? (201 as const) : (200 as const),

@@ -5,7 +5,7 @@ import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import type { Queryable } from '../../db/db.js';
 import { IdParams } from '../accounts/schemas.js';
-import { type Actor, audited, changedFields } from '../audit/record-audit.js';
+import { audited, changedFields, keyActor } from '../audit/record-audit.js';
 import { setArchived } from '../audit/set-archived.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { ApiFormList, ApiFormPatch, ApiFormQuery, ApiFormResult, ApiNewForm } from './api-schemas.js';
@@ -17,7 +17,6 @@ import { formChanges, updateForm } from './update-form.js';
 
 const tags = ['forms'];
 const NOT_FOUND = 'No form with that id';
-const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
 
 /** REST v1: the forms the app builds, with their hosted page and embed snippets; publish, edit, archive, restore. */
 export function registerFormRoutes(app: RestApp): void {

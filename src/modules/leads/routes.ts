@@ -5,7 +5,7 @@ import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import { sendCsv } from '../../api/send-csv.js';
 import { IdParams } from '../accounts/schemas.js';
-import { type Actor, audited, changedFields } from '../audit/record-audit.js';
+import { audited, changedFields, keyActor } from '../audit/record-audit.js';
 import { setArchived } from '../audit/set-archived.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { holdHeavyWork } from '../rate-limit/heavy-work.js';
@@ -30,7 +30,6 @@ import type { LeadNote } from './schemas.js';
 
 const tags = ['leads'];
 const NOT_FOUND = 'No lead with that id';
-const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
 
 /** REST v1: the leads the app lists and exports, one lead, its status and owner, its notes; archive, restore. */
 export function registerLeadRoutes(app: RestApp): void {

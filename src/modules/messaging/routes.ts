@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { decodeCursor, encodeCursor } from '../../api/page-cursor.js';
 import type { RestApp } from '../../api/rest-app.js';
-import { errorResponses, PageCursor, PageLimit, Text } from '../../api/schema.js';
+import { errorResponses, PageCursor, PageLimit } from '../../api/schema.js';
 import { effectWriter } from '../idempotency/outcome.js';
 import { getMessage, messageView } from './get-message.js';
 import { listMessages } from './list-messages.js';

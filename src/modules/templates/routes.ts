@@ -1,10 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
-import type { Principal } from '../../api/principal.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { type Actor, recordAudit } from '../audit/record-audit.js';
+import { keyActor, recordAudit } from '../audit/record-audit.js';
 import { setArchived } from '../audit/set-archived.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { createTemplate } from './create-template.js';
@@ -24,7 +23,6 @@ import { syncWorkspaceTemplates } from './sync-templates.js';
 
 const tags = ['templates'];
 const NOT_FOUND = 'No template with that id';
-const keyActor = (p: Principal): Actor => ({ type: 'api_key', id: p.keyId });
 
 const NewTemplateExample = {
   ...NewTemplateBody,
