@@ -50,7 +50,7 @@ export async function listApiAutomations(
          WHEN 'draft' THEN archived_at IS NULL AND published_version IS NULL
          ELSE archived_at IS NULL END
        AND ($3::bigint IS NULL OR ((extract(epoch FROM created_at) * 1000000)::bigint, id) < ($3::bigint, $4::text))
-     ORDER BY created_at DESC, id DESC LIMIT $5`,
+     ORDER BY automations.created_at DESC, automations.id DESC LIMIT $5`,
     [workspaceId, options.status ?? null, after?.micros ?? null, after?.id ?? null, options.limit + 1],
   );
   const page = rows.slice(0, options.limit);

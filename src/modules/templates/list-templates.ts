@@ -52,7 +52,7 @@ export async function listApiTemplates(
     `SELECT ${COLUMNS} FROM templates
      WHERE workspace_id = $1 AND archived_at IS NULL AND ($2::text IS NULL OR status = $2)
        AND ($3::bigint IS NULL OR ((extract(epoch FROM created_at) * 1000000)::bigint, id) < ($3::bigint, $4::text))
-     ORDER BY created_at DESC, id DESC LIMIT $5`,
+     ORDER BY templates.created_at DESC, templates.id DESC LIMIT $5`,
     [
       workspaceId,
       options.status === 'all' ? null : options.status.toUpperCase(),

@@ -82,7 +82,7 @@ export async function listApiDeliveries(
        ${MICROS('created_at')}::text AS micros
      FROM webhook_deliveries WHERE workspace_id = $1 AND endpoint_id = $2
        AND ($3::bigint IS NULL OR (${MICROS('created_at')}, id) < ($3::bigint, $4::text))
-     ORDER BY created_at DESC, id DESC LIMIT $5`,
+     ORDER BY webhook_deliveries.created_at DESC, webhook_deliveries.id DESC LIMIT $5`,
     [workspaceId, endpointId, after?.micros ?? null, after?.id ?? null, options.limit + 1],
   );
   const { items, next_cursor } = paged(rows, options.limit);
