@@ -14,3 +14,9 @@ const row = (file, project, seconds) =>
 console.log(`\nThe ten slowest of ${times.length} test files (${total.toFixed(0)} s in all):`);
 console.log(row('file', 'project', 'seconds'));
 for (const t of slowest) console.log(row(t.file, t.project, t.seconds.toFixed(1)));
+// postgres-alone runs one file at a time: its seconds are the run's, not shared between workers.
+const byProject = Object.groupBy(times, (t) => t.project);
+const sums = Object.entries(byProject).map(
+  ([p, ts]) => `${p} ${ts.reduce((s, t) => s + t.seconds, 0).toFixed(0)} s`,
+);
+console.log(`By project: ${sums.join(', ')}.`);
