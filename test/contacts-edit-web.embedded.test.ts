@@ -116,7 +116,13 @@ describe.skipIf(!hasChromium)('editing contacts and archiving in a browser', { t
 
   it('archives a form after a confirmation, closes its page, and restores it', async () => {
     await go('Forms');
+    // A form without a name is not made under another: the field says what to write.
+    await page.getByRole('button', { name: 'Create form' }).click();
+    await page.locator('.field-error', { hasText: 'Give the form a name' }).waitFor();
+    expect(await page.getByLabel('Form name').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('heading', { name: 'Forms', exact: true }).count()).toBe(1);
     await page.getByLabel('Form name').fill('Spring offer');
+    expect(await page.locator('.field-error').count()).toBe(0);
     await page.getByRole('button', { name: 'Create form' }).click();
     await page.getByRole('heading', { name: 'Spring offer' }).waitFor();
     await page.getByText('Draft: submissions are refused').waitFor();

@@ -12,6 +12,7 @@ import {
   CopyButton,
   Empty,
   ErrorNote,
+  InputField,
   Loading,
   PageHeader,
   SaveButton,
@@ -27,12 +28,15 @@ export function FormsPage() {
   const [archived, setArchived] = useState(false);
   const list = useApi<FormList>(`/forms${archived ? '?archived=true' : ''}`);
   const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string>();
   const create = useAction();
-  const add = () =>
-    create.run(async () => {
-      const r = await api<NewForm>('POST', '/forms', { name: name.trim() || 'Contact form' });
+  const add = () => {
+    if (!name.trim()) return setNameError('Give the form a name, e.g. "Contact form".');
+    return create.run(async () => {
+      const r = await api<NewForm>('POST', '/forms', { name: name.trim() });
       navigate(`/forms/${r.id}`);
     });
+  };
   return (
     <>
       <PageHeader
@@ -42,15 +46,18 @@ export function FormsPage() {
       />
       <Card title="New form">
         <form className="row wrap align-end" onSubmit={submitHandler(add)}>
-          <label className="field">
-            <span>Form name</span>
-            <input
-              value={name}
-              maxLength={FIELD_LIMITS.formName}
-              placeholder="Contact form"
-              onChange={(e) => setName(e.target.value)}
-            />
-          </label>
+          <InputField
+            label="Form name"
+            value={name}
+            maxLength={FIELD_LIMITS.formName}
+            placeholder="Contact form"
+            error={nameError}
+            aria-invalid={Boolean(nameError)}
+            onChange={(e) => {
+              setName(e.target.value);
+              setNameError(undefined);
+            }}
+          />
           <button type="submit" className="btn primary" disabled={create.busy}>
             Create form
           </button>
