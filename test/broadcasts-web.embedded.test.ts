@@ -207,6 +207,10 @@ describe.skipIf(!hasChromium)('broadcasts in a browser', { timeout: 180_000 }, (
     await dialog.getByRole('button', { name: 'Yes, cancel it' }).click();
     await status.getByText('cancelled').waitFor();
     await expect(app.page.getByRole('button', { name: 'Resume' }).count()).resolves.toBe(0);
+    // Cancelled while scheduled: said so, not an audience of 0 and an empty list of recipients.
+    await app.page.getByTestId('never-started').waitFor();
+    expect(await app.page.getByTestId('broadcast-counts').count()).toBe(0);
+    expect(await app.page.getByRole('heading', { name: 'Recipients' }).count()).toBe(0);
     await screenshot(app.page, 'broadcasts-03-cancelled');
     expect((await received(OTHER)).length).toBe(0);
     expect((await received(ASHA)).length).toBe(1);

@@ -49,6 +49,8 @@ export function BroadcastPage({ id }: { id: string }) {
     });
   const canManage = session.can_manage;
   const points = timeline.data?.points ?? [];
+  // A broadcast cancelled while scheduled never drew its audience: no figures, no recipients to show.
+  const neverStarted = b.status === 'cancelled' && !b.started_at;
   return (
     <>
       <PageHeader
@@ -108,34 +110,44 @@ export function BroadcastPage({ id }: { id: string }) {
                       : `Created ${formatDate(b.created_at)}`}
             </span>
           </div>
-          <ProgressBar broadcast={b} label="Recipients done" />
+          {neverStarted ? (
+            <p data-testid="never-started">
+              Cancelled before it started: nobody was sent it, and its audience was never drawn.
+            </p>
+          ) : (
+            <ProgressBar broadcast={b} label="Recipients done" />
+          )}
           {b.status === 'waiting_for_limit' && <LimitNote broadcast={b} />}
           {b.status === 'paused' && b.paused_reason && (
             <p className="small" data-testid="paused-reason">
               {PAUSED_REASON[b.paused_reason]}
             </p>
           )}
-          <Counts broadcast={b} />
+          {!neverStarted && <Counts broadcast={b} />}
         </div>
       </Card>
-      <Card title="Delivered and read over time">
-        {points.length === 0 ? (
-          <p className="small muted">Nothing sent yet.</p>
-        ) : (
-          <Suspense fallback={<Loading label="Loading the chart" />}>
-            <TimeChart
-              title="Delivered and read"
-              series={[
-                { label: 'Delivered', points: points.map((p) => ({ at: p.at, value: p.delivered })) },
-                { label: 'Read', points: points.map((p) => ({ at: p.at, value: p.read })) },
-              ]}
-            />
-          </Suspense>
-        )}
-      </Card>
-      <Card title="Recipients">
-        <Recipients broadcastId={id} tick={tick} />
-      </Card>
+      {!neverStarted && (
+        <>
+          <Card title="Delivered and read over time">
+            {points.length === 0 ? (
+              <p className="small muted">Nothing sent yet.</p>
+            ) : (
+              <Suspense fallback={<Loading label="Loading the chart" />}>
+                <TimeChart
+                  title="Delivered and read"
+                  series={[
+                    { label: 'Delivered', points: points.map((p) => ({ at: p.at, value: p.delivered })) },
+                    { label: 'Read', points: points.map((p) => ({ at: p.at, value: p.read })) },
+                  ]}
+                />
+              </Suspense>
+            )}
+          </Card>
+          <Card title="Recipients">
+            <Recipients broadcastId={id} tick={tick} />
+          </Card>
+        </>
+      )}
       {asking && (
         <Modal title="Cancel this broadcast?" onClose={() => setAsking(false)}>
           <div className="stack">
