@@ -3501,7 +3501,7 @@ export interface operations {
                      *         {
                      *           "id": "msg_7Hq1Ze",
                      *           "direction": "inbound",
-                     *           "to": "919876543210",
+                     *           "to": "15550001111",
                      *           "type": "text",
                      *           "wamid": "wamid.HBgMOTE5ODc2NTQzMjEwFQIAEhgg",
                      *           "status": "read",

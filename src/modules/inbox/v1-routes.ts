@@ -3,7 +3,7 @@ import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { answerWriter } from '../idempotency/outcome.js';
-import { MessageView } from '../messaging/schemas.js';
+import { MESSAGE_EXAMPLE, MessageView } from '../messaging/schemas.js';
 import { addNote } from './add-note.js';
 import { assignTeamFromApi, changeConversationFromApi } from './api-change-conversation.js';
 import { listApiConversationMessages } from './api-conversation-messages.js';
@@ -28,24 +28,7 @@ const ex = {
   note: { result: true, id: 'note_9Vd2Lp', created_at: '2026-11-28T10:16:40.000Z' },
   messages: {
     result: true,
-    messages: [
-      {
-        id: 'msg_7Hq1Ze',
-        direction: 'inbound',
-        to: '15550001111',
-        type: 'text',
-        wamid: 'wamid.HBgMOTE5ODc2NTQzMjEwFQIAEhgg',
-        status: 'read',
-        callback_data: null,
-        error: null,
-        text: 'Where is my order?',
-        content: null,
-        context: null,
-        referral: null,
-        created_at: '2026-11-28T10:15:02.000Z',
-        updated_at: '2026-11-28T10:15:30.000Z',
-      },
-    ],
+    messages: [MESSAGE_EXAMPLE],
     next_cursor: null,
   },
 };

@@ -5,7 +5,13 @@ import { errorResponses, PageCursor, PageLimit } from '../../api/schema.js';
 import { effectWriter } from '../idempotency/outcome.js';
 import { getMessage, messageView } from './get-message.js';
 import { listMessages } from './list-messages.js';
-import { MessageStatusSchema, MessageView, SendMessageBody, SendMessageResult } from './schemas.js';
+import {
+  MESSAGE_EXAMPLE,
+  MessageStatusSchema,
+  MessageView,
+  SendMessageBody,
+  SendMessageResult,
+} from './schemas.js';
 import { answerOfMessage, sendMessage } from './send-message.js';
 
 const MessageListQuery = Type.Object(
@@ -36,20 +42,7 @@ const LIST_EXAMPLE = {
   result: true,
   messages: [
     {
-      id: 'msg_7Hq1Ze',
-      direction: 'inbound',
-      to: '919876543210',
-      type: 'text',
-      wamid: 'wamid.HBgMOTE5ODc2NTQzMjEwFQIAEhgg',
-      status: 'read',
-      callback_data: null,
-      error: null,
-      text: 'Where is my order?',
-      content: null,
-      context: null,
-      referral: null,
-      created_at: '2026-11-28T10:15:02.000Z',
-      updated_at: '2026-11-28T10:15:30.000Z',
+      ...MESSAGE_EXAMPLE,
       contact_id: 'ct_2bXk9q',
       contact_name: 'Asha',
     },

@@ -448,3 +448,21 @@ export const ConnectNumberBody = Type.Object(
   { phone_number_id: GraphId, business_account_id: GraphId, access_token: Opaque, app_secret: Opaque },
   { additionalProperties: false },
 );
+
+/** A message as REST v1 shows it, for the documents' examples. */
+export const MESSAGE_EXAMPLE = {
+  id: 'msg_7Hq1Ze',
+  direction: 'inbound',
+  to: '15550001111',
+  type: 'text',
+  wamid: 'wamid.HBgMOTE5ODc2NTQzMjEwFQIAEhgg',
+  status: 'read',
+  callback_data: null,
+  error: null,
+  text: 'Where is my order?',
+  content: null,
+  context: null,
+  referral: null,
+  created_at: '2026-11-28T10:15:02.000Z',
+  updated_at: '2026-11-28T10:15:30.000Z',
+} as const;
