@@ -5,10 +5,35 @@ import { freePort, type RunningServer, runCli, runCliJson, startServer, tempData
 
 // Each test spawns several CLI processes, each a whole Node start with the app's imports (about 2 s of
 // CPU): on a busy 2-core machine five of them passed the default 30 s without anything being wrong.
+/** Signs in as the web app does: the session cookie, then the CSRF token from GET /api/app/session. */
+async function signInToApp(url: string, email: string, password: string) {
+  const login = await fetch(`${url}/api/app/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-parley-csrf': '1' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(login.status).toBe(200);
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const session = (await (await fetch(`${url}/api/app/session`, { headers: { cookie } })).json()) as {
+    csrf_token: string;
+    workspace: { id: string };
+    workspaces: { id: string; role: string }[];
+  };
+  const get = async (path: string) => {
+    const res = await fetch(`${url}/api/app${path}`, {
+      headers: { cookie, 'x-parley-csrf': session.csrf_token },
+    });
+    expect(res.status).toBe(200);
+    return res.json();
+  };
+  return { session, get };
+}
+
 describe('parley CLI on the embedded database', { timeout: 90_000 }, () => {
   const data = tempDataDir();
   let env: Record<string, string>;
   let server: RunningServer;
+  let demoOwner = { email: '', password: '' };
 
   beforeAll(async () => {
     env = {
@@ -81,6 +106,44 @@ describe('parley CLI on the embedded database', { timeout: 90_000 }, () => {
     expect(second.stderr).toMatch(/data directory is in use by process \d+/);
   });
 
+  it("shows the demo in the web app: a server nobody set up gets a demo owner, printed once; later demos join that owner's switcher", async () => {
+    type SignIn = { url: string; email: string; password?: string; note: string };
+    type Demo = { workspace_id: string; sign_in: SignIn; customers: string[] };
+    // The server has a workspace (Acme, made without anyone) but no user yet.
+    const first = await runCliJson<Demo>(['demo'], env);
+    demoOwner = { email: first.sign_in.email, password: first.sign_in.password! };
+    expect(first.sign_in).toEqual({
+      url: server.url,
+      email: 'demo@example.com',
+      password: expect.stringMatching(/^[\w-]{20}$/),
+      note: expect.stringContaining('printed only this once'),
+    });
+    expect(server.output()).not.toContain(first.sign_in.password);
+    const app = await signInToApp(server.url, first.sign_in.email, first.sign_in.password!);
+    expect(app.session.workspace.id).toBe(first.workspace_id);
+    const contacts = (await app.get('/contacts')) as { contacts: { phone: string }[] };
+    expect(contacts.contacts.map((c) => `+${c.phone.replace(/^\+/, '')}`).sort()).toEqual(
+      [...first.customers].sort(),
+    );
+    const inbox = (await app.get('/inbox')) as { conversations: unknown[] };
+    expect(inbox.conversations).toHaveLength(first.customers.length);
+
+    // Now the server has an owner: the next demo is theirs, in their switcher, and prints no password.
+    const second = await runCliJson<Demo>(['demo'], env);
+    expect(second.sign_in).toEqual({
+      url: server.url,
+      email: 'demo@example.com',
+      note: expect.stringContaining('workspace switcher'),
+    });
+    const again = await signInToApp(server.url, first.sign_in.email, first.sign_in.password!);
+    expect(again.session.workspaces.map((w) => [w.id, w.role])).toEqual(
+      expect.arrayContaining([
+        [first.workspace_id, 'owner'],
+        [second.workspace_id, 'owner'],
+      ]),
+    );
+  });
+
   it('hands commands to the running server: demo, keys, plans', async () => {
     const demo = await runCliJson<{
       app_url: string;
@@ -95,12 +158,14 @@ describe('parley CLI on the embedded database', { timeout: 90_000 }, () => {
       'app_url',
       'base_url',
       'connected_number',
+      'customers',
       'flow',
       'form',
       'inactive_form',
       'other_sequence',
       'pending_template',
       'sequence',
+      'sign_in',
       'simulator_token',
       'simulator_url',
       'templates',
@@ -367,10 +432,11 @@ describe('parley CLI on the embedded database', { timeout: 90_000 }, () => {
         headers: { 'content-type': 'application/json', 'x-parley-csrf': '1', ...headers },
         body: JSON.stringify(body),
       });
-    const email = 'operator-reset@example.com';
-    const setup = await app('/setup', { email, password: 'the first password', workspace_name: 'Reset' });
-    expect(setup.status).toBe(201);
-    const cookie = setup.headers.get('set-cookie')!.split(';')[0]!;
+    // The owner `parley demo` made (the server's first user, so first-run setup is closed).
+    const { email, password } = demoOwner;
+    const login = await app('/login', { email, password });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
 
     const link = await runCliJson<{ email: string; url: string; expires_at: string }>(
       ['user', 'reset-password', '--email', email.toUpperCase()],

@@ -11,6 +11,8 @@ import {
 import { saveTemplate, type TemplateInput } from '../modules/templates/save-template.js';
 import { createWorkspace } from '../modules/workspaces/create-workspace.js';
 import { seedDemoAutomations } from './demo-automations.js';
+import { seedDemoConversations } from './demo-conversations.js';
+import { giveDemoAnOwner } from './demo-owner.js';
 
 const APPROVED: TemplateInput[] = [
   {
@@ -78,7 +80,10 @@ const PENDING: TemplateInput = {
   status: 'PENDING',
 };
 
-/** A fresh demo workspace (default country code 91) with approved and pending templates. */
+/**
+ * A fresh demo workspace (default country code 91) with approved and pending templates, two customers'
+ * conversations, and an owner who can see it in the web app (see giveDemoAnOwner).
+ */
 export async function seedDemo(ctx: AppContext) {
   // A number connected to a simulator that is not there could not send: say so before making anything.
   if (!simulatorMounted(ctx)) {
@@ -105,8 +110,12 @@ export async function seedDemo(ctx: AppContext) {
   });
   const inactiveForm = await createForm(ctx.db, workspace.id, { name: 'Old offer', active: false });
   const automations = await seedDemoAutomations(ctx, workspace.id, form.id);
+  const customers = await seedDemoConversations(ctx, connected!);
+  const signIn = await giveDemoAnOwner(ctx.db, ctx.config.appUrl, workspace.id);
   return {
     app_url: ctx.config.appUrl,
+    sign_in: signIn,
+    customers,
     base_url: `${ctx.config.appUrl}/api/v1`,
     workspace_id: workspace.id,
     api_key: key.key,
