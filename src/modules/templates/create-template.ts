@@ -1,5 +1,6 @@
 import { ApiError } from '../../api/errors.js';
 import type { AppContext } from '../../context.js';
+import { isTemplateLanguage } from '../../lib/template-languages.js';
 import { CloudApiError } from '../messaging/cloud-api/client.js';
 import type { GraphTemplateComponent } from '../messaging/cloud-api/types.js';
 import { clientFor, numberOfWorkspace } from '../messaging/connected-numbers.js';
@@ -45,8 +46,11 @@ export async function createTemplate(ctx: AppContext, workspaceId: string, input
   if (!/^[a-z0-9_]{1,512}$/.test(input.name)) {
     throw ApiError.validation('name', 'use lowercase letters, digits and underscores (at most 512)');
   }
-  if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(input.language)) {
-    throw ApiError.validation('language', 'a code such as en, en_US or pt_BR');
+  if (!isTemplateLanguage(input.language)) {
+    throw ApiError.validation(
+      'language',
+      "not one of WhatsApp's template languages, such as en, en_US or pt_BR",
+    );
   }
   const category = input.category.toUpperCase();
   if (!CATEGORIES.includes(category as (typeof CATEGORIES)[number])) {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { ApiFailure, api } from '../../api';
+import { ApiFailure, api, useApi } from '../../api';
 import { Link, navigate } from '../../router';
+import type { TemplateList } from '../../server-types';
 import { ErrorNote, Field, InputField, PageHeader, submitHandler } from '../../ui';
 import { AuthenticationFields } from './AuthenticationFields';
 import { BodyFields } from './BodyFields';
@@ -17,16 +18,24 @@ import {
   toRequest,
 } from './draft';
 import { HeaderFields } from './HeaderFields';
+import { LanguageField } from './LanguageField';
+import { lastUsedLanguage } from './last-used-language';
 
 /** The template editor: every component WhatsApp offers, with the message bubble beside it. */
 export function NewTemplatePage() {
   const [draft, setDraft] = useState<Draft>(blankDraft);
+  const [touched, setTouched] = useState(false);
+  const listed = useApi<TemplateList>('/templates');
+  // Starts in the language the workspace's templates last used, until a field is changed.
+  const lastUsed = lastUsedLanguage(listed.data?.templates ?? []);
+  if (!touched && lastUsed && draft.language !== lastUsed) setDraft({ ...draft, language: lastUsed });
   // Mistakes show once a submit was tried (then as they are fixed); the server's, until the next edit.
   const [tried, setTried] = useState(false);
   const [refused, setRefused] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const change = (d: Draft) => {
+    setTouched(true);
     setDraft(d);
     setRefused({});
   };
@@ -73,13 +82,7 @@ export function NewTemplatePage() {
               value={draft.name}
               onChange={(e) => set('name')(e.target.value)}
             />
-            <InputField
-              label="Language"
-              hint="e.g. en, en_US, pt_BR"
-              error={errors.language}
-              value={draft.language}
-              onChange={(e) => set('language')(e.target.value)}
-            />
+            <LanguageField value={draft.language} error={errors.language} onChange={set('language')} />
             <Field label="Category" error={errors.category}>
               {(id) => (
                 <select

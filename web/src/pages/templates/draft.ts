@@ -1,3 +1,4 @@
+import { isTemplateLanguage } from '../../../../src/lib/template-languages';
 import type { BubbleModel, TemplateButton, TemplateComponent } from './types';
 
 export type Category = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
@@ -84,8 +85,7 @@ export function draftErrors(d: Draft): Record<string, string> {
   const e: Record<string, string> = {};
   if (!d.name) e.name = 'Give the template a name.';
   else if (!/^[a-z0-9_]+$/.test(d.name)) e.name = 'Use only lowercase letters, digits and underscores.';
-  if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(d.language))
-    e.language = 'Use a language code such as en, en_US or pt_BR.';
+  if (!isTemplateLanguage(d.language)) e.language = 'Choose a language from the list.';
   if (authentication(d)) {
     const minutes = Number(d.expiry);
     if (d.expiry && (!Number.isInteger(minutes) || minutes < 1 || minutes > 90))
