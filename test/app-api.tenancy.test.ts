@@ -481,6 +481,15 @@ const WALLS: Record<string, Wall> = {
     };
   },
 
+  // B's own sample, through B's own number: nothing of A's moves.
+  'POST /templates/header-sample': async (a, b) => {
+    await a.template();
+    await b.number();
+    const form = new FormData();
+    form.append('file', new Blob([jpeg()], { type: 'image/jpeg' }), 'sample.jpg');
+    return { body: form, status: 200, snapshot: read(a, '/templates') };
+  },
+
   'DELETE /templates/:id': async (a) => {
     const id = await templateId(a);
     return { params: { id }, snapshot: read(a, '/templates') };

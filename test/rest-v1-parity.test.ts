@@ -108,6 +108,7 @@ const PARITY: Record<string, string[]> = {
   'POST /templates': ['POST /templates'],
   'DELETE /templates/:id': ['DELETE /templates/:id'],
   'POST /templates/sync': ['POST /templates/sync'],
+  'POST /templates/header-sample': ['POST /templates/header-sample'],
   'POST /templates/:id/archive': ['POST /templates/:id/archive'],
   'POST /templates/:id/restore': ['POST /templates/:id/restore'],
 

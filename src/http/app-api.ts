@@ -26,6 +26,7 @@ import { touchSeen } from '../modules/routing/availability.js';
 import { registerBusinessHoursRoutes } from '../modules/routing/business-hours-routes.js';
 import { registerAppSatisfactionRoutes } from '../modules/routing/satisfaction-routes.js';
 import { registerAppTemplateRoutes } from '../modules/templates/app-routes.js';
+import { registerAppHeaderSampleRoute } from '../modules/templates/header-sample-routes.js';
 import { registerAppWebhookRoutes } from '../modules/webhooks/app-routes.js';
 import { registerSettingsRoutes } from '../modules/workspaces/app-routes.js';
 
@@ -96,6 +97,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerLiveRoutes(app);
   await registerAppMediaRoutes(app);
   registerAppTemplateRoutes(app);
+  await registerAppHeaderSampleRoute(app);
   registerAppAutomationRoutes(app);
   registerAppBroadcastRoutes(app);
   registerAppLeadRoutes(app);

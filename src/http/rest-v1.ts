@@ -22,6 +22,7 @@ import { registerNumberRoutes } from '../modules/messaging/v1-number-routes.js';
 import { rateLimit } from '../modules/rate-limit/hook.js';
 import { registerRetentionRoutes } from '../modules/retention/routes.js';
 import { registerRoutingRoutes } from '../modules/routing/v1-routes.js';
+import { registerHeaderSampleRoute } from '../modules/templates/header-sample-routes.js';
 import { registerTemplateRoutes } from '../modules/templates/routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
 import { registerWorkspaceRoutes } from '../modules/workspaces/routes.js';
@@ -72,6 +73,7 @@ export async function restV1(app: RestApp): Promise<void> {
   registerWorkspaceRoutes(app);
   registerRetentionRoutes(app);
   await registerMediaRoutes(app);
+  await registerHeaderSampleRoute(app);
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from './state.js';
 import { checkTemplateSend, type SentComponent } from './template-send-check.js';
 import { templateId, templateRoutes } from './templates.js';
+import { uploadRoutes, uploadStatus } from './uploads.js';
 import {
   deliver,
   deliverRetrying,
@@ -231,6 +232,7 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
   templateRoutes(app, state);
 
   await mediaRoutes(app, state);
+  await uploadRoutes(app, state);
 
   // What Parley reads when a number is connected: the token must reach the number. The same path
   // names a media id (`GET /{media-id}`): its URL, type, hash and size.
@@ -239,6 +241,8 @@ export async function simulator(app: FastifyInstance, opts: SimulatorOptions): P
     { config: { graph: true } },
     async (request, reply) => {
       const id = request.params.phoneNumberId;
+      const upload = state.uploads.get(id);
+      if (upload) return uploadStatus(upload);
       if (state.media.has(id)) {
         const media = namedMedia(state, id, request.query.phone_number_id);
         return media ? mediaInfo(request, app.prefix, media) : noSuchMedia(reply, id);

@@ -60,6 +60,18 @@ export interface SimMedia {
   sha256: string;
 }
 
+/** One resumable upload session: the bytes received so far, and the handle once they are all in. */
+export interface SimUpload {
+  id: string;
+  appId: string;
+  fileName: string;
+  fileType: string;
+  fileLength: number;
+  chunks: Buffer[];
+  received: number;
+  handle: string | null;
+}
+
 export interface Faults {
   /** Added to every Graph request, in ms. */
   latencyMs: number;
@@ -123,6 +135,11 @@ export class SimState {
   readonly inbound = new Map<string, SimInbound>();
   /** Uploaded and received media by id. */
   readonly media = new Map<string, SimMedia>();
+  /** Resumable upload sessions by id (`upload:...`), and the handles they issued, to their app id. */
+  readonly uploads = new Map<string, SimUpload>();
+  readonly handles = new Map<string, string>();
+  /** The next upload's bytes are cut off after this many (a broken connection); null: none. */
+  breakNextUploadAfter: number | null = null;
   faults: Faults = {
     latencyMs: 0,
     serverErrorRate: 0,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { graphError } from './graph-error.js';
 import { componentsOf, type SimState, type SimTemplate } from './state.js';
 import { type CreateTemplateBody, reviewTemplate } from './template-review.js';
+import { handleIssuedTo, unknownHandle } from './uploads.js';
 import { deliver, templateStatusPayload } from './webhooks.js';
 
 const CATEGORIES = new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION']);
@@ -87,6 +88,10 @@ export function templateRoutes(app: FastifyInstance, state: SimState): void {
       if (!CATEGORIES.has(category)) return invalid('category: MARKETING, UTILITY or AUTHENTICATION');
       const review = reviewTemplate(request.body ?? {}, category);
       if (!review.ok) return invalid(review.details);
+      const header = review.components.find((c) => c.type === 'HEADER');
+      const handle = (header?.example as { header_handle?: unknown[] } | undefined)?.header_handle?.[0];
+      if (header && handle !== undefined && !handleIssuedTo(state, handle, wabaId))
+        return unknownHandle(reply);
       const templates = state.templates.get(wabaId) ?? [];
       if (templates.some((t) => t.name === name && t.language === language)) {
         return graphError(reply, 400, 100, `Content in this language already exists for ${name}`, 2388024);

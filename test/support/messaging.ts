@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { connectNumber, numberOfWorkspace } from '../../src/modules/messaging/connected-numbers.js';
 import { syncTemplates } from '../../src/modules/templates/sync-templates.js';
 import type { SimState } from '../../src/simulator/state.js';
+import { simAppId } from '../../src/simulator/uploads.js';
 import { createTestApp, SIM_TOKEN, type TestApp, type TestAppOptions } from './app.js';
+import { SAMPLE_HANDLE } from './rich-template.js';
 import { startedForTests } from './started-for-tests.js';
 
 /** Headers for the simulator's control routes (/_sim/inbound, /_sim/status...): the operator token. */
@@ -126,8 +128,14 @@ export async function connectSimulator(
     number.businessAccountId,
     SIM_TEMPLATES.map((x, i) => ({ ...x, id: String(1_000_000_000_000 + i) })),
   );
+  issueSampleHandle(t, number.businessAccountId);
   await syncTemplates(t.ctx, number);
   return number;
+}
+
+/** The rich template's header sample, as if uploaded to the account's app (the simulator refuses others). */
+function issueSampleHandle(t: TestApp, businessAccountId: string) {
+  simState(t).handles.set(SAMPLE_HANDLE, simAppId({ businessAccountId }));
 }
 
 /** POSTs to one of the simulator's control endpoints and returns its JSON answer. */
@@ -165,6 +173,7 @@ export function metaNumber(t: SimulatorApp) {
     number.businessAccountId,
     SIM_TEMPLATES.map((x, i) => ({ ...x, id: String(2_000_000_000_000 + i) })),
   );
+  issueSampleHandle(t, number.businessAccountId);
   return number;
 }
 

@@ -1,3 +1,6 @@
+// An image sample's handle, shaped as Meta's Resumable Upload API issues them.
+export const SAMPLE_HANDLE = '4::aW1hZ2UvanBlZw==:ARa1';
+
 // Meta's custom marketing template: an image header, named body parameters, a URL button with a
 // suffix, and a quick-reply button.
 export const PROMO = {
@@ -6,7 +9,7 @@ export const PROMO = {
   category: 'MARKETING',
   parameter_format: 'NAMED' as const,
   components: [
-    { type: 'header', format: 'image', example: { header_handle: ['4::aW1hZ2UvanBlZw==:ARa1'] } },
+    { type: 'header', format: 'image', example: { header_handle: [SAMPLE_HANDLE] } },
     {
       type: 'body',
       text: 'Hi {{first_name}}, {{discount}} off everything until Sunday!',

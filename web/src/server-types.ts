@@ -52,6 +52,7 @@ import type {
 import type {
   AppTemplate,
   AppTemplateList,
+  HeaderSampleResult,
   TemplateComponent,
   TemplateSyncResult,
 } from '../../src/modules/templates/schemas';
@@ -64,6 +65,7 @@ import type {
 import type { UsageResult, WorkspaceResult } from '../../src/modules/workspaces/schemas';
 
 export type Template = Static<typeof AppTemplate>;
+export type HeaderSample = Static<typeof HeaderSampleResult>;
 export type TemplateComponentView = Static<typeof TemplateComponent>;
 export type TemplateList = Static<typeof AppTemplateList>;
 export type TemplateSync = Static<typeof TemplateSyncResult>;

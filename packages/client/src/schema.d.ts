@@ -1468,6 +1468,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates/header-sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a media header's sample for a new template
+         * @description multipart/form-data: `file`, a JPEG or PNG image (5 MB), an MP4 video (16 MB) or a PDF (16 MB here), its type read from its bytes. Parley sends it through Meta's Resumable Upload API for the workspace's number and answers the handle: give it as the HEADER component's `example.header_handle` in POST /templates (IMAGE, VIDEO or DOCUMENT headers need one).
+         */
+        post: operations["uploadTemplateHeaderSample"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "message.status": {
@@ -14445,6 +14465,114 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    uploadTemplateHeaderSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "handle": "4::aW1hZ2UvanBlZw==:ARZx9QeXgD2f",
+                     *       "mime_type": "image/jpeg",
+                     *       "file_size": 48213
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /** @description Meta's upload handle: the HEADER component's `example.header_handle[0]` */
+                        handle: string;
+                        /** @description image/jpeg, image/png, video/mp4 or application/pdf, read from the bytes */
+                        mime_type: string;
+                        file_size: number;
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
                 };
             };
         };

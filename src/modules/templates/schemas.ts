@@ -253,3 +253,22 @@ export const NewTemplateBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A media header's sample, uploaded to Meta: its handle goes in the HEADER's `example.header_handle`. */
+export const HeaderSampleResult = Type.Object(
+  {
+    result: Type.Literal(true),
+    handle: Type.String({
+      description: "Meta's upload handle: the HEADER component's `example.header_handle[0]`",
+    }),
+    mime_type: Type.String({
+      description: 'image/jpeg, image/png, video/mp4 or application/pdf, read from the bytes',
+    }),
+    file_size: Type.Integer({ minimum: 1 }),
+  },
+  {
+    examples: [
+      { result: true, handle: '4::aW1hZ2UvanBlZw==:ARZx9QeXgD2f', mime_type: 'image/jpeg', file_size: 48213 },
+    ],
+  },
+);

@@ -25,7 +25,7 @@ function Formatted({ text }: { text: string }) {
 
 function MediaHeader({ format, media }: { format: string; media?: string }) {
   const [broken, setBroken] = useState<string | null>(null);
-  if (format === 'IMAGE' && media && /^https?:\/\//.test(media) && broken !== media)
+  if (format === 'IMAGE' && media && /^(https?|blob):/.test(media) && broken !== media)
     return <img className="wa-media" src={media} alt="Header" onError={() => setBroken(media)} />;
   return (
     <div className="wa-media placeholder" role="img" aria-label={`${format.toLowerCase()} header`}>

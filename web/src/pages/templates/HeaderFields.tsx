@@ -1,5 +1,6 @@
 import { Field, InputField } from '../../ui';
 import { type Draft, type HeaderFormat, LIMITS, type SectionProps, variablesOf } from './draft';
+import { HeaderSampleField } from './HeaderSampleField';
 
 const FORMATS: { id: HeaderFormat; label: string }[] = [
   { id: 'NONE', label: 'None' },
@@ -23,7 +24,9 @@ export function HeaderFields({ draft, errors, onChange }: SectionProps) {
           <select
             id={id}
             value={header.format}
-            onChange={(e) => set({ format: e.target.value as HeaderFormat })}
+            onChange={(e) =>
+              set({ format: e.target.value as HeaderFormat, media: '', fileName: '', preview: '' })
+            }
           >
             {FORMATS.map((f) => (
               <option key={f.id} value={f.id}>
@@ -53,13 +56,11 @@ export function HeaderFields({ draft, errors, onChange }: SectionProps) {
         />
       )}
       {['IMAGE', 'VIDEO', 'DOCUMENT'].includes(header.format) && (
-        <InputField
-          label={`Sample ${header.format.toLowerCase()}`}
-          hint="WhatsApp reviews the template with a sample: its upload handle, or a link to it. Each send gives its own file."
+        <HeaderSampleField
+          key={header.format}
+          header={header}
           error={errors['header.media']}
-          value={header.media}
-          placeholder="https://…"
-          onChange={(e) => set({ media: e.target.value })}
+          onChange={set}
         />
       )}
       {header.format === 'LOCATION' && (

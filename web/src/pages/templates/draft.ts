@@ -21,7 +21,15 @@ export interface Draft {
   language: string;
   category: Category;
   parameterFormat: 'POSITIONAL' | 'NAMED';
-  header: { format: HeaderFormat; text: string; example: string; media: string };
+  /** media: the sample's upload handle; fileName and preview (an object URL): the file chosen. */
+  header: {
+    format: HeaderFormat;
+    text: string;
+    example: string;
+    media: string;
+    fileName: string;
+    preview: string;
+  };
   body: string;
   /** Sample values by variable: '1', '2' or 'first_name'. */
   examples: Record<string, string>;
@@ -43,7 +51,7 @@ export const blankDraft = (): Draft => ({
   language: 'en_US',
   category: 'MARKETING',
   parameterFormat: 'POSITIONAL',
-  header: { format: 'NONE', text: '', example: '', media: '' },
+  header: { format: 'NONE', text: '', example: '', media: '', fileName: '', preview: '' },
   body: '',
   examples: {},
   footer: '',
@@ -105,7 +113,7 @@ export function draftErrors(d: Draft): Record<string, string> {
   }
   if (['IMAGE', 'VIDEO', 'DOCUMENT'].includes(header.format) && !header.media.trim())
     e['header.media'] =
-      `WhatsApp reviews the template with a sample ${header.format.toLowerCase()}: give its link or upload handle.`;
+      `WhatsApp reviews the template with a sample ${header.format.toLowerCase()}: upload one.`;
   if (d.footer.length > LIMITS.footer) e.footer = `Keep the footer to ${LIMITS.footer} characters.`;
   else if (d.footer.includes('{{')) e.footer = 'A footer cannot have variables.';
   checkButtons(d, e);
@@ -249,7 +257,7 @@ export function previewOf(d: Draft): BubbleModel {
   return {
     ...(header.format === 'NONE'
       ? {}
-      : { header: { format: header.format, text: fill(header.text, sample), media: header.media.trim() } }),
+      : { header: { format: header.format, text: fill(header.text, sample), media: header.preview } }),
     body: fill(d.body, sample),
     ...(d.footer ? { footer: d.footer } : {}),
     buttons: d.buttons.map((b) => ({

@@ -29,7 +29,14 @@ const review = (d: Draft) => {
 const promo = draft({
   name: 'summer_sale',
   parameterFormat: 'NAMED',
-  header: { format: 'IMAGE', text: '', example: '', media: '4::aW1hZ2UvanBlZw==:ARa1' },
+  header: {
+    format: 'IMAGE',
+    text: '',
+    example: '',
+    media: '4::aW1hZ2UvanBlZw==:ARa1',
+    fileName: 'sale.jpg',
+    preview: 'blob:http://127.0.0.1/sale',
+  },
   body: 'Hi {{first_name}}, {{discount}} off everything until Sunday!',
   examples: { first_name: 'Pablo', discount: '25%' },
   footer: 'Reply STOP to opt out',
@@ -52,24 +59,31 @@ describe('the template editor draft', () => {
     const drafts: Draft[] = [
       promo,
       draft({
-        header: { format: 'TEXT', text: 'Order {{1}}', example: '', media: '' },
+        header: { format: 'TEXT', text: 'Order {{1}}', example: '', media: '', fileName: '', preview: '' },
         body: 'Hi {{1}}, your order ships on {{2}}.',
         examples: { 1: 'A-17', 2: 'Friday' },
       }),
       draft({
         parameterFormat: 'NAMED',
-        header: { format: 'TEXT', text: 'Order {{order_id}}', example: '', media: '' },
+        header: {
+          format: 'TEXT',
+          text: 'Order {{order_id}}',
+          example: '',
+          media: '',
+          fileName: '',
+          preview: '',
+        },
         body: 'Hi {{first_name}}.',
         examples: { order_id: 'A-17', first_name: 'Asha' },
       }),
       ...(['VIDEO', 'DOCUMENT'] as const).map((format) =>
         draft({
-          header: { format, text: '', example: '', media: 'https://cdn.example/f' },
+          header: { format, text: '', example: '', media: '4::dmlkZW8vbXA0:ARb2', fileName: '', preview: '' },
           body: 'Here it is.',
         }),
       ),
       draft({
-        header: { format: 'LOCATION', text: '', example: '', media: '' },
+        header: { format: 'LOCATION', text: '', example: '', media: '', fileName: '', preview: '' },
         body: 'See you there.',
         buttons: [
           button('PHONE_NUMBER', { text: 'Call us', target: '+1 555 005 1310' }),
@@ -104,7 +118,14 @@ describe('the template editor draft', () => {
     const errors = draftErrors(
       draft({
         category: 'UTILITY',
-        header: { format: 'TEXT', text: '{{1}} and {{2}}', example: '', media: '' },
+        header: {
+          format: 'TEXT',
+          text: '{{1}} and {{2}}',
+          example: '',
+          media: '',
+          fileName: '',
+          preview: '',
+        },
         body: 'Hi {{1}} and {{3}}',
         examples: {},
         footer: 'Bye {{1}}',
@@ -135,7 +156,7 @@ describe('the template editor draft', () => {
 
   it('previews the bubble with the samples filled in, and the preset authentication text', () => {
     expect(previewOf(promo)).toEqual({
-      header: { format: 'IMAGE', text: '', media: '4::aW1hZ2UvanBlZw==:ARa1' },
+      header: { format: 'IMAGE', text: '', media: 'blob:http://127.0.0.1/sale' },
       body: 'Hi Pablo, 25% off everything until Sunday!',
       footer: 'Reply STOP to opt out',
       buttons: [
