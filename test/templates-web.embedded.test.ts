@@ -3,6 +3,10 @@ import { appInBrowserForTests, hasChromium, screenshot } from './support/browser
 import { until } from './support/until.js';
 
 const CUSTOMER = '919876543210';
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 // Templates with every component, end to end: created in the app's editor, reviewed by the
 // simulator, sent with the values form from a conversation and from a flow step.
@@ -36,7 +40,11 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
     await app.page.getByLabel('Name', { exact: true }).fill('summer_sale');
     await app.page.getByLabel('Variables').selectOption('NAMED');
     await app.page.getByLabel('Header type').selectOption('IMAGE');
-    await app.page.getByLabel('Sample image').fill('https://cdn.example/sample.jpg');
+    // The sample goes to Meta's upload API at once; its handle is what the submit sends.
+    await app.page
+      .getByLabel('Sample image')
+      .setInputFiles({ name: 'sample.png', mimeType: 'image/png', buffer: PNG });
+    await app.page.getByText('Uploaded sample.png').waitFor();
     await app.page
       .getByLabel('Message text')
       .fill('Hi {{first_name}}, {{discount}} off everything until Sunday!');
@@ -200,5 +208,35 @@ describe.skipIf(!hasChromium)('template editor and values form in a browser', { 
       },
       { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'f30' }] },
     ]);
+  });
+
+  it("picks the language from Meta's list by name, and refuses a sample that is not an image beside the field", async () => {
+    await go('Templates');
+    await app.page.getByRole('link', { name: 'New template' }).click();
+    await app.page.getByLabel('Name', { exact: true }).fill('oferta_festival');
+    const language = app.page.getByLabel('Language', { exact: true });
+    await app.page.getByLabel('Search languages').fill('portu');
+    expect(await language.locator('option').allTextContents()).toEqual(
+      expect.arrayContaining(['Portuguese (Brazil) · pt_BR', 'Portuguese (Portugal) · pt_PT']),
+    );
+    await language.selectOption({ label: 'Portuguese (Brazil) · pt_BR' });
+    await app.page.getByLabel('Header type').selectOption('IMAGE');
+    const sample = app.page.getByLabel('Sample image');
+    await sample.setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'image/png',
+      buffer: Buffer.from('just words'),
+    });
+    const field = app.page.locator('.field', { has: sample });
+    await field.getByText('A header sample is a JPEG or PNG image, an MP4 video or a PDF document').waitFor();
+    await sample.setInputFiles({ name: 'oferta.png', mimeType: 'image/png', buffer: PNG });
+    await app.page.getByText('Uploaded oferta.png').waitFor();
+    await app.page.getByLabel('Message text').fill('Oferta de festival: 20% em tudo');
+    await app.page.getByRole('button', { name: 'Submit for review' }).click();
+    await card('oferta_festival').getByText('pending').waitFor();
+    expect(await card('oferta_festival').textContent()).toContain('pt_BR');
+    // The next template starts in the language last submitted in this workspace.
+    await app.page.getByRole('link', { name: 'New template' }).click();
+    await expect.poll(() => app.page.getByLabel('Language', { exact: true }).inputValue()).toBe('pt_BR');
   });
 });

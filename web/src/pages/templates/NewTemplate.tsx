@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { ApiFailure, api, useApi } from '../../api';
+import { ApiFailure, api } from '../../api';
 import { Link, navigate } from '../../router';
-import type { TemplateList } from '../../server-types';
+import { useSession } from '../../session';
 import { ErrorNote, Field, InputField, PageHeader, submitHandler } from '../../ui';
 import { AuthenticationFields } from './AuthenticationFields';
 import { BodyFields } from './BodyFields';
@@ -19,23 +19,21 @@ import {
 } from './draft';
 import { HeaderFields } from './HeaderFields';
 import { LanguageField } from './LanguageField';
-import { lastUsedLanguage } from './last-used-language';
+import { lastUsedLanguage, rememberLanguage } from './last-used-language';
 
 /** The template editor: every component WhatsApp offers, with the message bubble beside it. */
 export function NewTemplatePage() {
-  const [draft, setDraft] = useState<Draft>(blankDraft);
-  const [touched, setTouched] = useState(false);
-  const listed = useApi<TemplateList>('/templates');
-  // Starts in the language the workspace's templates last used, until a field is changed.
-  const lastUsed = lastUsedLanguage(listed.data?.templates ?? []);
-  if (!touched && lastUsed && draft.language !== lastUsed) setDraft({ ...draft, language: lastUsed });
+  const workspaceId = useSession().session.workspace.id;
+  const [draft, setDraft] = useState<Draft>(() => ({
+    ...blankDraft(),
+    language: lastUsedLanguage(workspaceId),
+  }));
   // Mistakes show once a submit was tried (then as they are fixed); the server's, until the next edit.
   const [tried, setTried] = useState(false);
   const [refused, setRefused] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const change = (d: Draft) => {
-    setTouched(true);
     setDraft(d);
     setRefused({});
   };
@@ -53,6 +51,7 @@ export function NewTemplatePage() {
     setBusy(true);
     try {
       await api('POST', '/templates', toRequest(draft));
+      rememberLanguage(workspaceId, draft.language);
       navigate(`/templates?submitted=${encodeURIComponent(draft.name)}`);
     } catch (err) {
       if (!(err instanceof ApiFailure) || !err.body.details?.length) setFailure((err as Error).message);
