@@ -8,7 +8,8 @@ import { SetupPage } from './pages/Setup';
 import { match, useLocation } from './router';
 import { Shell } from './Shell';
 import { type AppSession, SessionContext } from './session';
-import { ErrorNote, Loading } from './ui';
+import { ErrorNote } from './ui/ErrorNote';
+import { Loading } from './ui/Loading';
 
 type SessionAnswer = AppSession | { authenticated: false; needs_setup: boolean; sends_mail: boolean };
 

@@ -1,6 +1,7 @@
 import { api, useApi } from './api';
 import type { AvailabilityAnswer } from './server-types';
-import { ErrorNote, useAction } from './ui';
+import { ErrorNote } from './ui/ErrorNote';
+import { useAction } from './ui/use-action';
 
 /** The person's own availability: online gets them new conversations of their teams, away does not. */
 export function AvailabilitySwitch() {

@@ -5,7 +5,8 @@ import { useHeadingFocusOnNavigate } from './heading-focus';
 import { useLiveInvalidation, useUnreadConversations } from './live';
 import { Link, match, navigate, useLocation } from './router';
 import { useSession } from './session';
-import { Empty, Loading } from './ui';
+import { Empty } from './ui/Empty';
+import { Loading } from './ui/Loading';
 
 // Each page's code loads when it is first opened: the first paint needs only the shell's.
 const HomePage = lazy(() => import('./pages/Home').then((m) => ({ default: m.HomePage })));
@@ -26,7 +27,7 @@ const BroadcastPage = lazy(() =>
   import('./pages/broadcasts/BroadcastPage').then((m) => ({ default: m.BroadcastPage })),
 );
 const FormsPage = lazy(() => import('./pages/Forms').then((m) => ({ default: m.FormsPage })));
-const FormPage = lazy(() => import('./pages/Forms').then((m) => ({ default: m.FormPage })));
+const FormPage = lazy(() => import('./pages/forms/FormPage').then((m) => ({ default: m.FormPage })));
 const AutomationsPage = lazy(() =>
   import('./pages/Automations').then((m) => ({ default: m.AutomationsPage })),
 );

@@ -1,6 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import { api } from './api';
-import { ErrorNote, Modal, useAction } from './ui';
+import { ErrorNote } from './ui/ErrorNote';
+import { Modal } from './ui/Modal';
+import { useAction } from './ui/use-action';
 
 /** A button that asks first: a dialog saying what will happen, with Cancel and the confirming button. */
 export function ConfirmButton({

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Loaded } from './api';
-import { ErrorNote, Loading } from './ui';
+import { ErrorNote } from './ui/ErrorNote';
+import { Loading } from './ui/Loading';
 
 /** Rows a paged list asks for at a time; the pager steps by it. */
 export const PAGE = 50;

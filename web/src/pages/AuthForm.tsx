@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { ErrorNote, submitHandler } from '../ui';
+import { ErrorNote } from '../ui/ErrorNote';
+import { submitHandler } from '../ui/submit-handler';
 
 /** A signed-out page's form: its fields, the server's refusal under them, one wide submit button. */
 export function AuthForm({

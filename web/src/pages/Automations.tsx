@@ -4,7 +4,10 @@ import { ArchivedToggle } from '../confirm';
 import { ListTable } from '../list';
 import { Link, navigate } from '../router';
 import type { Automation, AutomationList } from '../server-types';
-import { Badge, Card, Empty, PageHeader } from '../ui';
+import { Badge } from '../ui/Badge';
+import { Card } from '../ui/Card';
+import { Empty } from '../ui/Empty';
+import { PageHeader } from '../ui/PageHeader';
 
 export type Kind = 'flow' | 'sequence';
 

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from 'react';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
-import { InputField } from '../ui';
+import { InputField } from '../ui/Field';
 
 /** The e-mail address of a signed-out page, held to the server's length before it is sent. */
 export function EmailField({

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { Link } from '../router';
-import { useAction } from '../ui';
+import { useAction } from '../ui/use-action';
 import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { EmailField } from './EmailField';

@@ -2,7 +2,10 @@ import { useApi } from '../api';
 import { Link } from '../router';
 import type { ApiKeyList, AutomationList, FormList, NumberAnswer, Team, Usage } from '../server-types';
 import { useSession } from '../session';
-import { Card, Loading, Meter, PageHeader } from '../ui';
+import { Card } from '../ui/Card';
+import { Loading } from '../ui/Loading';
+import { Meter } from '../ui/Meter';
+import { PageHeader } from '../ui/PageHeader';
 import { DashboardCharts } from './home/Dashboard';
 import { SatisfactionCard } from './home/Satisfaction';
 

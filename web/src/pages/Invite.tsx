@@ -3,7 +3,10 @@ import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api, useApi } from '../api';
 import { navigate } from '../router';
 import type { InvitationPreview } from '../server-types';
-import { ErrorNote, InputField, Loading, useAction } from '../ui';
+import { ErrorNote } from '../ui/ErrorNote';
+import { InputField } from '../ui/Field';
+import { Loading } from '../ui/Loading';
+import { useAction } from '../ui/use-action';
 import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 

@@ -6,7 +6,14 @@ import { ListTable, PAGE, Segmented } from '../list';
 import { MemberOptions, useMembers } from '../members';
 import { Link, navigate, useLocation } from '../router';
 import type { LeadAnswer, LeadList, ListedLead } from '../server-types';
-import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, submitHandler, useAction } from '../ui';
+import { Badge } from '../ui/Badge';
+import { Card } from '../ui/Card';
+import { Empty } from '../ui/Empty';
+import { ErrorNote } from '../ui/ErrorNote';
+import { Loading } from '../ui/Loading';
+import { PageHeader } from '../ui/PageHeader';
+import { submitHandler } from '../ui/submit-handler';
+import { useAction } from '../ui/use-action';
 import { LeadNotes } from './leads/LeadNotes';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'];

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from 'react';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
-import { InputField } from '../ui';
+import { InputField } from '../ui/Field';
 
 /** A password being chosen, held to the server's rule (10 to 200 characters) before it is sent. */
 export function NewPasswordField({

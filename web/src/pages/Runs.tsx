@@ -2,7 +2,11 @@ import { timeAgo, useApi } from '../api';
 import { ListTable, PAGE, Segmented } from '../list';
 import { Link, navigate, useLocation } from '../router';
 import type { RunAnswer, RunList } from '../server-types';
-import { Card, Empty, ErrorNote, Loading, PageHeader } from '../ui';
+import { Card } from '../ui/Card';
+import { Empty } from '../ui/Empty';
+import { ErrorNote } from '../ui/ErrorNote';
+import { Loading } from '../ui/Loading';
+import { PageHeader } from '../ui/PageHeader';
 import { automationHref, RunContact, RunStatus, RunSteps } from './runs/RunSteps';
 
 const STATUSES = ['', 'running', 'waiting', 'completed', 'failed', 'stopped'];

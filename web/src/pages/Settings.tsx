@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { navigate } from '../router';
 import { useSession } from '../session';
-import { PageHeader, Tabs } from '../ui';
+import { PageHeader } from '../ui/PageHeader';
+import { Tabs } from '../ui/Tabs';
 import { AuditLogSettings } from './settings/AuditLog';
 import { BusinessHoursSettings } from './settings/BusinessHours';
 import { DeveloperSettings } from './settings/Developer';

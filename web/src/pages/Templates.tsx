@@ -4,7 +4,13 @@ import { ArchiveButton, ArchivedToggle, ConfirmButton } from '../confirm';
 import { Link, useLocation } from '../router';
 import type { Template, TemplateList, TemplateSync } from '../server-types';
 import { useSession } from '../session';
-import { Badge, Card, Empty, ErrorNote, Loading, PageHeader, useAction } from '../ui';
+import { Badge } from '../ui/Badge';
+import { Card } from '../ui/Card';
+import { Empty } from '../ui/Empty';
+import { ErrorNote } from '../ui/ErrorNote';
+import { Loading } from '../ui/Loading';
+import { PageHeader } from '../ui/PageHeader';
+import { useAction } from '../ui/use-action';
 import { Bubble } from './templates/Bubble';
 import { valuesPreview } from './templates/values';
 

@@ -1,4 +1,4 @@
-import { Field, InputField } from '../../ui';
+import { Field, InputField } from '../../ui/Field';
 import { type AskList, EXPECTS, type Option, type Step } from './model';
 
 const PLACEHOLDERS = 'Placeholders such as {{contact.name | there}} are filled in for each contact.';

@@ -1,7 +1,7 @@
 import { useApi } from '../../api';
 import { MemberOptions, useMembers } from '../../members';
 import type { RoutingTeamList } from '../../server-types';
-import { Field } from '../../ui';
+import { Field } from '../../ui/Field';
 import type { Step } from './model';
 
 /** An assign step: a member, a team (round robin) or the unassigned queue, then the run ends or waits to be handed back. */

@@ -1,4 +1,4 @@
-import { Field } from '../../ui';
+import { Field } from '../../ui/Field';
 import type { Check, HoursCheck } from './model';
 
 type Single = Check | HoursCheck;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Field, InputField } from '../../ui';
+import { Field, InputField } from '../../ui/Field';
 import type { Definition, MessageReceived } from './model';
 
 const words = (text: string) =>

@@ -1,4 +1,4 @@
-import { Field, InputField } from '../../ui';
+import { Field, InputField } from '../../ui/Field';
 
 /** A send_message step's message, in Meta's shape (the server checks it: src/modules/messaging/schemas.ts). */
 type Media = { link?: string; id?: string; caption?: string; filename?: string };

@@ -1,4 +1,4 @@
-import { Card } from '../../ui';
+import { Card } from '../../ui/Card';
 import type { Kind } from '../Automations';
 import { FormPicker } from './FormPicker';
 import { MessageTriggerFields } from './MessageTriggerFields';

@@ -2,7 +2,10 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { api, useApi } from '../../api';
 import { Link } from '../../router';
 import type { Conversation, ConversationMessage } from '../../server-types';
-import { Card, ErrorNote, ScrollBox, useAction } from '../../ui';
+import { Card } from '../../ui/Card';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { ScrollBox } from '../../ui/ScrollBox';
+import { useAction } from '../../ui/use-action';
 
 interface Customer {
   phone: string;

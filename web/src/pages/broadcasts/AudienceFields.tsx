@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useApi } from '../../api';
 import type { TagList } from '../../server-types';
-import { Choice, Field, InputField } from '../../ui';
+import { Choice } from '../../ui/Choice';
+import { Field, InputField } from '../../ui/Field';
 import { ImportContacts } from '../contacts/ImportContacts';
 import type { AudienceForm, TagRule, TraitRow } from './audience';
 import { LIMITS } from './limits';

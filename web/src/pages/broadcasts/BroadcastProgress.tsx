@@ -1,4 +1,4 @@
-import { Bar } from '../../ui';
+import { Bar } from '../../ui/Bar';
 import type { Broadcast } from './types';
 
 /** Recipients the broadcast is done with, one way or another. */

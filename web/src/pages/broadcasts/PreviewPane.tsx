@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { BroadcastPreview } from '../../server-types';
-import { ErrorNote, Field } from '../../ui';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Field } from '../../ui/Field';
 import { Bubble } from '../templates/Bubble';
 import { type BubbleModel, component, type Template } from '../templates/types';
 import type { SampleContact, Values } from './types';

@@ -3,7 +3,9 @@ import { formatDate, useApi } from '../../api';
 import { ListTable, PAGE } from '../../list';
 import { Link } from '../../router';
 import type { RecipientList } from '../../server-types';
-import { Badge, Empty, InputField } from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { Empty } from '../../ui/Empty';
+import { InputField } from '../../ui/Field';
 import { StatusFilter } from './StatusFilter';
 
 const STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'skipped'];

@@ -1,4 +1,5 @@
-import { Choice, InputField } from '../../ui';
+import { Choice } from '../../ui/Choice';
+import { InputField } from '../../ui/Field';
 import { nowIn } from './zoned-time';
 
 export interface When {

@@ -1,4 +1,4 @@
-import { Field } from '../../ui';
+import { Field } from '../../ui/Field';
 
 /** A list's status filter: "All" or one status; choosing one goes back to the first page. */
 export function StatusFilter({

@@ -1,4 +1,4 @@
-import { Field, InputField } from '../../ui';
+import { Field, InputField } from '../../ui/Field';
 import type { Template } from '../templates/types';
 import { sentence } from '../templates/values';
 import { LIMITS } from './limits';

@@ -3,7 +3,11 @@ import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api } from '../../api';
 import { Link } from '../../router';
 import type { Contact } from '../../server-types';
-import { ErrorNote, InputField, SaveButton, submitHandler, useAction } from '../../ui';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { InputField } from '../../ui/Field';
+import { SaveButton } from '../../ui/SaveButton';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 
 type Editable = Pick<Contact, 'id' | 'name' | 'email' | 'tags' | 'traits'>;
 

@@ -1,7 +1,12 @@
 import { useEffect, useState } from 'react';
 import { ApiFailure, upload, useApi } from '../../api';
 import type { ImportAnswer } from '../../server-types';
-import { Badge, ErrorNote, Field, Meter, Modal, submitHandler } from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Field } from '../../ui/Field';
+import { Meter } from '../../ui/Meter';
+import { Modal } from '../../ui/Modal';
+import { submitHandler } from '../../ui/submit-handler';
 
 const POLL_MS = 1000;
 

@@ -2,7 +2,11 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { navigate } from '../../router';
 import type { ContactAnswer } from '../../server-types';
-import { ErrorNote, InputField, Modal, submitHandler, useAction } from '../../ui';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { InputField } from '../../ui/Field';
+import { Modal } from '../../ui/Modal';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 import { NameEmailFields } from './ContactEditors';
 
 /** Adds one contact by hand: the REST API's rules, each refusal shown beside its field. */

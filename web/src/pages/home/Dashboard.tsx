@@ -4,7 +4,9 @@ import type { TimeSeries } from '../../charts/TimeChart';
 import { Segmented } from '../../list';
 import { Link, navigate, useLocation } from '../../router';
 import type { Dashboard } from '../../server-types';
-import { Card, ErrorNote, Loading } from '../../ui';
+import { Card } from '../../ui/Card';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Loading } from '../../ui/Loading';
 
 // Chart.js loads with the charts, after the page's first paint, not in the first page's script.
 const TimeChart = lazy(() => import('../../charts/TimeChart').then((m) => ({ default: m.TimeChart })));

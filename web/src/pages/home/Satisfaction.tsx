@@ -1,7 +1,10 @@
 import { useApi } from '../../api';
 import { Link, useLocation } from '../../router';
 import type { Satisfaction } from '../../server-types';
-import { Bar, Card, ErrorNote, Loading } from '../../ui';
+import { Bar } from '../../ui/Bar';
+import { Card } from '../../ui/Card';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Loading } from '../../ui/Loading';
 
 const PERIODS = [7, 30, 90];
 const rating = (n: number | null) => (n === null ? '–' : n.toFixed(2));

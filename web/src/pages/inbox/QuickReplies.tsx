@@ -2,7 +2,12 @@ import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, useApi } from '../../api';
 import type { QuickReplyList } from '../../server-types';
-import { ErrorNote, Field, InputField, Loading, Modal, submitHandler, useAction } from '../../ui';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Field, InputField } from '../../ui/Field';
+import { Loading } from '../../ui/Loading';
+import { Modal } from '../../ui/Modal';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 
 type QuickReply = QuickReplyList['quick_replies'][number];
 

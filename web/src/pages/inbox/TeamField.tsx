@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import { api, useApi } from '../../api';
 import type { Conversation, RoutingTeamList } from '../../server-types';
-import { ErrorNote, useAction } from '../../ui';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { useAction } from '../../ui/use-action';
 
 /** The conversation's team; choosing one gives it to that team's next available member in turn. */
 export function TeamField({

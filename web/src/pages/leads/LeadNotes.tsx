@@ -2,7 +2,10 @@ import { useState } from 'react';
 import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, formatDate } from '../../api';
 import type { LeadNote } from '../../server-types';
-import { Card, Field, submitHandler, useAction } from '../../ui';
+import { Card } from '../../ui/Card';
+import { Field } from '../../ui/Field';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 
 /** A lead's notes, oldest first, each with who wrote it and when, and a box to add one. */
 export function LeadNotes({

@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { ApiFailure, api, useApi } from '../../api';
 import { Link } from '../../router';
-import { ErrorNote, Field, Loading, Modal, submitHandler } from '../../ui';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Field } from '../../ui/Field';
+import { Loading } from '../../ui/Loading';
+import { Modal } from '../../ui/Modal';
+import { submitHandler } from '../../ui/submit-handler';
 import { Bubble } from '../templates/Bubble';
 import { TemplateValues } from '../templates/TemplateValues';
 import type { Template, TemplateValues as Values } from '../templates/types';

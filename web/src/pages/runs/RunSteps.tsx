@@ -1,7 +1,8 @@
 import { formatDate } from '../../api';
 import { Link } from '../../router';
 import type { Run, RunDetail } from '../../server-types';
-import { Badge, ErrorNote } from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { ErrorNote } from '../../ui/ErrorNote';
 import { stepSentence } from './step-sentence';
 
 /** Flows' ids start fl_, sequences' sq_. */

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { formatDate, useApi } from '../../api';
 import { ListTable, PAGE } from '../../list';
 import type { AuditEntry, AuditList } from '../../server-types';
-import { Badge, Card, Empty } from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { Card } from '../../ui/Card';
+import { Empty } from '../../ui/Empty';
 
 const ENTITIES: [string, string][] = [
   ['', 'Everything'],

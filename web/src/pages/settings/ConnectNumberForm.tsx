@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { api } from '../../api';
 import type { WebhookInfo } from '../../server-types';
-import { CopyButton, ErrorNote, InputField, submitHandler, useAction } from '../../ui';
+import { CopyButton } from '../../ui/CopyButton';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { InputField } from '../../ui/Field';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 
 const EMPTY = { phone_number_id: '', business_account_id: '', access_token: '', app_secret: '' };
 

@@ -4,7 +4,14 @@ import { api, formatDate, timeAgo, useApi } from '../../api';
 import { ListTable } from '../../list';
 import type { ApiKeyList, NewApiKey } from '../../server-types';
 import { useSession } from '../../session';
-import { Badge, Card, Empty, ErrorNote, InputField, Secret, submitHandler, useAction } from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { Card } from '../../ui/Card';
+import { Empty } from '../../ui/Empty';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { InputField } from '../../ui/Field';
+import { Secret } from '../../ui/Secret';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 import { Webhooks } from './Webhooks';
 
 export function DeveloperSettings() {

@@ -3,7 +3,13 @@ import { FIELD_LIMITS } from '../../../../src/lib/field-limits';
 import { api, useApi } from '../../api';
 import type { Workspace, WorkspaceAnswer } from '../../server-types';
 import { useSession } from '../../session';
-import { Card, ErrorNote, Field, InputField, Loading, SaveButton, submitHandler, useAction } from '../../ui';
+import { Card } from '../../ui/Card';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Field, InputField } from '../../ui/Field';
+import { Loading } from '../../ui/Loading';
+import { SaveButton } from '../../ui/SaveButton';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 import { RetentionSettings } from './Retention';
 
 /** The zones the browser knows, for the time zone field's suggestions. */

@@ -2,7 +2,14 @@ import { useState } from 'react';
 import { api, formatDate, invalidate, useApi } from '../../api';
 import type { NumberAnswer } from '../../server-types';
 import { useSession } from '../../session';
-import { Badge, Card, CopyButton, Empty, ErrorNote, Loading, Modal, useAction } from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { Card } from '../../ui/Card';
+import { CopyButton } from '../../ui/CopyButton';
+import { Empty } from '../../ui/Empty';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Loading } from '../../ui/Loading';
+import { Modal } from '../../ui/Modal';
+import { useAction } from '../../ui/use-action';
 import { ConnectNumberForm, WebhookFacts } from './ConnectNumberForm';
 
 // The templates come from the number: connecting one lists its templates, disconnecting hides them.

@@ -1,6 +1,10 @@
 import { useApi } from '../../api';
 import type { Usage } from '../../server-types';
-import { Badge, Card, ErrorNote, Loading, Meter } from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { Card } from '../../ui/Card';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Loading } from '../../ui/Loading';
+import { Meter } from '../../ui/Meter';
 
 export function PlanSettings() {
   const usage = useApi<Usage>('/usage');

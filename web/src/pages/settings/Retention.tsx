@@ -1,7 +1,13 @@
 import { useEffect, useState } from 'react';
 import { api, useApi } from '../../api';
 import type { Retention, RetentionAnswer } from '../../server-types';
-import { Card, ErrorNote, Field, Loading, SaveButton, submitHandler, useAction } from '../../ui';
+import { Card } from '../../ui/Card';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Field } from '../../ui/Field';
+import { Loading } from '../../ui/Loading';
+import { SaveButton } from '../../ui/SaveButton';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 
 const KINDS: { key: keyof Retention; label: string; hint: string }[] = [
   {

@@ -2,7 +2,13 @@ import { useEffect, useState } from 'react';
 import { api, useApi } from '../../api';
 import type { SurveySettingsAnswer } from '../../server-types';
 import { useSession } from '../../session';
-import { Card, ErrorNote, Field, Loading, SaveButton, submitHandler, useAction } from '../../ui';
+import { Card } from '../../ui/Card';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Field } from '../../ui/Field';
+import { Loading } from '../../ui/Loading';
+import { SaveButton } from '../../ui/SaveButton';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 
 // The server's limit (routing/satisfaction-schemas.ts).
 const MAX_QUESTION = 1024;

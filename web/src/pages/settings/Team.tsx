@@ -4,17 +4,14 @@ import { api, formatDate, invalidate, useApi } from '../../api';
 import { Table } from '../../list';
 import type { NewInvitation, Team } from '../../server-types';
 import { useSession } from '../../session';
-import {
-  Badge,
-  Card,
-  ErrorNote,
-  Field,
-  InputField,
-  Loading,
-  Secret,
-  submitHandler,
-  useAction,
-} from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { Card } from '../../ui/Card';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Field, InputField } from '../../ui/Field';
+import { Loading } from '../../ui/Loading';
+import { Secret } from '../../ui/Secret';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 
 export function TeamSettings() {
   const { session } = useSession();

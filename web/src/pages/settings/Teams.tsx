@@ -4,17 +4,14 @@ import { ConfirmButton } from '../../confirm';
 import { useMembers } from '../../members';
 import type { RoutingAnswer, RoutingTeam, RoutingTeamList } from '../../server-types';
 import { useSession } from '../../session';
-import {
-  Badge,
-  Card,
-  ErrorNote,
-  Field,
-  InputField,
-  Loading,
-  SaveButton,
-  submitHandler,
-  useAction,
-} from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { Card } from '../../ui/Card';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { Field, InputField } from '../../ui/Field';
+import { Loading } from '../../ui/Loading';
+import { SaveButton } from '../../ui/SaveButton';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 
 /** A whole number as a number; anything else as typed, for the server to say what is wrong with it. */
 const numberOf = (typed: string) => (/^\s*\d+\s*$/.test(typed) ? Number(typed) : typed.trim());

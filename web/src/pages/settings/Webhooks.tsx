@@ -4,18 +4,16 @@ import { api, formatDate, useApi } from '../../api';
 import { ListTable } from '../../list';
 import type { DeliveryList, Endpoint, EndpointList, NewEndpoint, TestDelivery } from '../../server-types';
 import { useSession } from '../../session';
-import {
-  Badge,
-  Card,
-  Empty,
-  ErrorNote,
-  InputField,
-  Loading,
-  Modal,
-  Secret,
-  submitHandler,
-  useAction,
-} from '../../ui';
+import { Badge } from '../../ui/Badge';
+import { Card } from '../../ui/Card';
+import { Empty } from '../../ui/Empty';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { InputField } from '../../ui/Field';
+import { Loading } from '../../ui/Loading';
+import { Modal } from '../../ui/Modal';
+import { Secret } from '../../ui/Secret';
+import { submitHandler } from '../../ui/submit-handler';
+import { useAction } from '../../ui/use-action';
 
 export function Webhooks() {
   const { session } = useSession();

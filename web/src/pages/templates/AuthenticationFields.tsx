@@ -1,4 +1,4 @@
-import { InputField } from '../../ui';
+import { InputField } from '../../ui/Field';
 import type { SectionProps } from './draft';
 
 /** An authentication template: WhatsApp's preset text, so only its options. */

@@ -1,4 +1,4 @@
-import { Field, InputField } from '../../ui';
+import { Field, InputField } from '../../ui/Field';
 import { LIMITS, type SectionProps, variablesOf } from './draft';
 
 /** The body's text and a sample for each of its variables, numbered or named. */

@@ -1,4 +1,4 @@
-import { InputField } from '../../ui';
+import { InputField } from '../../ui/Field';
 import { type ButtonType, type Draft, type DraftButton, LIMITS, type SectionProps } from './draft';
 
 const KINDS: { type: ButtonType; label: string }[] = [

@@ -1,4 +1,4 @@
-import { Field, InputField } from '../../ui';
+import { Field, InputField } from '../../ui/Field';
 import { type Draft, type HeaderFormat, LIMITS, type SectionProps, variablesOf } from './draft';
 import { HeaderSampleField } from './HeaderSampleField';
 

@@ -1,6 +1,7 @@
 import { upload } from '../../api';
 import type { HeaderSample } from '../../server-types';
-import { Field, useAction } from '../../ui';
+import { Field } from '../../ui/Field';
+import { useAction } from '../../ui/use-action';
 import type { Draft } from './draft';
 
 const ACCEPT: Record<string, string> = {

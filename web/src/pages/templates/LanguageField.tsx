@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { TEMPLATE_LANGUAGES, templateLanguageName } from '../../../../src/lib/template-languages';
-import { Field } from '../../ui';
+import { Field } from '../../ui/Field';
 
 /** Meta's template languages by name, narrowed by what is typed in the search box above them. */
 export function LanguageField({

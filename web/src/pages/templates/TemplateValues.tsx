@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Field, InputField } from '../../ui';
+import { Field, InputField } from '../../ui/Field';
 import type { HeaderValue, Template, TemplateValues as Values } from './types';
 import { component } from './types';
 import { bodyFields, bodyValue, buttonLabel, headerLabel, sentence, TAKES_LABEL, urlBase } from './values';

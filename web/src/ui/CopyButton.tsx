@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+
+/** Copies `value`; says so for two seconds. */
+export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  useEffect(() => {
+    if (!done) return;
+    const t = setTimeout(() => setDone(false), 2000);
+    return () => clearTimeout(t);
+  }, [done]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      const area = document.createElement('textarea');
+      area.value = value;
+      document.body.append(area);
+      area.select();
+      document.execCommand('copy');
+      area.remove();
+    }
+    setDone(true);
+  };
+  return (
+    <button
+      type="button"
+      className="btn small"
+      onClick={copy}
+      aria-label={`${label}: ${done ? 'copied' : 'copy to clipboard'}`}
+    >
+      {done ? '✓ Copied' : label}
+    </button>
+  );
+}

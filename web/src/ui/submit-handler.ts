@@ -1,0 +1,8 @@
+import type { FormEvent } from 'react';
+
+export function submitHandler(fn: () => void) {
+  return (e: FormEvent) => {
+    e.preventDefault();
+    fn();
+  };
+}
