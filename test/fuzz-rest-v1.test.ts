@@ -19,6 +19,7 @@ import {
   rawBody,
   rowCounts,
 } from './support/fuzz.js';
+import { multipart } from './support/media-files.js';
 import { connectedWorkspace, listen } from './support/messaging.js';
 import { fillPath, pathParams, routeName, withRouteTable } from './support/route-table.js';
 
@@ -128,6 +129,43 @@ describe('REST v1 under generated input', () => {
       await fc.assert(
         fc.asyncProperty(rawBody(body), requestHeaders, async (payload, h) => {
           await postChecked('/contacts', payload, h);
+        }),
+        fuzzParams,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'POST /templates/header-sample',
+    async () => {
+      const PNG = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+        'base64',
+      );
+      const bytes = fc.oneof(
+        fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+        fc.nat({ max: PNG.length }).map((n) => PNG.subarray(0, n)),
+        fc.constant(PNG),
+      );
+      const part = fc.record({
+        name: fc.oneof(fc.constant('file'), hostileString),
+        file: bytes,
+        filename: hostileString,
+        type: fc.option(fc.constantFrom('image/png', 'image/jpeg', 'text/plain', 'application/pdf'), {
+          nil: undefined,
+        }),
+      });
+      const body = fc.oneof(
+        fc.array(part, { maxLength: 2 }).map((parts) => multipart(parts)),
+        rawBody(bodyOf({ file: hostileString })).map((payload) => ({
+          payload,
+          headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        })),
+      );
+      await fc.assert(
+        fc.asyncProperty(body, async (form) => {
+          await postChecked('/templates/header-sample', form.payload, form.headers);
         }),
         fuzzParams,
       );
