@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
-import { requireManager } from '../accounts/roles.js';
 import { MAX_HEADER_SAMPLE_BYTES, receiveHeaderSample } from './header-sample.js';
 import { HeaderSampleResult } from './schemas.js';
 
@@ -18,11 +17,8 @@ export async function registerAppHeaderSampleRoute(app: RestApp): Promise<void> 
     scope.post(
       '/templates/header-sample',
       { schema: { response: { 200: HeaderSampleResult } } },
-      async (request) => {
-        const s = request.session();
-        requireManager(s.role);
-        return receiveHeaderSample(scope.ctx, request, s.workspaceId);
-      },
+      // Whoever may submit a template (POST /templates) may upload its sample.
+      async (request) => receiveHeaderSample(scope.ctx, request, request.session().workspaceId),
     );
   });
 }

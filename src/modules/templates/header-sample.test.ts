@@ -64,7 +64,7 @@ describe('POST /templates/header-sample (REST v1 and the web app)', () => {
     expect(session).toMatchObject({ fileType: 'image/jpeg', fileLength: 4_000, received: 4_000 });
   });
 
-  it('takes it from the web app for a manager', async () => {
+  it('takes it from the web app', async () => {
     const form = multipart([{ name: 'file', file: PNG, filename: 'sample.png' }]);
     const res = await a.client.call('POST', '/templates/header-sample', form.payload, form.headers);
     expect(res.statusCode, res.body).toBe(200);
