@@ -26,6 +26,7 @@ export type IdPrefix =
   | 'cc'
   | 'imp'
   | 'nt'
+  | 'ntf'
   | 'qr'
   | 'brd'
   | 'ln'

@@ -9,6 +9,7 @@ import { conversationState } from './conversation-state.js';
 import { deleteQuickReply } from './delete-quick-reply.js';
 import { listConversations } from './list-conversations.js';
 import { listQuickReplies } from './list-quick-replies.js';
+import { recordMentions } from './mentions.js';
 import { createQuickReply, updateQuickReply } from './save-quick-reply.js';
 import {
   ConversationChange,
@@ -99,7 +100,17 @@ export function registerAppInboxRoutes(app: RestApp): void {
     { schema: { params: IdParams, body: NoteBody, response: { 201: NewNoteResult } } },
     async (request, reply) => {
       const s = request.session();
-      const note = await addNote(db, s.workspaceId, s, request.params.id, request.body.text);
+      const { text } = request.body;
+      const note = await db.transaction(async (tx) => {
+        const added = await addNote(tx, s.workspaceId, s, request.params.id, text);
+        await recordMentions(app.ctx, tx, s.workspaceId, s, {
+          id: added.id,
+          contactId: request.params.id,
+          text,
+        });
+        return added;
+      });
+      app.ctx.queue?.wake('mail.send');
       return reply.code(201).send({ result: true as const, ...note });
     },
   );

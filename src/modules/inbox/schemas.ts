@@ -141,6 +141,8 @@ export const ConversationNote = Type.Object({
   author_id: MaybeText,
   author_name: MaybeText,
   created_at: Timestamp,
+  /** The members its text mentions as `<@usr_…>`: the page shows their names there. */
+  mentions: Type.Array(Type.Object({ user_id: Type.String(), name: Type.String() })),
 });
 export type ConversationNote = Static<typeof ConversationNote>;
 
