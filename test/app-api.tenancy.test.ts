@@ -7,6 +7,7 @@ import { broadcastWalls } from './support/broadcast-walls.js';
 import { expectRestError } from './support/endpoint-security.js';
 import { submit } from './support/intake.js';
 import { jpeg } from './support/media-files.js';
+import { mentionWalls } from './support/mention-walls.js';
 import { listen, simControl } from './support/messaging.js';
 import {
   fillPath,
@@ -625,6 +626,7 @@ const WALLS: Record<string, Wall> = {
   },
   ...broadcastWalls((x) => x.app),
   ...routingWalls(t.ctx.db),
+  ...mentionWalls(),
 };
 
 describe.each(named(sessionRoutes))('%s', (name, route) => {
