@@ -1,33 +1,11 @@
-import { type Static, Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
 import type { RestApp } from '../../api/rest-app.js';
-import { Done, Text } from '../../api/schema.js';
+import { Done } from '../../api/schema.js';
 import { createPresenceRateLimiter } from '../rate-limit/create-limiter.js';
 import type { LimitDecision } from '../rate-limit/limiter.js';
 import { LIVE_CHANNEL, type LiveHub } from './live-hub.js';
-import { PRESENCE_STATES, type PresenceNotice } from './presence.js';
-
-const PresenceBody = Type.Object(
-  {
-    contact_id: Text({ minLength: 1, maxLength: 64 }),
-    state: Type.Union(PRESENCE_STATES.map((s) => Type.Literal(s))),
-  },
-  { additionalProperties: false },
-);
-
-const PresenceList = Type.Object({
-  result: Type.Literal(true),
-  presence: Type.Array(
-    Type.Object({
-      user_id: Type.String(),
-      name: Type.String(),
-      contact_id: Type.String(),
-      state: Type.Union([Type.Literal('viewing'), Type.Literal('replying')]),
-      ttl_ms: Type.Integer(),
-    }),
-  ),
-});
-export type PresenceList = Static<typeof PresenceList>;
+import type { PresenceNotice } from './presence.js';
+import { PresenceBody, PresenceList } from './presence-schemas.js';
 
 /**
  * Who is looking (issue 32): a teammate's page says "viewing" or "replying" on a conversation, and

@@ -6,6 +6,7 @@ import type { InboxList, InboxRow } from '../server-types';
 import { Badge, Empty, ErrorNote, Loading } from '../ui';
 import { ConversationView } from './inbox/ConversationView';
 import { NotificationsToggle } from './inbox/NotificationsToggle';
+import { PresenceMarker } from './inbox/Presence';
 import { QuickRepliesButton } from './inbox/QuickReplies';
 import { STATE_LABELS } from './inbox/types';
 
@@ -121,6 +122,7 @@ export function InboxPage({ contactId }: { contactId?: string }) {
               >
                 <span className="conversation-top">
                   <strong className="truncate">{r.name || `+${r.phone}`}</strong>
+                  <PresenceMarker contactId={r.contact_id} />
                   <span className="small muted">{timeAgo(r.last_message_at)}</span>
                 </span>
                 <span className="conversation-bottom">

@@ -6,6 +6,7 @@ import type { Conversation } from '../../server-types';
 import { ErrorNote, submitHandler, useAction } from '../../ui';
 import { SendTemplate } from '../messages/SendTemplate';
 import { EmojiPicker } from './EmojiPicker';
+import { typingReply } from './Presence';
 import { QuickReplyPicker } from './QuickReplies';
 
 interface Uploaded {
@@ -146,7 +147,10 @@ function ReplyForm({ conv, onSent }: { conv: Conversation; onSent: () => void })
             maxLength={file ? CAPTION_MAX : TEXT_MAX}
             placeholder={file ? 'Add a caption (optional)…' : 'Write a reply…'}
             value={text}
-            onChange={(e) => setText(e.target.value)}
+            onChange={(e) => {
+              setText(e.target.value);
+              typingReply(conv.contact.id);
+            }}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey && ready) {
                 e.preventDefault();

@@ -8,6 +8,7 @@ import { ErrorNote, Loading, ScrollBox, useAction } from '../../ui';
 import { Thread } from '../messages/Thread';
 import { useMarkRead } from '../messages/useMarkRead';
 import { Composer } from './Composer';
+import { PresenceNote } from './Presence';
 import { TeamField } from './TeamField';
 import { STATE_LABELS } from './types';
 
@@ -36,6 +37,7 @@ export function ConversationView({ contactId, back }: { contactId: string; back:
           <p className="small muted">
             +{c.contact.phone} · <Link href={`/contacts/${c.contact.id}`}>Contact details</Link>
           </p>
+          <PresenceNote contactId={contactId} />
         </div>
         <Handling contactId={contactId} conv={c} onChanged={conv.reload} />
       </header>
