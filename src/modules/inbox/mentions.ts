@@ -4,13 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { displayName } from '../accounts/display-name.js';
 import { canSendMail, queueMail } from '../mail/queue-mail.js';
 import type { NoteAuthor } from './add-note.js';
-
-/**
- * How a note names a teammate: `<@usr_…>`, their user id. The app's composer writes it when a member
- * is picked after `@`; a REST v1 client writes it itself. Anything else (`@Tara`, another workspace's
- * user id) stays plain text.
- */
-export const MENTION = /<@(usr_[A-Za-z0-9]{1,40})>/g;
+import { MENTION } from './mention-token.js';
 
 // A mention e-mail goes to a member at most this often: the rest wait in the app's list.
 const EMAIL_EVERY_MINUTES = 10;

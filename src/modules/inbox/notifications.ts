@@ -4,7 +4,7 @@ import { MaybeText, MaybeTimestamp, PageCursor, Text, Timestamp } from '../../ap
 import type { Queryable } from '../../db/db.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
-import { MENTION } from './mentions.js';
+import { MENTION } from './mention-token.js';
 
 export const NotificationsQuery = Type.Object(
   {

@@ -6,6 +6,7 @@ import type { Conversation } from '../../server-types';
 import { ErrorNote, submitHandler, useAction } from '../../ui';
 import { SendTemplate } from '../messages/SendTemplate';
 import { EmojiPicker } from './EmojiPicker';
+import { MentionTextarea, withMentionTokens } from './Mentions';
 import { typingReply } from './Presence';
 import { QuickReplyPicker } from './QuickReplies';
 
@@ -52,11 +53,13 @@ export function Composer({ conv, onSent }: { conv: Conversation; onSent: () => v
 
 function NoteForm({ conv, onSent }: { conv: Conversation; onSent: () => void }) {
   const [text, setText] = useState('');
+  const [picked, setPicked] = useState<Parameters<typeof withMentionTokens>[1]>([]);
   const { busy, error, fieldErrors, run } = useAction();
   const add = () =>
     run(async () => {
-      await api('POST', `/conversations/${conv.contact.id}/notes`, { text });
+      await api('POST', `/conversations/${conv.contact.id}/notes`, { text: withMentionTokens(text, picked) });
       setText('');
+      setPicked([]);
       onSent();
     });
   return (
@@ -64,13 +67,14 @@ function NoteForm({ conv, onSent }: { conv: Conversation; onSent: () => void }) 
       <label htmlFor="note" className="sr-only">
         Note
       </label>
-      <textarea
+      <MentionTextarea
         id="note"
-        rows={2}
         maxLength={FIELD_LIMITS.conversationNote}
-        placeholder="Only your team sees this"
+        placeholder="Only your team sees this; @ mentions a teammate"
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={setText}
+        picked={picked}
+        onPicked={setPicked}
       />
       <button type="submit" className="btn" disabled={busy || !text.trim()}>
         Add note

@@ -3,6 +3,7 @@ import type { PresenceList } from '../../../../src/modules/live/presence-schemas
 import { api } from '../../api';
 import { useLiveEvents } from '../../live';
 import { useSession } from '../../session';
+import './mentions.css';
 
 type Presence = PresenceList['presence'][number];
 type Held = Presence & { until: number };
