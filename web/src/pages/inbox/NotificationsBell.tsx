@@ -52,7 +52,7 @@ export function NotificationsBell() {
         aria-controls="notifications-panel"
         onClick={() => setOpen(!open)}
       >
-        <span aria-hidden="true">🔔</span> Mentions
+        <span aria-hidden="true">@</span> Mentions
         {unread > 0 && (
           <span className="nav-badge">
             {unread > 99 ? '99+' : unread}
