@@ -769,7 +769,7 @@ export interface paths {
         put?: never;
         /**
          * Add an internal note: seen by the team in the conversation, never sent to the customer
-         * @description The app shows its author as "API key <the key's name>".
+         * @description The app shows its author as "API key <the key's name>". `<@usr_…>` in the text mentions a member of the workspace by user id (as `assignee_id` and GET /teams show them): the app shows their name and tells them (and e-mails them, when the server sends e-mail). Any other user id stays plain text.
          */
         post: operations["addConversationNote"];
         delete?: never;
