@@ -6,7 +6,8 @@ import type { Conversation } from '../../server-types';
 import { ErrorNote, submitHandler, useAction } from '../../ui';
 import { SendTemplate } from '../messages/SendTemplate';
 import { EmojiPicker } from './EmojiPicker';
-import { MentionTextarea, withMentionTokens } from './Mentions';
+import { MentionTextarea } from './Mentions';
+import { withMentionTokens } from './mention-text';
 import { typingReply } from './Presence';
 import { QuickReplyPicker } from './QuickReplies';
 

@@ -1,29 +1,14 @@
 import { type ReactNode, useId, useRef, useState } from 'react';
-import { MENTION, mentionToken } from '../../../../src/modules/inbox/mention-token';
+import { MENTION } from '../../../../src/modules/inbox/mention-token';
 import { useMembers } from '../../members';
 import './mentions.css';
-
-interface Picked {
-  id: string;
-  shown: string;
-}
+import type { Picked } from './mention-text';
 
 const SHOWN_MAX = 8;
 // What is being typed after an `@` that starts a word, up to the caret.
 const TYPING = /(^|\s)@([^\s@<>]{0,40})$/;
 
 const shownName = (m: { name: string; email: string }) => m.name || m.email;
-
-/**
- * The note's text as sent: each picked teammate's `@Name` becomes their `<@usr_…>` token (longest
- * names first, so "@Tara Singh" is not taken for "@Tara").
- */
-export function withMentionTokens(text: string, picked: Picked[]): string {
-  let out = text;
-  for (const p of [...picked].sort((a, b) => b.shown.length - a.shown.length))
-    out = out.split(`@${p.shown}`).join(mentionToken(p.id));
-  return out;
-}
 
 /**
  * The note box: `@` opens a list of the workspace's members, narrowed by name or e-mail as one types
