@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createTestApp, secondInstance, type TestApp } from '../../../test/support/app.js';
 import { type AppClient, PASSWORD, signIn, workspaceWithOwner } from '../../../test/support/app-session.js';
+import { TEST_DB } from '../../../test/support/database.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { openLiveStream } from '../../../test/support/live.js';
 import { listen } from '../../../test/support/messaging.js';
@@ -185,6 +186,26 @@ describe('presence', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(otherStream.events).toEqual([]);
     for (const s of [ownerStream, otherStream, late]) s.close();
+  });
+
+  it.runIf(TEST_DB === 'postgres')('reaches streams on another instance, and a notice too', async () => {
+    const second = await secondInstance(t);
+    try {
+      const a = await team();
+      const secondBase = await listen(second);
+      const elsewhere = await openLiveStream(secondBase, a.owner.cookie);
+      const taraElsewhere = await openLiveStream(secondBase, a.tara.cookie);
+      await a.tara.call('POST', '/presence', { contact_id: a.contactId, state: 'viewing' });
+      const seen = await elsewhere.next((e) => e.event === 'presence', 5_000);
+      expect(seen.data).toMatchObject({ user_id: a.taraId, state: 'viewing' });
+      await note(a.owner, a.contactId, `Over there, <@${a.taraId}>`);
+      await taraElsewhere.next((e) => e.event === 'notification', 10_000);
+      expect(elsewhere.events.filter((e) => e.event === 'notification')).toEqual([]);
+      elsewhere.close();
+      taraElsewhere.close();
+    } finally {
+      await second.close();
+    }
   });
 
   it("refuses another workspace's conversation with 404, announcing nothing", async () => {
