@@ -92,9 +92,9 @@ export function registerLeadRoutes(app: RestApp): void {
       },
     },
     async (request, reply) => {
-      const workspaceId = request.principal().workspaceId;
+      const { workspaceId, keyId } = request.principal();
       const { form_id, automation_id, ...rest } = request.query;
-      holdHeavyWork(ctx, reply, { workspaceId });
+      holdHeavyWork(ctx, reply, { workspaceId, keyId });
       const filters = { ...rest, formId: form_id, automationId: automation_id };
       return sendCsv(reply, 'leads', LEAD_COLUMNS, leadRecords(ctx.db, workspaceId, filters));
     },
