@@ -11298,7 +11298,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only changes to this kind of thing */
-                entity?: "contact" | "lead" | "form" | "flow" | "sequence" | "template" | "member" | "invitation" | "api_key";
+                entity?: "contact" | "lead" | "form" | "flow" | "sequence" | "template" | "member" | "invitation" | "api_key" | "team" | "routing" | "business_hours" | "satisfaction_survey" | "quick_reply";
                 limit?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
