@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeProblems } from './support/axe.js';
 import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
+import { until } from './support/until.js';
 
 type Row = { contact_id: string; name: string; state: string; labels: { name: string }[] };
 
@@ -27,7 +28,7 @@ describe.skipIf(!hasChromium)(
           name,
           text: `Hello from ${name}`,
         });
-      await expect.poll(async () => (await inbox('filter=open')).length, { timeout: 10_000 }).toBe(3);
+      await until(async () => (await inbox('filter=open')).length === 3);
       await page.goto(`${running.base}/messages`);
       await page.getByRole('heading', { name: 'Inbox' }).waitFor();
     });
@@ -94,10 +95,10 @@ describe.skipIf(!hasChromium)(
       await page.getByLabel('Name of the view').fill('Snoozed ones');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       const views = page.getByRole('navigation', { name: 'Saved views' });
-      await views.getByRole('button', { name: 'Snoozed ones' }).waitFor();
+      await views.getByRole('button', { name: 'Snoozed ones', exact: true }).waitFor();
       await page.getByRole('button', { name: 'Open', exact: true }).click();
       await expect.poll(() => row('Kiran Rao').count()).toBe(0);
-      await views.getByRole('button', { name: 'Snoozed ones' }).click();
+      await views.getByRole('button', { name: 'Snoozed ones', exact: true }).click();
       await row('Kiran Rao').waitFor();
       expect(
         await page.getByRole('button', { name: 'Snoozed', exact: true }).getAttribute('aria-pressed'),
