@@ -84,6 +84,9 @@ describe.skipIf(!hasChromium)(
       await row('Kiran Rao').click();
       await page.getByRole('heading', { name: 'Kiran Rao' }).waitFor();
       await page.locator('.snooze-menu summary').click();
+      await page.getByLabel('Pick a time').fill('2020-01-01T09:00');
+      await page.getByRole('button', { name: 'Snooze until then' }).click();
+      await page.getByText('Choose a time in the future.').waitFor();
       await page.getByRole('button', { name: '1 hour' }).click();
       await page.getByText(/Snoozed until/).waitFor();
       await expect.poll(() => row('Kiran Rao').count()).toBe(0);

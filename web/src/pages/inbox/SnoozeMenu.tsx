@@ -77,7 +77,7 @@ export function SnoozeMenu({
           </label>
           <input id={id} type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} required />
           <button type="submit" className="btn small" disabled={busy}>
-            Snooze
+            Snooze until then
           </button>
           {fieldErrors.until && <p className="field-error">{fieldErrors.until}</p>}
         </form>
