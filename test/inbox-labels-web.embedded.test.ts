@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)(
       await page.getByLabel('Label', { exact: true }).selectOption({ label: 'Any label' });
       await row('Kiran Rao').click();
       await page.getByRole('heading', { name: 'Kiran Rao' }).waitFor();
-      await page.locator('.snooze-menu summary').click();
+      await page.locator('.snooze-toggle').click();
       await page.getByLabel('Pick a time').fill('2020-01-01T09:00');
       await page.getByRole('button', { name: 'Snooze until then' }).click();
       await page.getByText('Choose a time in the future.').waitFor();

@@ -99,9 +99,10 @@ export function InboxPage({ contactId }: { contactId?: string }) {
         </search>
         <SavedViews
           current={{ filter: filter as 'open', ...(label ? { label } : {}), ...(q ? { q } : {}) }}
-          onApply={(v) => (
-            setTyped(v.q ?? ''), go({ filter: v.filter ?? 'open', q: v.q ?? '', label: v.label ?? '' })
-          )}
+          onApply={(v) => {
+            setTyped(v.q ?? '');
+            go({ filter: v.filter ?? 'open', q: v.q ?? '', label: v.label ?? '' });
+          }}
         />
         <fieldset className="segmented inbox-filters">
           <legend className="sr-only">Show</legend>

@@ -77,7 +77,11 @@ export function BulkBar({
                 key={a}
                 type="button"
                 className="btn small"
-                onClick={() => (setAction(a), setValue(''), setDone(''))}
+                onClick={() => {
+                  setAction(a);
+                  setValue('');
+                  setDone('');
+                }}
               >
                 {VERBS[a]}
               </button>

@@ -53,7 +53,7 @@ export function SnoozeMenu({
     );
   return (
     <details className="snooze-menu">
-      <summary className="btn small">Snooze</summary>
+      <summary className="btn small snooze-toggle">Snooze</summary>
       <div className="snooze-choices">
         {choices.map((c) => (
           <button
