@@ -96,7 +96,6 @@ export const SnoozeBody = Type.Object(
 export type SnoozeBody = Static<typeof SnoozeBody>;
 
 export const BULK_ACTIONS = ['assign', 'label', 'unlabel', 'resolve', 'snooze'] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 export const BulkBody = Type.Object(
   {

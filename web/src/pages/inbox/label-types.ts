@@ -1,7 +1,6 @@
 import type { Static } from 'typebox';
 import type {
   BulkResult,
-  ConversationTagsResult,
   LabelColour,
   LabelListResult,
   LabelRef,
@@ -13,9 +12,7 @@ export type { LabelColour, LabelRef, ViewQuery };
 export type LabelList = Static<typeof LabelListResult>;
 export type Label = LabelList['labels'][number];
 export type SavedViewList = Static<typeof SavedViewListResult>;
-export type SavedView = SavedViewList['views'][number];
 export type BulkAnswer = Static<typeof BulkResult>;
-export type TagsAnswer = Static<typeof ConversationTagsResult>;
 
 /** The palette, in the order the colour pickers show it (the server holds the same names). */
 export const COLOURS: Record<LabelColour, string> = {
