@@ -35,11 +35,12 @@ export function registerAppInboxRoutes(app: RestApp): void {
     { schema: { querystring: InboxQuery, response: { 200: InboxResult } } },
     async (request) => {
       const s = request.session();
-      const { filter = 'all', q, limit, offset } = request.query;
+      const { filter = 'all', q, label, limit, offset } = request.query;
       const page = await listConversations(db, s.workspaceId, {
         userId: s.userId,
         filter,
         search: q,
+        label,
         limit,
         offset,
       });
