@@ -14,6 +14,7 @@ import { registerAppContactRoutes } from '../modules/contacts/app-routes.js';
 import { registerAppDashboardRoutes } from '../modules/dashboard/app-routes.js';
 import { registerAppFormRoutes } from '../modules/forms/app-routes.js';
 import { registerAppInboxRoutes } from '../modules/inbox/app-routes.js';
+import { registerAppLabelRoutes } from '../modules/inbox/label-app-routes.js';
 import { registerAppNotificationRoutes } from '../modules/inbox/notification-app-routes.js';
 import { registerAppLeadRoutes } from '../modules/leads/app-routes.js';
 import { registerLiveRoutes } from '../modules/live/app-routes.js';
@@ -94,6 +95,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppContactRoutes(app);
   registerAppMessageRoutes(app);
   registerAppInboxRoutes(app);
+  registerAppLabelRoutes(app);
   registerAppNotificationRoutes(app);
   registerLiveRoutes(app);
   await registerAppMediaRoutes(app);

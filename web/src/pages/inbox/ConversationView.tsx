@@ -8,7 +8,9 @@ import { ErrorNote, Loading, ScrollBox, useAction } from '../../ui';
 import { Thread } from '../messages/Thread';
 import { useMarkRead } from '../messages/useMarkRead';
 import { Composer } from './Composer';
+import { ConversationLabels } from './LabelChips';
 import { PresenceNote } from './Presence';
+import { SnoozeMenu } from './SnoozeMenu';
 import { TeamField } from './TeamField';
 import { STATE_LABELS } from './types';
 
@@ -40,6 +42,15 @@ export function ConversationView({ contactId, back }: { contactId: string; back:
           <PresenceNote contactId={contactId} />
         </div>
         <Handling contactId={contactId} conv={c} onChanged={conv.reload} />
+        <div className="conversation-tags-bar">
+          <ConversationLabels contactId={contactId} labels={c.conversation.labels} onChanged={conv.reload} />
+          <SnoozeMenu
+            contactId={contactId}
+            snoozedUntil={c.conversation.snoozed_until}
+            untilReply={c.conversation.snoozed_until_reply}
+            onChanged={conv.reload}
+          />
+        </div>
       </header>
       <BotBanner contactId={contactId} conversation={c.conversation} onChanged={conv.reload} />
       <ScrollBox className="thread" label="Messages" live>
