@@ -14,6 +14,7 @@ import { registerAppContactRoutes } from '../modules/contacts/app-routes.js';
 import { registerAppDashboardRoutes } from '../modules/dashboard/app-routes.js';
 import { registerAppFormRoutes } from '../modules/forms/app-routes.js';
 import { registerAppInboxRoutes } from '../modules/inbox/app-routes.js';
+import { registerAppConversationRoutes } from '../modules/inbox/conversation-app-routes.js';
 import { registerAppLeadRoutes } from '../modules/leads/app-routes.js';
 import { registerLiveRoutes } from '../modules/live/app-routes.js';
 import { registerAppMediaRoutes } from '../modules/media/app-routes.js';
@@ -93,6 +94,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppContactRoutes(app);
   registerAppMessageRoutes(app);
   registerAppInboxRoutes(app);
+  registerAppConversationRoutes(app);
   registerLiveRoutes(app);
   await registerAppMediaRoutes(app);
   registerAppTemplateRoutes(app);

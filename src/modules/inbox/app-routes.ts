@@ -1,10 +1,10 @@
 import type { RestApp } from '../../api/rest-app.js';
 import { Done } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { conversationContact } from '../messaging/conversation.js';
 import { addNote } from './add-note.js';
 import { resumeBot, stopBot } from './bot-handover.js';
 import { changeConversation } from './change-conversation.js';
+import { conversationContact } from './conversation.js';
 import { conversationState } from './conversation-state.js';
 import { deleteQuickReply } from './delete-quick-reply.js';
 import { listConversations } from './list-conversations.js';

@@ -5,7 +5,7 @@ import { errorResponses } from '../../api/schema.js';
 import type { Queryable } from '../../db/db.js';
 import { IdParams } from '../accounts/schemas.js';
 import { answerWriter } from '../idempotency/outcome.js';
-import { conversationContact } from '../messaging/conversation.js';
+import { conversationContact } from './conversation.js';
 import { deleteQuickReply } from './delete-quick-reply.js';
 import { listQuickReplies } from './list-quick-replies.js';
 import { createQuickReply, updateQuickReply } from './save-quick-reply.js';

@@ -5,7 +5,7 @@ import { simControl, simState, simulatorAppForTests } from '../../../test/suppor
 import { until } from '../../../test/support/until.js';
 import { createAutomation } from '../automation/save-automation.js';
 import { deleteContact } from '../contacts/delete-contact.js';
-import { conversationMessages } from '../messaging/conversation.js';
+import { conversationMessages } from '../inbox/conversation.js';
 import { awayOrGreeting } from './away-or-greeting.js';
 import type { BusinessHoursBody } from './business-hours-schemas.js';
 import { DEFAULT_AWAY, DEFAULT_GREETING, saveBusinessHours } from './business-hours-settings.js';

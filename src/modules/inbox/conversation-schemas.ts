@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { AnyKey, MaybeText, MaybeTimestamp, Timestamp } from '../../api/schema.js';
-import { ConversationNote, ConversationStateView } from '../inbox/schemas.js';
+import { ConversationNote, ConversationStateView } from './schemas.js';
 
 /** Meta's objects as the network sent them (or Parley sent them): every field may be missing. */
 const Json = Type.Record(AnyKey, Type.Unknown());
@@ -9,7 +9,7 @@ const maybeJsonList = (description: string) => Type.Union([Type.Array(Json), Typ
 
 const Direction = Type.Union([Type.Literal('inbound'), Type.Literal('outbound')]);
 
-/** A message of a conversation with what the page draws it from (messaging/conversation.ts). */
+/** A message of a conversation with what the page draws it from (inbox/conversation.ts). */
 export const ConversationMessage = Type.Object({
   id: Type.String(),
   direction: Direction,

@@ -2,8 +2,8 @@ import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
+import { MESSAGE_COLUMNS } from '../messaging/list-messages.js';
 import type { ConversationContact, ConversationMessage } from './conversation-schemas.js';
-import { MESSAGE_COLUMNS } from './list-messages.js';
 
 /** The contact a conversation is with, and whether its 24-hour window is open. */
 export async function conversationContact(
