@@ -93,7 +93,11 @@ export function ConversationStatus({ conv, onChanged }: { conv: Conversation; on
       {c.opted_out ? (
         <span className="consent">
           <Badge tone="red">Opted out</Badge>{' '}
-          {[c.opted_out_at ? WHEN.format(new Date(c.opted_out_at)) : '', how(c)].filter(Boolean).join(' — ')}{' '}
+          <span>
+            {[c.opted_out_at ? WHEN.format(new Date(c.opted_out_at)) : '', how(c)]
+              .filter(Boolean)
+              .join(' — ')}
+          </span>{' '}
           <button type="button" className="btn ghost small" disabled={busy} onClick={() => void optIn()}>
             Opt back in
           </button>
