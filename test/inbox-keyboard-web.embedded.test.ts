@@ -54,6 +54,7 @@ describe.skipIf(!hasChromium)('the inbox with the keyboard alone', { timeout: 30
     page.on('console', (m) => m.type() === 'error' && failures.push(`console: ${m.text()}`));
     await page.goto(`${running.base}/messages`);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await until(async () => (await page.locator('[data-row]').count()) === CUSTOMERS);
   });
 
   const focused = () =>
