@@ -32,7 +32,7 @@ function how(c: Contact): string {
 }
 
 /** "5 h 12 min" from milliseconds. */
-export function timeLeft(ms: number): string {
+function timeLeft(ms: number): string {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
   const h = Math.floor(minutes / 60);
   return h > 0 ? `${h} h ${minutes % 60} min` : `${minutes} min`;

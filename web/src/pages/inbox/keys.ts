@@ -54,7 +54,7 @@ export function focusComposer(): boolean {
 let replyWanted: string | null = null;
 
 /** Enter on a row: the reply box takes the focus once that conversation is drawn. */
-export function wantReply(contactId: string): void {
+function wantReply(contactId: string): void {
   replyWanted = contactId;
   if (document.querySelector(`[data-conversation="${CSS.escape(contactId)}"]`) && focusComposer())
     replyWanted = null;

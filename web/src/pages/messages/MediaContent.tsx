@@ -13,7 +13,7 @@ const KIND: Record<string, string> = {
 };
 
 /** Where an inbound file's download stands, as the conversation says (null: not downloaded by Parley). */
-export interface Download {
+interface Download {
   status: 'pending' | 'stored' | 'refused' | null;
   size: number | null;
 }
