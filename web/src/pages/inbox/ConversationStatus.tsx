@@ -33,7 +33,7 @@ function how(c: Contact): string {
 
 /** "5 h 12 min" from milliseconds. */
 function timeLeft(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  const minutes = Math.max(1, Math.floor(ms / 60_000));
   const h = Math.floor(minutes / 60);
   return h > 0 ? `${h} h ${minutes % 60} min` : `${minutes} min`;
 }
