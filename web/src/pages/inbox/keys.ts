@@ -110,6 +110,8 @@ export function useListKeys(
       },
       Escape: (e) => {
         if (!current || !(e.target as HTMLElement).closest?.('.inbox-thread')) return false;
+        // An open picker (emoji) closes first, on its own Esc.
+        if (document.querySelector('.inbox-thread [aria-expanded="true"]')) return false;
         const row = document.getElementById(rowId(current));
         if (row?.checkVisibility()) row.focus();
         else back();
