@@ -93,6 +93,20 @@ describe.skipIf(!hasChromium)('the inbox with the keyboard alone', { timeout: 30
 
       await page.keyboard.press('Escape');
       await expect.poll(focused).toBe(id);
+      if (n === 0) {
+        // A note (n, Ctrl+Enter), and the assignee picker (a) focused for the arrow keys.
+        await page.keyboard.press('n');
+        await expect.poll(focused).toBe('note');
+        await page.keyboard.type('Checked by keyboard');
+        await page.keyboard.press('Control+Enter');
+        await page.locator('.bubble.note', { hasText: 'Checked by keyboard' }).waitFor();
+        await page.keyboard.press('Escape');
+        await expect.poll(focused).toBe(id);
+        await page.keyboard.press('a');
+        await expect.poll(focused).toMatch(/-assignee$/);
+        await page.keyboard.press('Escape');
+        await expect.poll(focused).toBe(id);
+      }
       await page.keyboard.press('i');
       await page.locator(`#conversation-${id}`).getByText('→ Asha Rao').waitFor();
       await page.keyboard.press('e');
