@@ -6,6 +6,7 @@ import { createTestApp } from './support/app.js';
 import { broadcastWalls } from './support/broadcast-walls.js';
 import { expectRestError } from './support/endpoint-security.js';
 import { submit } from './support/intake.js';
+import { labelWalls, savedViewWalls } from './support/label-walls.js';
 import { jpeg } from './support/media-files.js';
 import { listen, simControl } from './support/messaging.js';
 import {
@@ -625,6 +626,8 @@ const WALLS: Record<string, Wall> = {
   },
   ...broadcastWalls((x) => x.app),
   ...routingWalls(t.ctx.db),
+  ...labelWalls(),
+  ...savedViewWalls(),
 };
 
 describe.each(named(sessionRoutes))('%s', (name, route) => {

@@ -15,6 +15,7 @@ import { registerAppDashboardRoutes } from '../modules/dashboard/app-routes.js';
 import { registerAppFormRoutes } from '../modules/forms/app-routes.js';
 import { registerAppInboxRoutes } from '../modules/inbox/app-routes.js';
 import { registerAppConversationRoutes } from '../modules/inbox/conversation-app-routes.js';
+import { registerAppLabelRoutes } from '../modules/inbox/label-app-routes.js';
 import { registerAppLeadRoutes } from '../modules/leads/app-routes.js';
 import { registerLiveRoutes } from '../modules/live/app-routes.js';
 import { registerAppMediaRoutes } from '../modules/media/app-routes.js';
@@ -95,6 +96,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppMessageRoutes(app);
   registerAppInboxRoutes(app);
   registerAppConversationRoutes(app);
+  registerAppLabelRoutes(app);
   registerLiveRoutes(app);
   await registerAppMediaRoutes(app);
   registerAppTemplateRoutes(app);

@@ -30,7 +30,9 @@ export type IdPrefix =
   | 'brd'
   | 'ln'
   | 'csat'
-  | 'team';
+  | 'team'
+  | 'lbl'
+  | 'sv';
 
 /** Resource ids: a prefix that says what they name, then 119 random bits. */
 export function newId(prefix: IdPrefix): string {

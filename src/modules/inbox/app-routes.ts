@@ -1,6 +1,7 @@
 import type { RestApp } from '../../api/rest-app.js';
 import { Done } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
+import { userActor } from '../audit/record-audit.js';
 import { addNote } from './add-note.js';
 import { resumeBot, stopBot } from './bot-handover.js';
 import { changeConversation } from './change-conversation.js';
@@ -34,11 +35,12 @@ export function registerAppInboxRoutes(app: RestApp): void {
     { schema: { querystring: InboxQuery, response: { 200: InboxResult } } },
     async (request) => {
       const s = request.session();
-      const { filter = 'all', q, limit, offset } = request.query;
+      const { filter = 'all', q, label, limit, offset } = request.query;
       const page = await listConversations(db, s.workspaceId, {
         userId: s.userId,
         filter,
         search: q,
+        label,
         limit,
         offset,
       });
@@ -119,7 +121,10 @@ export function registerAppInboxRoutes(app: RestApp): void {
     '/quick-replies',
     { schema: { body: QuickReplyBody, response: { 201: NewQuickReplyResult } } },
     async (request, reply) => {
-      const created = await createQuickReply(db, request.session().workspaceId, request.body);
+      const s = request.session();
+      const created = await db.transaction((tx) =>
+        createQuickReply(tx, s.workspaceId, request.body, userActor(s)),
+      );
       return reply.code(201).send({ result: true as const, ...created });
     },
   );
@@ -128,7 +133,8 @@ export function registerAppInboxRoutes(app: RestApp): void {
     '/quick-replies/:id',
     { schema: { params: IdParams, body: QuickReplyBody, response: { 200: Done } } },
     async (request) => {
-      await updateQuickReply(db, request.session().workspaceId, request.params.id, request.body);
+      const s = request.session();
+      await updateQuickReply(db, s.workspaceId, request.params.id, request.body, userActor(s));
       return { result: true as const };
     },
   );
@@ -137,7 +143,8 @@ export function registerAppInboxRoutes(app: RestApp): void {
     '/quick-replies/:id',
     { schema: { params: IdParams, response: { 200: Done } } },
     async (request) => {
-      await deleteQuickReply(db, request.session().workspaceId, request.params.id);
+      const s = request.session();
+      await deleteQuickReply(db, s.workspaceId, request.params.id, userActor(s));
       return { result: true as const };
     },
   );

@@ -4,17 +4,22 @@ import { useLiveReload } from '../live';
 import { Link, navigate, useLocation } from '../router';
 import type { InboxList, InboxRow } from '../server-types';
 import { Badge, Empty, ErrorNote, Loading } from '../ui';
+import { BulkBar } from './inbox/BulkBar';
 import { ConversationView } from './inbox/ConversationView';
 import { KeysHelp } from './inbox/KeysHelp';
 import { rowId, useListKeys } from './inbox/keys';
+import { LabelChips, LabelFilter } from './inbox/LabelChips';
+import { LabelsButton } from './inbox/LabelsManager';
 import { NotificationsToggle } from './inbox/NotificationsToggle';
 import { QuickRepliesButton } from './inbox/QuickReplies';
+import { SavedViews } from './inbox/SavedViews';
 import { STATE_LABELS } from './inbox/types';
 
 const FILTERS = [
   { id: 'open', label: 'Open' },
   { id: 'mine', label: 'Mine' },
   { id: 'unassigned', label: 'Unassigned' },
+  { id: 'snoozed', label: 'Snoozed' },
   { id: 'all', label: 'All' },
 ] as const;
 
@@ -24,6 +29,7 @@ const EMPTY: Record<string, string> = {
   open: 'No open conversations',
   mine: 'Nothing assigned to you',
   unassigned: 'No unassigned conversations',
+  snoozed: 'No snoozed conversations',
 };
 
 const preview = (r: InboxRow) =>
@@ -41,19 +47,24 @@ export function InboxPage({ contactId }: { contactId?: string }) {
   const { query } = useLocation();
   const filter = query.get('filter') ?? 'open';
   const q = query.get('q') ?? '';
+  const label = query.get('label') ?? '';
   const [typed, setTyped] = useState(q);
+  const [selected, setSelected] = useState<string[]>([]);
   const params = new URLSearchParams({ filter, limit: '50' });
   if (q) params.set('q', q);
+  if (label) params.set('label', label);
   const list = useApi<InboxList>(`/inbox?${params}`);
   useLiveReload(['message', 'conversation', 'refresh'], list.reload);
-  const go = (next: { filter?: string; q?: string }) => {
+  const go = (next: { filter?: string; q?: string; label?: string }) => {
     const p = new URLSearchParams({ filter: next.filter ?? filter });
     const search = next.q ?? q;
     if (search) p.set('q', search);
+    if (next.label ?? label) p.set('label', next.label ?? label);
+    setSelected([]);
     navigate(`/messages${contactId ? `/${contactId}` : ''}?${p}`, true);
   };
   const rows = list.data?.conversations;
-  const suffix = `?${new URLSearchParams({ filter, ...(q ? { q } : {}) })}`;
+  const suffix = `?${new URLSearchParams({ filter, ...(q ? { q } : {}), ...(label ? { label } : {}) })}`;
   const open = (id: string) => navigate(`/messages/${id}${suffix}`);
   useListKeys(rows?.map((r) => r.contact_id) ?? [], contactId, open, () => navigate(`/messages${suffix}`));
   return (
@@ -65,6 +76,7 @@ export function InboxPage({ contactId }: { contactId?: string }) {
             <KeysHelp />
             <NotificationsToggle />
             <QuickRepliesButton />
+            <LabelsButton />
           </div>
         </div>
         <search className="inbox-search">
@@ -90,6 +102,13 @@ export function InboxPage({ contactId }: { contactId?: string }) {
             />
           </form>
         </search>
+        <SavedViews
+          current={{ filter: filter as 'open', ...(label ? { label } : {}), ...(q ? { q } : {}) }}
+          onApply={(v) => {
+            setTyped(v.q ?? '');
+            go({ filter: v.filter ?? 'open', q: v.q ?? '', label: v.label ?? '' });
+          }}
+        />
         <fieldset className="segmented inbox-filters">
           <legend className="sr-only">Show</legend>
           {FILTERS.map((f) => (
@@ -104,6 +123,15 @@ export function InboxPage({ contactId }: { contactId?: string }) {
             </button>
           ))}
         </fieldset>
+        <LabelFilter value={label} onChange={(id) => go({ label: id })} />
+        {rows && rows.length > 0 && (
+          <BulkBar
+            selected={selected}
+            shown={rows.map((r) => r.contact_id)}
+            onSelect={setSelected}
+            onDone={list.reload}
+          />
+        )}
         {list.loading && !list.data && <Loading />}
         {list.error && <ErrorNote message={list.error} onRetry={list.reload} />}
         {rows?.length === 0 && (
@@ -119,6 +147,17 @@ export function InboxPage({ contactId }: { contactId?: string }) {
         <ul className="conversation-list">
           {rows?.map((r) => (
             <li key={r.contact_id} className={r.contact_id === contactId ? 'current' : undefined}>
+              <input
+                type="checkbox"
+                className="row-select"
+                aria-label={`Select ${r.name || `+${r.phone}`}`}
+                checked={selected.includes(r.contact_id)}
+                onChange={(e) =>
+                  setSelected((s) =>
+                    e.target.checked ? [...s, r.contact_id] : s.filter((x) => x !== r.contact_id),
+                  )
+                }
+              />
               <Link
                 href={`/messages/${r.contact_id}${suffix}`}
                 className="conversation-row"
@@ -146,6 +185,7 @@ export function InboxPage({ contactId }: { contactId?: string }) {
                   {r.state !== 'open' && (
                     <Badge tone={r.state === 'resolved' ? 'green' : 'amber'}>{STATE_LABELS[r.state]}</Badge>
                   )}
+                  <LabelChips labels={r.labels} />
                   {r.team_name !== null && <span className="small muted">{r.team_name}</span>}
                   {r.assignee_name !== null && (
                     <span className="small muted">→ {r.assignee_name || 'Teammate'}</span>

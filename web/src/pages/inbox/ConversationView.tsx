@@ -11,6 +11,8 @@ import { useMarkRead } from '../messages/useMarkRead';
 import { Composer } from './Composer';
 import { ConversationStatus } from './ConversationStatus';
 import { focusComposer, takeReplyWish, useKeys } from './keys';
+import { ConversationLabels } from './LabelChips';
+import { SnoozeMenu } from './SnoozeMenu';
 import { TeamField } from './TeamField';
 import { STATE_LABELS } from './types';
 
@@ -46,6 +48,15 @@ export function ConversationView({ contactId, back }: { contactId: string; back:
           <ConversationStatus conv={c} onChanged={conv.reload} />
         </div>
         <Handling contactId={contactId} conv={c} onChanged={conv.reload} />
+        <div className="conversation-tags-bar">
+          <ConversationLabels contactId={contactId} labels={c.conversation.labels} onChanged={conv.reload} />
+          <SnoozeMenu
+            contactId={contactId}
+            snoozedUntil={c.conversation.snoozed_until}
+            untilReply={c.conversation.snoozed_until_reply}
+            onChanged={conv.reload}
+          />
+        </div>
       </header>
       <BotBanner contactId={contactId} conversation={c.conversation} onChanged={conv.reload} />
       <ScrollBox className="thread" label="Messages" live>
