@@ -19,8 +19,12 @@ type KeyMap = Record<string, (e: KeyboardEvent) => boolean | undefined>;
 
 const NONE: readonly string[] = [];
 
+// A ticked box (the bulk selection) is not typing: the keys go on working from it.
 const typing = (el: EventTarget | null) =>
-  el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+  el instanceof HTMLElement &&
+  (el.isContentEditable ||
+    ['TEXTAREA', 'SELECT'].includes(el.tagName) ||
+    (el instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(el.type)));
 
 /**
  * Single keys for the inbox, heard on the document. They stay quiet while a field has the focus
