@@ -14,6 +14,7 @@ import { registerAppContactRoutes } from '../modules/contacts/app-routes.js';
 import { registerAppDashboardRoutes } from '../modules/dashboard/app-routes.js';
 import { registerAppFormRoutes } from '../modules/forms/app-routes.js';
 import { registerAppInboxRoutes } from '../modules/inbox/app-routes.js';
+import { registerAppConversationRoutes } from '../modules/inbox/conversation-app-routes.js';
 import { registerAppLabelRoutes } from '../modules/inbox/label-app-routes.js';
 import { registerAppNotificationRoutes } from '../modules/inbox/notification-app-routes.js';
 import { registerAppLeadRoutes } from '../modules/leads/app-routes.js';
@@ -95,6 +96,7 @@ export async function appApi(app: RestApp): Promise<void> {
   registerAppContactRoutes(app);
   registerAppMessageRoutes(app);
   registerAppInboxRoutes(app);
+  registerAppConversationRoutes(app);
   registerAppLabelRoutes(app);
   registerAppNotificationRoutes(app);
   registerLiveRoutes(app);

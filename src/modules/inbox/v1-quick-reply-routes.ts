@@ -6,7 +6,7 @@ import type { Queryable } from '../../db/db.js';
 import { IdParams } from '../accounts/schemas.js';
 import { keyActor } from '../audit/record-audit.js';
 import { answerWriter } from '../idempotency/outcome.js';
-import { conversationContact } from '../messaging/conversation.js';
+import { conversationContact } from './conversation.js';
 import { deleteQuickReply } from './delete-quick-reply.js';
 import { listQuickReplies } from './list-quick-replies.js';
 import { createQuickReply, updateQuickReply } from './save-quick-reply.js';

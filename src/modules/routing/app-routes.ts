@@ -4,7 +4,7 @@ import { Done } from '../../api/schema.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
 import { userActor } from '../audit/record-audit.js';
-import { conversationContact } from '../messaging/conversation.js';
+import { conversationContact } from '../inbox/conversation.js';
 import { runAfterCommit } from '../messaging/events.js';
 import { assignToTeam } from './assign-to-team.js';
 import { availabilityOf, setAvailability } from './availability.js';

@@ -6,7 +6,7 @@ import { until } from '../../../test/support/until.js';
 import type { Actor } from '../audit/record-audit.js';
 import { createAutomation } from '../automation/save-automation.js';
 import { deleteContact } from '../contacts/delete-contact.js';
-import { conversationMessages } from '../messaging/conversation.js';
+import { conversationMessages } from '../inbox/conversation.js';
 import { awayOrGreeting } from './away-or-greeting.js';
 import type { BusinessHoursBody } from './business-hours-schemas.js';
 import { DEFAULT_AWAY, DEFAULT_GREETING, saveBusinessHours } from './business-hours-settings.js';

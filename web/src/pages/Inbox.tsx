@@ -6,6 +6,8 @@ import type { InboxList, InboxRow } from '../server-types';
 import { Badge, Empty, ErrorNote, Loading } from '../ui';
 import { BulkBar } from './inbox/BulkBar';
 import { ConversationView } from './inbox/ConversationView';
+import { KeysHelp } from './inbox/KeysHelp';
+import { rowId, useListKeys } from './inbox/keys';
 import { LabelChips, LabelFilter } from './inbox/LabelChips';
 import { LabelsButton } from './inbox/LabelsManager';
 import { NotificationsToggle } from './inbox/NotificationsToggle';
@@ -64,12 +66,15 @@ export function InboxPage({ contactId }: { contactId?: string }) {
   };
   const rows = list.data?.conversations;
   const suffix = `?${new URLSearchParams({ filter, ...(q ? { q } : {}), ...(label ? { label } : {}) })}`;
+  const open = (id: string) => navigate(`/messages/${id}${suffix}`);
+  useListKeys(rows?.map((r) => r.contact_id) ?? [], contactId, open, () => navigate(`/messages${suffix}`));
   return (
     <div className={contactId ? 'inbox has-open' : 'inbox'}>
       <section className="inbox-list" aria-label="Conversations">
         <div className="inbox-head">
           <h1>Inbox</h1>
           <div className="inbox-tools">
+            <KeysHelp />
             <NotificationsToggle />
             <QuickRepliesButton />
             <LabelsButton />
@@ -157,6 +162,8 @@ export function InboxPage({ contactId }: { contactId?: string }) {
               <Link
                 href={`/messages/${r.contact_id}${suffix}`}
                 className="conversation-row"
+                id={rowId(r.contact_id)}
+                data-row={r.contact_id}
                 aria-current={r.contact_id === contactId ? 'page' : undefined}
               >
                 <span className="conversation-top">

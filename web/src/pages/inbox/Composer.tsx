@@ -6,6 +6,7 @@ import type { Conversation } from '../../server-types';
 import { ErrorNote, submitHandler, useAction } from '../../ui';
 import { SendTemplate } from '../messages/SendTemplate';
 import { EmojiPicker } from './EmojiPicker';
+import { focusComposer, useKeys } from './keys';
 import { MentionTextarea } from './Mentions';
 import { withMentionTokens } from './mention-text';
 import { typingReply } from './Presence';
@@ -31,6 +32,12 @@ const MODES = [
 /** The reply box (text, quick replies, emoji, an attachment, a template) and the team's internal notes. */
 export function Composer({ conv, onSent }: { conv: Conversation; onSent: () => void }) {
   const [mode, setMode] = useState<'reply' | 'note'>('reply');
+  const write = (next: 'reply' | 'note') => {
+    setMode(next);
+    requestAnimationFrame(focusComposer);
+    return true;
+  };
+  useKeys({ n: () => write('note'), r: () => write('reply') });
   return (
     <div className="composer">
       <div className="composer-modes" role="tablist" aria-label="Write">
@@ -76,6 +83,9 @@ function NoteForm({ conv, onSent }: { conv: Conversation; onSent: () => void }) 
         onChange={setText}
         picked={picked}
         onPicked={setPicked}
+        onSubmit={() => {
+          if (text.trim()) add();
+        }}
       />
       <button type="submit" className="btn" disabled={busy || !text.trim()}>
         Add note
@@ -177,9 +187,6 @@ function ReplyForm({ conv, onSent }: { conv: Conversation; onSent: () => void })
           . Send an approved template instead.
         </div>
       )}
-      {conv.window.open && conv.window.closes_at && (
-        <p className="small muted">Window open until {formatDate(conv.window.closes_at)}.</p>
-      )}
       {file && (
         <p className="attachment-chip small">
           📎 {file.file_name}{' '}
@@ -226,6 +233,7 @@ function ReplyForm({ conv, onSent }: { conv: Conversation; onSent: () => void })
           className="btn small ghost"
           onClick={() => setShowTemplates(true)}
           aria-haspopup="dialog"
+          data-template-button
         >
           Send a template
         </button>

@@ -23,6 +23,7 @@ export function MentionTextarea({
   onPicked,
   maxLength,
   placeholder,
+  onSubmit,
 }: {
   id: string;
   value: string;
@@ -31,6 +32,8 @@ export function MentionTextarea({
   onPicked: (picked: Picked[]) => void;
   maxLength: number;
   placeholder: string;
+  /** Ctrl/Cmd+Enter: the inbox's key to send. */
+  onSubmit: () => void;
 }) {
   const members = useMembers();
   const box = useRef<HTMLTextAreaElement>(null);
@@ -85,6 +88,11 @@ export function MentionTextarea({
         }}
         onBlur={() => setQuery(null)}
         onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            onSubmit();
+            return;
+          }
           if (!open) return;
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             e.preventDefault();
