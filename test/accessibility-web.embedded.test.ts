@@ -74,6 +74,8 @@ const DIALOGS: DialogCase[] = [
   { path: () => '/settings/number', opener: 'Disconnect number', title: 'Disconnect this number?' },
   { path: (ids) => `/inbox/${ids.contact}`, opener: 'Quick replies', title: 'Quick replies' },
   { path: () => '/inbox', opener: 'Manage quick replies', title: 'Manage quick replies' },
+  { path: () => '/inbox', opener: 'Keys', title: 'Keyboard shortcuts' },
+  { path: () => '/inbox', opener: 'Labels', title: 'Labels' },
   { path: () => '/contacts', opener: 'New contact', title: 'New contact' },
   {
     path: (ids) => `/contacts/${ids.contact}`,

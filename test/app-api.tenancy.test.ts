@@ -6,7 +6,9 @@ import { createTestApp } from './support/app.js';
 import { broadcastWalls } from './support/broadcast-walls.js';
 import { expectRestError } from './support/endpoint-security.js';
 import { submit } from './support/intake.js';
+import { labelWalls, savedViewWalls } from './support/label-walls.js';
 import { jpeg } from './support/media-files.js';
+import { mentionWalls } from './support/mention-walls.js';
 import { listen, simControl } from './support/messaging.js';
 import {
   fillPath,
@@ -634,6 +636,9 @@ const WALLS: Record<string, Wall> = {
   },
   ...broadcastWalls((x) => x.app),
   ...routingWalls(t.ctx.db),
+  ...labelWalls(),
+  ...savedViewWalls(),
+  ...mentionWalls(),
 };
 
 describe.each(named(sessionRoutes))('%s', (name, route) => {

@@ -5,6 +5,7 @@ import { createTestApp } from './support/app.js';
 import { broadcastWalls } from './support/broadcast-walls.js';
 import { describeAuthentication } from './support/endpoint-security.js';
 import { submit } from './support/intake.js';
+import { labelWalls } from './support/label-walls.js';
 import { listen, simControl, simState } from './support/messaging.js';
 import { openApiRoutes, routeName, withRouteTable } from './support/route-table.js';
 import { routingWalls } from './support/routing-walls.js';
@@ -189,6 +190,7 @@ const WALLS: Record<string, Wall> = {
   },
   ...broadcastWalls((x) => x.rest),
   ...pageWalls(),
+  ...labelWalls(),
 };
 
 /** The app's other pages (dashboard, runs, settings, teams, quick replies, audit log) through B's key. */

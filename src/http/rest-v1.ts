@@ -13,6 +13,7 @@ import { registerContactRoutes } from '../modules/contacts/routes.js';
 import { registerDashboardRoutes } from '../modules/dashboard/routes.js';
 import { registerFormRoutes } from '../modules/forms/routes.js';
 import { idempotencyHooks } from '../modules/idempotency/hooks.js';
+import { registerLabelRoutes } from '../modules/inbox/label-v1-routes.js';
 import { registerQuickReplyRoutes } from '../modules/inbox/v1-quick-reply-routes.js';
 import { registerConversationRoutes } from '../modules/inbox/v1-routes.js';
 import { registerLeadRoutes } from '../modules/leads/routes.js';
@@ -61,6 +62,7 @@ export async function restV1(app: RestApp): Promise<void> {
   registerEventRoutes(app);
   registerBroadcastRoutes(app);
   registerAutomationRoutes(app);
+  registerLabelRoutes(app);
   registerConversationRoutes(app);
   registerDashboardRoutes(app);
   registerRunRoutes(app);

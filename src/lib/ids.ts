@@ -26,11 +26,14 @@ export type IdPrefix =
   | 'cc'
   | 'imp'
   | 'nt'
+  | 'ntf'
   | 'qr'
   | 'brd'
   | 'ln'
   | 'csat'
-  | 'team';
+  | 'team'
+  | 'lbl'
+  | 'sv';
 
 /** Resource ids: a prefix that says what they name, then 119 random bits. */
 export function newId(prefix: IdPrefix): string {

@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -55,6 +56,7 @@ export async function mediaRoutes(parent: FastifyInstance, state: SimState): Pro
     { config: { graph: true } },
     async (request, reply) => {
       const media = state.media.get(request.params.mediaId)!;
+      if (state.faults.mediaLatencyMs) await sleep(state.faults.mediaLatencyMs);
       return reply
         .header('content-type', media.mimeType)
         .header('content-length', media.bytes.length)

@@ -90,6 +90,8 @@ export interface Faults {
   /** The next this-many sends are refused with failNextCode (counts down). */
   failNext: number;
   failNextCode: number;
+  /** Added before a media file's download answers, in ms (Parley's download shows as under way). */
+  mediaLatencyMs: number;
 }
 
 /** One send request the network received, accepted (code 0) or refused with its error code. */
@@ -150,6 +152,7 @@ export class SimState {
     pairRateLimitMs: 0,
     failNext: 0,
     failNextCode: 130429,
+    mediaLatencyMs: 0,
   };
   statusDelaysMs: [number, number, number] = [20, 40, 60];
   clockOffsetMs = 0;

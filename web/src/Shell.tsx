@@ -3,6 +3,7 @@ import { AvailabilitySwitch } from './Availability';
 import { api } from './api';
 import { useHeadingFocusOnNavigate } from './heading-focus';
 import { useLiveInvalidation, useUnreadConversations } from './live';
+import { NotificationsBell } from './pages/inbox/NotificationsBell';
 import { Link, match, navigate, useLocation } from './router';
 import { useSession } from './session';
 import { Empty } from './ui/Empty';
@@ -218,6 +219,7 @@ export function Shell() {
               <div className="small muted">{session.role}</div>
             </div>
           </div>
+          <NotificationsBell />
           <AvailabilitySwitch />
           <button type="button" className="btn ghost small" onClick={() => void signOut()}>
             Sign out

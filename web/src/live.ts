@@ -3,14 +3,19 @@ import type { LiveKind as Announced } from '../../src/modules/live/live-kinds';
 import { api, invalidate } from './api';
 import type { UnreadCount } from './server-types';
 
-/** What the server announces (GET /api/app/events), and `refresh`: load everything again, notices may have been missed. */
-export type LiveKind = Announced | 'refresh';
+/**
+ * What the server announces (GET /api/app/events), `presence` (who is viewing or replying where,
+ * pages/inbox/Presence.tsx) and `refresh`: load everything again, notices may have been missed.
+ */
+export type LiveKind = Announced | 'presence' | 'refresh';
 
 export interface LiveEvent {
   kind: LiveKind;
   contact_id: string | null;
   message_id: string | null;
   direction: 'inbound' | 'outbound' | null;
+  /** The event's data as sent (a presence's fields). */
+  data?: Record<string, unknown>;
 }
 
 type Handler = (e: LiveEvent) => void;
@@ -30,6 +35,8 @@ const KINDS = Object.keys({
   broadcast: 1,
   contact: 1,
   lead: 1,
+  notification: 1,
+  presence: 1,
   refresh: 1,
 } satisfies Record<LiveKind, 1>) as LiveKind[];
 const RETRY_MS = 10_000;
@@ -49,12 +56,14 @@ function connect(): void {
   source = s;
   for (const kind of KINDS) {
     s.addEventListener(kind, (m) => {
-      const data = JSON.parse((m as MessageEvent<string>).data || '{}') as Partial<LiveEvent>;
+      const data = JSON.parse((m as MessageEvent<string>).data || '{}') as Partial<LiveEvent> &
+        Record<string, unknown>;
       deliver({
         kind,
         contact_id: data.contact_id ?? null,
         message_id: data.message_id ?? null,
         direction: data.direction ?? null,
+        data,
       });
     });
   }

@@ -34,9 +34,9 @@ import type {
 } from '../../src/modules/contacts/schemas';
 import type { DashboardResult } from '../../src/modules/dashboard/schemas';
 import type { FormListResult, FormResult, NewFormResult } from '../../src/modules/forms/schemas';
+import type { ConversationResult } from '../../src/modules/inbox/conversation-schemas';
 import type { InboxResult, QuickReplyListResult, UnreadResult } from '../../src/modules/inbox/schemas';
 import type { LeadListResult, LeadNoteResult, LeadResult } from '../../src/modules/leads/schemas';
-import type { ConversationResult } from '../../src/modules/messaging/conversation-schemas';
 import type { NumberResult } from '../../src/modules/messaging/schemas';
 import type { RetentionResult } from '../../src/modules/retention/schemas';
 import type { BusinessHoursResult } from '../../src/modules/routing/business-hours-schemas';

@@ -578,6 +578,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's labels by name, each with how many conversations carry it
+         * @description A workspace has at most 200 labels: the list is one page.
+         */
+        get: operations["listLabels"];
+        put?: never;
+        /**
+         * Create a label
+         * @description Colours are names of the palette (grey, red, orange, yellow, green, teal, blue, purple, pink; grey unless given). A name in use, in any case, is a 422 at `name`. A 201st label is a 409.
+         */
+        post: operations["createLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a label: it comes off every conversation */
+        delete: operations["deleteLabel"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or recolour a label
+         * @description Colours are names of the palette (grey, red, orange, yellow, green, teal, blue, purple, pink; grey unless given). A name in use, in any case, is a 422 at `name`.
+         */
+        patch: operations["updateLabel"];
+        trace?: never;
+    };
+    "/conversations/{id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a label on the conversation
+         * @description A label it carries already stays (200). 422 at `label_id` for a label not of this workspace.
+         */
+        post: operations["labelConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conversations/{id}/labels/{label_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take a label off the conversation
+         * @description A label it does not carry changes nothing (200); one not of this workspace is a 404.
+         */
+        delete: operations["unlabelConversation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conversations/{id}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Snooze the conversation: out of the open lists until a time, or until the customer writes
+         * @description `{"until": "<ISO time>"}` (in the future, within 365 days; 422 at `until` otherwise) or `{"until_reply": true}`. A message from the customer wakes it whichever was chosen. A new snooze replaces the old one.
+         */
+        post: operations["snoozeConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conversations/{id}/unsnooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Wake a snoozed conversation now
+         * @description One not snoozed stays so (200).
+         */
+        post: operations["unsnoozeConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conversations/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One action on up to 500 conversations: assign, label, unlabel, resolve or snooze
+         * @description `assign` takes `assignee_id` (a member, or null), `label` and `unlabel` take `label_id`, `snooze` takes `until` or `until_reply` as POST .../snooze does; a bad one is a 422 before anything changes. Each conversation changes as its own call would (each assignment and resolution announces its event). Ids that are no conversation of this workspace are left alone and listed in `not_found`.
+         */
+        post: operations["bulkChangeConversations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/conversations": {
         parameters: {
             query?: never;
@@ -769,7 +914,7 @@ export interface paths {
         put?: never;
         /**
          * Add an internal note: seen by the team in the conversation, never sent to the customer
-         * @description The app shows its author as "API key <the key's name>".
+         * @description The app shows its author as "API key <the key's name>". `<@usr_…>` in the text mentions a member of the workspace by user id (as `assignee_id` and GET /teams show them): the app shows their name and tells them (and e-mails them, when the server sends e-mail). Any other user id stays plain text.
          */
         post: operations["addConversationNote"];
         delete?: never;
@@ -7534,6 +7679,1259 @@ export interface operations {
             };
         };
     };
+    listLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "labels": [
+                     *         {
+                     *           "id": "lbl_8Kp2",
+                     *           "name": "VIP",
+                     *           "colour": "purple",
+                     *           "conversations": 12,
+                     *           "created_at": "2026-11-20T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        labels: {
+                            id: string;
+                            name: string;
+                            /** @description A colour of the palette, by name */
+                            colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            /** @description How many conversations carry it */
+                            conversations: number;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "VIP",
+                 *       "colour": "purple"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description A colour of the palette, by name */
+                    colour?: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "label": {
+                     *         "id": "lbl_8Kp2",
+                     *         "name": "VIP",
+                     *         "colour": "purple",
+                     *         "conversations": 0,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        label: {
+                            id: string;
+                            name: string;
+                            /** @description A colour of the palette, by name */
+                            colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            /** @description How many conversations carry it */
+                            conversations: number;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "colour": "red"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @description A colour of the palette, by name */
+                    colour?: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "label": {
+                     *         "id": "lbl_8Kp2",
+                     *         "name": "VIP",
+                     *         "colour": "red",
+                     *         "conversations": 12,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        label: {
+                            id: string;
+                            name: string;
+                            /** @description A colour of the palette, by name */
+                            colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            /** @description How many conversations carry it */
+                            conversations: number;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    labelConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label_id": "lbl_4Hs1"
+                 *     }
+                 */
+                "application/json": {
+                    label_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "conversation": {
+                     *         "id": "ct_2bXk9q",
+                     *         "contact": {
+                     *           "id": "ct_2bXk9q",
+                     *           "phone": "919876543210",
+                     *           "name": "Asha"
+                     *         },
+                     *         "status": "open",
+                     *         "assignee": {
+                     *           "id": "usr_7Qm2",
+                     *           "name": "Ravi"
+                     *         },
+                     *         "team": {
+                     *           "id": "team_4Hs1",
+                     *           "name": "Sales"
+                     *         },
+                     *         "unread_count": 2,
+                     *         "last_message_at": "2026-11-28T10:15:02.000Z",
+                     *         "created_at": "2026-11-27T08:01:44.120Z",
+                     *         "bot": null,
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /**
+                         * @example {
+                         *       "id": "ct_2bXk9q",
+                         *       "contact": {
+                         *         "id": "ct_2bXk9q",
+                         *         "phone": "919876543210",
+                         *         "name": "Asha"
+                         *       },
+                         *       "status": "open",
+                         *       "assignee": {
+                         *         "id": "usr_7Qm2",
+                         *         "name": "Ravi"
+                         *       },
+                         *       "team": {
+                         *         "id": "team_4Hs1",
+                         *         "name": "Sales"
+                         *       },
+                         *       "unread_count": 2,
+                         *       "last_message_at": "2026-11-28T10:15:02.000Z",
+                         *       "created_at": "2026-11-27T08:01:44.120Z",
+                         *       "bot": null,
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
+                         *     }
+                         */
+                        conversation: {
+                            /** @description The conversation's id: its contact's id */
+                            id: string;
+                            contact: {
+                                id: string;
+                                phone: string;
+                                name: string | null;
+                            };
+                            status: "open" | "pending" | "resolved";
+                            /** @description The member who has it, or null when no one has */
+                            assignee: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The team it was given to (POST .../assign with team_id, automatic assignment, a bot), or null */
+                            team: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description Customer messages since the team last read it, at most 100 */
+                            unread_count: number;
+                            last_message_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The bot answering the conversation (a reply from the team stops it), or null */
+                            bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    unlabelConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                label_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "conversation": {
+                     *         "id": "ct_2bXk9q",
+                     *         "contact": {
+                     *           "id": "ct_2bXk9q",
+                     *           "phone": "919876543210",
+                     *           "name": "Asha"
+                     *         },
+                     *         "status": "open",
+                     *         "assignee": {
+                     *           "id": "usr_7Qm2",
+                     *           "name": "Ravi"
+                     *         },
+                     *         "team": {
+                     *           "id": "team_4Hs1",
+                     *           "name": "Sales"
+                     *         },
+                     *         "unread_count": 2,
+                     *         "last_message_at": "2026-11-28T10:15:02.000Z",
+                     *         "created_at": "2026-11-27T08:01:44.120Z",
+                     *         "bot": null,
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /**
+                         * @example {
+                         *       "id": "ct_2bXk9q",
+                         *       "contact": {
+                         *         "id": "ct_2bXk9q",
+                         *         "phone": "919876543210",
+                         *         "name": "Asha"
+                         *       },
+                         *       "status": "open",
+                         *       "assignee": {
+                         *         "id": "usr_7Qm2",
+                         *         "name": "Ravi"
+                         *       },
+                         *       "team": {
+                         *         "id": "team_4Hs1",
+                         *         "name": "Sales"
+                         *       },
+                         *       "unread_count": 2,
+                         *       "last_message_at": "2026-11-28T10:15:02.000Z",
+                         *       "created_at": "2026-11-27T08:01:44.120Z",
+                         *       "bot": null,
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
+                         *     }
+                         */
+                        conversation: {
+                            /** @description The conversation's id: its contact's id */
+                            id: string;
+                            contact: {
+                                id: string;
+                                phone: string;
+                                name: string | null;
+                            };
+                            status: "open" | "pending" | "resolved";
+                            /** @description The member who has it, or null when no one has */
+                            assignee: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The team it was given to (POST .../assign with team_id, automatic assignment, a bot), or null */
+                            team: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description Customer messages since the team last read it, at most 100 */
+                            unread_count: number;
+                            last_message_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The bot answering the conversation (a reply from the team stops it), or null */
+                            bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    snoozeConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    until?: string;
+                    /** @enum {boolean} */
+                    until_reply?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "conversation": {
+                     *         "id": "ct_2bXk9q",
+                     *         "contact": {
+                     *           "id": "ct_2bXk9q",
+                     *           "phone": "919876543210",
+                     *           "name": "Asha"
+                     *         },
+                     *         "status": "open",
+                     *         "assignee": {
+                     *           "id": "usr_7Qm2",
+                     *           "name": "Ravi"
+                     *         },
+                     *         "team": {
+                     *           "id": "team_4Hs1",
+                     *           "name": "Sales"
+                     *         },
+                     *         "unread_count": 2,
+                     *         "last_message_at": "2026-11-28T10:15:02.000Z",
+                     *         "created_at": "2026-11-27T08:01:44.120Z",
+                     *         "bot": null,
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /**
+                         * @example {
+                         *       "id": "ct_2bXk9q",
+                         *       "contact": {
+                         *         "id": "ct_2bXk9q",
+                         *         "phone": "919876543210",
+                         *         "name": "Asha"
+                         *       },
+                         *       "status": "open",
+                         *       "assignee": {
+                         *         "id": "usr_7Qm2",
+                         *         "name": "Ravi"
+                         *       },
+                         *       "team": {
+                         *         "id": "team_4Hs1",
+                         *         "name": "Sales"
+                         *       },
+                         *       "unread_count": 2,
+                         *       "last_message_at": "2026-11-28T10:15:02.000Z",
+                         *       "created_at": "2026-11-27T08:01:44.120Z",
+                         *       "bot": null,
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
+                         *     }
+                         */
+                        conversation: {
+                            /** @description The conversation's id: its contact's id */
+                            id: string;
+                            contact: {
+                                id: string;
+                                phone: string;
+                                name: string | null;
+                            };
+                            status: "open" | "pending" | "resolved";
+                            /** @description The member who has it, or null when no one has */
+                            assignee: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The team it was given to (POST .../assign with team_id, automatic assignment, a bot), or null */
+                            team: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description Customer messages since the team last read it, at most 100 */
+                            unread_count: number;
+                            last_message_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The bot answering the conversation (a reply from the team stops it), or null */
+                            bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    unsnoozeConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "conversation": {
+                     *         "id": "ct_2bXk9q",
+                     *         "contact": {
+                     *           "id": "ct_2bXk9q",
+                     *           "phone": "919876543210",
+                     *           "name": "Asha"
+                     *         },
+                     *         "status": "open",
+                     *         "assignee": {
+                     *           "id": "usr_7Qm2",
+                     *           "name": "Ravi"
+                     *         },
+                     *         "team": {
+                     *           "id": "team_4Hs1",
+                     *           "name": "Sales"
+                     *         },
+                     *         "unread_count": 2,
+                     *         "last_message_at": "2026-11-28T10:15:02.000Z",
+                     *         "created_at": "2026-11-27T08:01:44.120Z",
+                     *         "bot": null,
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /**
+                         * @example {
+                         *       "id": "ct_2bXk9q",
+                         *       "contact": {
+                         *         "id": "ct_2bXk9q",
+                         *         "phone": "919876543210",
+                         *         "name": "Asha"
+                         *       },
+                         *       "status": "open",
+                         *       "assignee": {
+                         *         "id": "usr_7Qm2",
+                         *         "name": "Ravi"
+                         *       },
+                         *       "team": {
+                         *         "id": "team_4Hs1",
+                         *         "name": "Sales"
+                         *       },
+                         *       "unread_count": 2,
+                         *       "last_message_at": "2026-11-28T10:15:02.000Z",
+                         *       "created_at": "2026-11-27T08:01:44.120Z",
+                         *       "bot": null,
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
+                         *     }
+                         */
+                        conversation: {
+                            /** @description The conversation's id: its contact's id */
+                            id: string;
+                            contact: {
+                                id: string;
+                                phone: string;
+                                name: string | null;
+                            };
+                            status: "open" | "pending" | "resolved";
+                            /** @description The member who has it, or null when no one has */
+                            assignee: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The team it was given to (POST .../assign with team_id, automatic assignment, a bot), or null */
+                            team: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description Customer messages since the team last read it, at most 100 */
+                            unread_count: number;
+                            last_message_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The bot answering the conversation (a reply from the team stops it), or null */
+                            bot: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            /** @description The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null */
+                            bot_waiting: {
+                                automation_id: string;
+                                name: string;
+                            } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    bulkChangeConversations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Conversations' ids */
+                    ids: string[];
+                    action: "assign" | "label" | "unlabel" | "resolve" | "snooze";
+                    /** @description assign: a member's user id, or null for no one */
+                    assignee_id?: string | null;
+                    label_id?: string;
+                    /** Format: date-time */
+                    until?: string;
+                    /** @enum {boolean} */
+                    until_reply?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "result": true,
+                     *       "done": 2,
+                     *       "not_found": []
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        result: true;
+                        /** @description Conversations the action reached (changed, or already so) */
+                        done: number;
+                        /** @description Ids of no conversation of this workspace: untouched */
+                        not_found: string[];
+                    };
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Every REST error; details only on 422, message_id only on a refused send */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     listConversations: {
         parameters: {
             query?: {
@@ -7541,6 +8939,8 @@ export interface operations {
                 status?: "open" | "resolved" | "all";
                 /** @description A member's user id (their conversations), or `unassigned` */
                 assignee?: string;
+                /** @description A label's id: only conversations carrying it */
+                label?: string;
                 limit?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
@@ -7581,7 +8981,16 @@ export interface operations {
                      *           "last_message_at": "2026-11-28T10:15:02.000Z",
                      *           "created_at": "2026-11-27T08:01:44.120Z",
                      *           "bot": null,
-                     *           "bot_waiting": null
+                     *           "bot_waiting": null,
+                     *           "labels": [
+                     *             {
+                     *               "id": "lbl_8Kp2",
+                     *               "name": "VIP",
+                     *               "colour": "purple"
+                     *             }
+                     *           ],
+                     *           "snoozed_until": null,
+                     *           "snoozed_until_reply": false
                      *         }
                      *       ],
                      *       "next_cursor": null
@@ -7624,6 +9033,16 @@ export interface operations {
                                 automation_id: string;
                                 name: string;
                             } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
                         }[];
                         /** @description Send it back as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
@@ -7699,7 +9118,16 @@ export interface operations {
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
-                     *         "bot_waiting": null
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
                      *       }
                      *     }
                      */
@@ -7727,7 +9155,16 @@ export interface operations {
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
-                         *       "bot_waiting": null
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
                          *     }
                          */
                         conversation: {
@@ -7764,6 +9201,16 @@ export interface operations {
                                 automation_id: string;
                                 name: string;
                             } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
                         };
                     };
                 };
@@ -7984,7 +9431,16 @@ export interface operations {
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
-                     *         "bot_waiting": null
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
                      *       }
                      *     }
                      */
@@ -8012,7 +9468,16 @@ export interface operations {
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
-                         *       "bot_waiting": null
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
                          *     }
                          */
                         conversation: {
@@ -8049,6 +9514,16 @@ export interface operations {
                                 automation_id: string;
                                 name: string;
                             } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
                         };
                     };
                 };
@@ -8167,7 +9642,16 @@ export interface operations {
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
-                     *         "bot_waiting": null
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
                      *       }
                      *     }
                      */
@@ -8195,7 +9679,16 @@ export interface operations {
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
-                         *       "bot_waiting": null
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
                          *     }
                          */
                         conversation: {
@@ -8232,6 +9725,16 @@ export interface operations {
                                 automation_id: string;
                                 name: string;
                             } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
                         };
                     };
                 };
@@ -8323,7 +9826,16 @@ export interface operations {
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
-                     *         "bot_waiting": null
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
                      *       }
                      *     }
                      */
@@ -8351,7 +9863,16 @@ export interface operations {
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
-                         *       "bot_waiting": null
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
                          *     }
                          */
                         conversation: {
@@ -8388,6 +9909,16 @@ export interface operations {
                                 automation_id: string;
                                 name: string;
                             } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
                         };
                     };
                 };
@@ -8479,7 +10010,16 @@ export interface operations {
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
-                     *         "bot_waiting": null
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
                      *       }
                      *     }
                      */
@@ -8507,7 +10047,16 @@ export interface operations {
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
-                         *       "bot_waiting": null
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
                          *     }
                          */
                         conversation: {
@@ -8544,6 +10093,16 @@ export interface operations {
                                 automation_id: string;
                                 name: string;
                             } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
                         };
                     };
                 };
@@ -8635,7 +10194,16 @@ export interface operations {
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
-                     *         "bot_waiting": null
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
                      *       }
                      *     }
                      */
@@ -8663,7 +10231,16 @@ export interface operations {
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
-                         *       "bot_waiting": null
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
                          *     }
                          */
                         conversation: {
@@ -8700,6 +10277,16 @@ export interface operations {
                                 automation_id: string;
                                 name: string;
                             } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
                         };
                     };
                 };
@@ -8791,7 +10378,16 @@ export interface operations {
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
-                     *         "bot_waiting": null
+                     *         "bot_waiting": null,
+                     *         "labels": [
+                     *           {
+                     *             "id": "lbl_8Kp2",
+                     *             "name": "VIP",
+                     *             "colour": "purple"
+                     *           }
+                     *         ],
+                     *         "snoozed_until": null,
+                     *         "snoozed_until_reply": false
                      *       }
                      *     }
                      */
@@ -8819,7 +10415,16 @@ export interface operations {
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
-                         *       "bot_waiting": null
+                         *       "bot_waiting": null,
+                         *       "labels": [
+                         *         {
+                         *           "id": "lbl_8Kp2",
+                         *           "name": "VIP",
+                         *           "colour": "purple"
+                         *         }
+                         *       ],
+                         *       "snoozed_until": null,
+                         *       "snoozed_until_reply": false
                          *     }
                          */
                         conversation: {
@@ -8856,6 +10461,16 @@ export interface operations {
                                 automation_id: string;
                                 name: string;
                             } | null;
+                            labels: {
+                                id: string;
+                                name: string;
+                                /** @description A colour of the palette, by name */
+                                colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                            }[];
+                            /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                            snoozed_until: string | null;
+                            /** @description Snoozed until the customer writes */
+                            snoozed_until_reply: boolean;
                         };
                     };
                 };
@@ -11318,7 +12933,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only changes to this kind of thing */
-                entity?: "contact" | "lead" | "form" | "flow" | "sequence" | "template" | "member" | "invitation" | "api_key";
+                entity?: "contact" | "lead" | "form" | "flow" | "sequence" | "template" | "member" | "invitation" | "api_key" | "team" | "routing" | "business_hours" | "satisfaction_survey" | "quick_reply";
                 limit?: number;
                 /** @description The next_cursor of the page before */
                 cursor?: string;
@@ -15421,6 +17036,15 @@ export interface operations {
                  *         "created_at": "2026-11-27T08:01:44.120Z",
                  *         "bot": null,
                  *         "bot_waiting": null,
+                 *         "labels": [
+                 *           {
+                 *             "id": "lbl_8Kp2",
+                 *             "name": "VIP",
+                 *             "colour": "purple"
+                 *           }
+                 *         ],
+                 *         "snoozed_until": null,
+                 *         "snoozed_until_reply": false,
                  *         "message_id": "msg_7Hq1Ze"
                  *       }
                  *     }
@@ -15464,6 +17088,16 @@ export interface operations {
                             automation_id: string;
                             name: string;
                         } | null;
+                        labels: {
+                            id: string;
+                            name: string;
+                            /** @description A colour of the palette, by name */
+                            colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                        }[];
+                        /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                        snoozed_until: string | null;
+                        /** @description Snoozed until the customer writes */
+                        snoozed_until_reply: boolean;
                         /** @description The first message */
                         message_id: string;
                     };
@@ -15537,6 +17171,15 @@ export interface operations {
                  *         "created_at": "2026-11-27T08:01:44.120Z",
                  *         "bot": null,
                  *         "bot_waiting": null,
+                 *         "labels": [
+                 *           {
+                 *             "id": "lbl_8Kp2",
+                 *             "name": "VIP",
+                 *             "colour": "purple"
+                 *           }
+                 *         ],
+                 *         "snoozed_until": null,
+                 *         "snoozed_until_reply": false,
                  *         "changed_by": {
                  *           "type": "member",
                  *           "member_id": "usr_7Qm2"
@@ -15583,6 +17226,16 @@ export interface operations {
                             automation_id: string;
                             name: string;
                         } | null;
+                        labels: {
+                            id: string;
+                            name: string;
+                            /** @description A colour of the palette, by name */
+                            colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                        }[];
+                        /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                        snoozed_until: string | null;
+                        /** @description Snoozed until the customer writes */
+                        snoozed_until_reply: boolean;
                         /** @description Who made the change */
                         changed_by: {
                             /** @description A teammate in the app, a bot's step, an API key (REST v1) or routing (auto-assignment) */
@@ -15661,6 +17314,15 @@ export interface operations {
                  *         "created_at": "2026-11-27T08:01:44.120Z",
                  *         "bot": null,
                  *         "bot_waiting": null,
+                 *         "labels": [
+                 *           {
+                 *             "id": "lbl_8Kp2",
+                 *             "name": "VIP",
+                 *             "colour": "purple"
+                 *           }
+                 *         ],
+                 *         "snoozed_until": null,
+                 *         "snoozed_until_reply": false,
                  *         "changed_by": {
                  *           "type": "member",
                  *           "member_id": "usr_7Qm2"
@@ -15707,6 +17369,16 @@ export interface operations {
                             automation_id: string;
                             name: string;
                         } | null;
+                        labels: {
+                            id: string;
+                            name: string;
+                            /** @description A colour of the palette, by name */
+                            colour: "grey" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink";
+                        }[];
+                        /** @description Hidden from the open lists until then; null when not snoozed or snoozed until the customer writes */
+                        snoozed_until: string | null;
+                        /** @description Snoozed until the customer writes */
+                        snoozed_until_reply: boolean;
                         /** @description Who made the change */
                         changed_by: {
                             /** @description A teammate in the app, a bot's step, an API key (REST v1) or routing (auto-assignment) */

@@ -17,6 +17,11 @@ export const AUDITED_ENTITIES = [
   'member',
   'invitation',
   'api_key',
+  'team',
+  'routing',
+  'business_hours',
+  'satisfaction_survey',
+  'quick_reply',
 ] as const;
 export type AuditedEntity = (typeof AUDITED_ENTITIES)[number];
 

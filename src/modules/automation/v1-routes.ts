@@ -1,11 +1,9 @@
-import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
-import type { Principal } from '../../api/principal.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
 import { keyActor, recordAudit } from '../audit/record-audit.js';
-import { setArchived } from '../audit/set-archived.js';
+import { registerV1ArchiveRoutes } from '../audit/v1-archive-routes.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { getApiAutomation, listApiAutomations } from './api-automations.js';
 import { changeAutomation } from './change-automation.js';
@@ -50,19 +48,6 @@ export function registerAutomationRoutes(app: RestApp): void {
     if (!automation) throw new ApiError('not_found', NOT_FOUND);
     return { result: true as const, automation };
   };
-
-  // Archiving unpublishes in the same transaction; restoring leaves it unpublished.
-  const archive = (principal: Principal, id: string, archived: boolean) =>
-    setArchived(ctx.db, {
-      table: 'automations',
-      entityType: (row) => (row.kind === 'sequence' ? 'sequence' : 'flow'),
-      workspaceId: principal.workspaceId,
-      id,
-      archived,
-      actor: keyActor(principal),
-      notFound: NOT_FOUND,
-      also: (tx, c) => (c.archived ? unpublishAutomation(tx, c.workspaceId, c.id) : Promise.resolve()),
-    });
 
   app.post(
     '/automations',
@@ -180,50 +165,34 @@ export function registerAutomationRoutes(app: RestApp): void {
     },
   );
 
-  app.delete(
-    '/automations/:id',
-    {
-      schema: {
-        summary: 'Archive a flow or sequence',
-        operationId: 'archiveAutomation',
-        description:
-          'It is unpublished and leaves the list (GET /automations?status=archived shows it); runs under way ' +
-          'finish. Archiving again changes nothing. POST /automations/{id}/restore brings it back.',
-        tags,
-        params: IdParams,
-        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 422, 429) },
-      },
+  registerV1ArchiveRoutes(app, {
+    path: '/automations',
+    tags,
+    change: {
+      table: 'automations',
+      entityType: (row) => (row.kind === 'sequence' ? 'sequence' : 'flow'),
+      notFound: NOT_FOUND,
+      // Archiving unpublishes in the same transaction; restoring leaves it unpublished.
+      also: (tx, c) => (c.archived ? unpublishAutomation(tx, c.workspaceId, c.id) : Promise.resolve()),
     },
-    async (request, reply) => {
-      await archive(request.principal(), request.params.id, true);
-      return reply.code(204).send(null);
+    archive: {
+      operationId: 'archiveAutomation',
+      summary: 'Archive a flow or sequence',
+      description:
+        'It is unpublished and leaves the list (GET /automations?status=archived shows it); runs under way ' +
+        'finish. Archiving again changes nothing. POST /automations/{id}/restore brings it back.',
     },
-  );
-
-  app.post(
-    '/automations/:id/restore',
-    {
-      schema: {
-        summary: 'Restore an archived flow or sequence',
-        operationId: 'restoreAutomation',
-        description:
-          'It comes back to the list unpublished, as the app restores it: nothing starts it until ' +
-          'PATCH /automations/{id} with `published: true`. Restoring one that is not archived changes nothing. ' +
-          'Answers it as GET /automations/{id} does.',
-        tags,
-        params: IdParams,
-        response: {
-          200: { ...ApiAutomationResult, examples: [ex.one] },
-          ...errorResponses(401, 404, 422, 429),
-        },
-      },
+    restore: {
+      operationId: 'restoreAutomation',
+      summary: 'Restore an archived flow or sequence',
+      description:
+        'It comes back to the list unpublished, as the app restores it: nothing starts it until ' +
+        'PATCH /automations/{id} with `published: true`. Restoring one that is not archived changes nothing. ' +
+        'Answers it as GET /automations/{id} does.',
+      response: { ...ApiAutomationResult, examples: [ex.one] },
     },
-    async (request) => {
-      const principal = request.principal();
-      await archive(principal, request.params.id, false);
-      return found(principal.workspaceId, request.params.id);
-    },
-  );
+    answer: found,
+  });
 
   app.post(
     '/automations/:id/rotate-secret',

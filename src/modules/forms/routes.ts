@@ -1,12 +1,10 @@
-import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
-import type { Principal } from '../../api/principal.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import type { Queryable } from '../../db/db.js';
 import { IdParams } from '../accounts/schemas.js';
 import { audited, changedFields, keyActor } from '../audit/record-audit.js';
-import { setArchived } from '../audit/set-archived.js';
+import { registerV1ArchiveRoutes } from '../audit/v1-archive-routes.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { ApiFormList, ApiFormPatch, ApiFormQuery, ApiFormResult, ApiNewForm } from './api-schemas.js';
 import { createForm } from './create-form.js';
@@ -29,17 +27,6 @@ export function registerFormRoutes(app: RestApp): void {
     if (!embed) throw new ApiError('not_found', NOT_FOUND);
     return { result: true as const, form, embed };
   };
-
-  const archive = (principal: Principal, id: string, archived: boolean) =>
-    setArchived(ctx.db, {
-      table: 'forms',
-      entityType: 'form',
-      workspaceId: principal.workspaceId,
-      id,
-      archived,
-      actor: keyActor(principal),
-      notFound: NOT_FOUND,
-    });
 
   app.get(
     '/forms',
@@ -163,45 +150,26 @@ export function registerFormRoutes(app: RestApp): void {
     },
   );
 
-  app.delete(
-    '/forms/:id',
-    {
-      schema: {
-        operationId: 'deleteForm',
-        summary: 'Archive a form',
-        description:
-          'The form leaves the list and its page and embeds stop taking submissions; its leads stay. ' +
-          'Archiving again changes nothing (204). POST /forms/{id}/restore brings it back.',
-        tags,
-        params: IdParams,
-        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 422, 429) },
-      },
+  registerV1ArchiveRoutes(app, {
+    path: '/forms',
+    tags,
+    change: { table: 'forms', entityType: 'form', notFound: NOT_FOUND },
+    archive: {
+      operationId: 'deleteForm',
+      summary: 'Archive a form',
+      description:
+        'The form leaves the list and its page and embeds stop taking submissions; its leads stay. ' +
+        'Archiving again changes nothing (204). POST /forms/{id}/restore brings it back.',
     },
-    async (request, reply) => {
-      await archive(request.principal(), request.params.id, true);
-      return reply.code(204).send(null);
+    restore: {
+      operationId: 'restoreForm',
+      summary: 'Restore an archived form',
+      description:
+        'The form comes back to the list as it was: its page and embeds take submissions again if it is ' +
+        'active (PATCH `active` to change that). Restoring one that is not archived changes nothing. ' +
+        'Answers the form as GET /forms/{id} does.',
+      response: ApiFormResult,
     },
-  );
-
-  app.post(
-    '/forms/:id/restore',
-    {
-      schema: {
-        operationId: 'restoreForm',
-        summary: 'Restore an archived form',
-        description:
-          'The form comes back to the list as it was: its page and embeds take submissions again if it is ' +
-          'active (PATCH `active` to change that). Restoring one that is not archived changes nothing. ' +
-          'Answers the form as GET /forms/{id} does.',
-        tags,
-        params: IdParams,
-        response: { 200: ApiFormResult, ...errorResponses(401, 404, 422, 429) },
-      },
-    },
-    async (request) => {
-      const principal = request.principal();
-      await archive(principal, request.params.id, false);
-      return withEmbed(ctx.db, principal.workspaceId, request.params.id);
-    },
-  );
+    answer: (workspaceId, id) => withEmbed(ctx.db, workspaceId, id),
+  });
 }

@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/db.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
 import { HOLDING_BOT, WAITING_BOT } from './conversation-bot.js';
+import { TAGS_OF_ROW } from './label-sql.js';
 import type { ApiConversation } from './schemas.js';
 
 // Counted unread messages stop here, as in the inbox.
@@ -24,6 +25,7 @@ const VIEW = `SELECT cv.contact_id AS id,
     to_char(cv.created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
     CASE WHEN hb.run_id IS NOT NULL THEN jsonb_build_object('automation_id', hb.automation_id, 'name', hb.name) END AS bot,
     CASE WHEN wb.run_id IS NOT NULL THEN jsonb_build_object('automation_id', wb.automation_id, 'name', wb.name) END AS bot_waiting,
+    ${TAGS_OF_ROW},
     (extract(epoch FROM cv.created_at) * 1000000)::bigint::text AS micros
   FROM conversations cv
   JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id
@@ -68,6 +70,7 @@ export async function apiConversation(db: Queryable, workspaceId: string, id: st
 export interface ApiConversationOptions {
   status?: 'open' | 'resolved' | 'all';
   assignee?: string;
+  label?: string;
   limit: number;
   cursor?: string;
 }
@@ -96,6 +99,8 @@ export async function listApiConversations(db: Queryable, workspaceId: string, o
        AND CASE WHEN $3::boolean THEN cv.assignee_id IS NULL WHEN $4::text IS NOT NULL THEN cv.assignee_id = $4 ELSE true END
        AND ($5::bigint IS NULL
          OR (cv.created_at, cv.contact_id) < (to_timestamp(0) + $5::bigint * interval '1 microsecond', $6::text))
+       AND ($8::text IS NULL OR EXISTS (SELECT 1 FROM conversation_labels fl
+         WHERE fl.workspace_id = cv.workspace_id AND fl.contact_id = cv.contact_id AND fl.label_id = $8))
      ORDER BY cv.created_at DESC, cv.contact_id DESC LIMIT $7`,
     [
       workspaceId,
@@ -105,6 +110,7 @@ export async function listApiConversations(db: Queryable, workspaceId: string, o
       after?.micros ?? null,
       after?.id ?? null,
       o.limit + 1,
+      o.label ?? null,
     ],
   );
   const page = rows.slice(0, o.limit);

@@ -1,14 +1,16 @@
 import type { RestApp } from '../../api/rest-app.js';
 import { Done } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
-import { conversationContact } from '../messaging/conversation.js';
+import { userActor } from '../audit/record-audit.js';
 import { addNote } from './add-note.js';
 import { resumeBot, stopBot } from './bot-handover.js';
 import { changeConversation } from './change-conversation.js';
+import { conversationContact } from './conversation.js';
 import { conversationState } from './conversation-state.js';
 import { deleteQuickReply } from './delete-quick-reply.js';
 import { listConversations } from './list-conversations.js';
 import { listQuickReplies } from './list-quick-replies.js';
+import { recordMentions } from './mentions.js';
 import { createQuickReply, updateQuickReply } from './save-quick-reply.js';
 import {
   ConversationChange,
@@ -34,11 +36,12 @@ export function registerAppInboxRoutes(app: RestApp): void {
     { schema: { querystring: InboxQuery, response: { 200: InboxResult } } },
     async (request) => {
       const s = request.session();
-      const { filter = 'all', q, limit, offset } = request.query;
+      const { filter = 'all', q, label, limit, offset } = request.query;
       const page = await listConversations(db, s.workspaceId, {
         userId: s.userId,
         filter,
         search: q,
+        label,
         limit,
         offset,
       });
@@ -99,7 +102,17 @@ export function registerAppInboxRoutes(app: RestApp): void {
     { schema: { params: IdParams, body: NoteBody, response: { 201: NewNoteResult } } },
     async (request, reply) => {
       const s = request.session();
-      const note = await addNote(db, s.workspaceId, s, request.params.id, request.body.text);
+      const { text } = request.body;
+      const note = await db.transaction(async (tx) => {
+        const added = await addNote(tx, s.workspaceId, s, request.params.id, text);
+        await recordMentions(app.ctx, tx, s.workspaceId, s, {
+          id: added.id,
+          contactId: request.params.id,
+          text,
+        });
+        return added;
+      });
+      app.ctx.queue?.wake('mail.send');
       return reply.code(201).send({ result: true as const, ...note });
     },
   );
@@ -119,7 +132,10 @@ export function registerAppInboxRoutes(app: RestApp): void {
     '/quick-replies',
     { schema: { body: QuickReplyBody, response: { 201: NewQuickReplyResult } } },
     async (request, reply) => {
-      const created = await createQuickReply(db, request.session().workspaceId, request.body);
+      const s = request.session();
+      const created = await db.transaction((tx) =>
+        createQuickReply(tx, s.workspaceId, request.body, userActor(s)),
+      );
       return reply.code(201).send({ result: true as const, ...created });
     },
   );
@@ -128,7 +144,8 @@ export function registerAppInboxRoutes(app: RestApp): void {
     '/quick-replies/:id',
     { schema: { params: IdParams, body: QuickReplyBody, response: { 200: Done } } },
     async (request) => {
-      await updateQuickReply(db, request.session().workspaceId, request.params.id, request.body);
+      const s = request.session();
+      await updateQuickReply(db, s.workspaceId, request.params.id, request.body, userActor(s));
       return { result: true as const };
     },
   );
@@ -137,7 +154,8 @@ export function registerAppInboxRoutes(app: RestApp): void {
     '/quick-replies/:id',
     { schema: { params: IdParams, response: { 200: Done } } },
     async (request) => {
-      await deleteQuickReply(db, request.session().workspaceId, request.params.id);
+      const s = request.session();
+      await deleteQuickReply(db, s.workspaceId, request.params.id, userActor(s));
       return { result: true as const };
     },
   );

@@ -3,12 +3,14 @@ import { likePattern } from '../../db/like-pattern.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
 import { HOLDING_BOT } from './conversation-bot.js';
+import { labelAndSnoozeWhere, TAGS_OF_ROW } from './label-sql.js';
 import type { InboxFilter, InboxRow } from './schemas.js';
 
 export interface InboxOptions {
   userId: string;
   filter: InboxFilter;
   search?: string;
+  label?: string;
   limit: number;
   offset: number;
 }
@@ -42,7 +44,8 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
          (SELECT count(*)::int FROM (SELECT 1 FROM messages um
             WHERE um.workspace_id = cv.workspace_id AND um.contact_id = cv.contact_id AND um.direction = 'inbound'
               AND um.updated_at > COALESCE(cv.team_read_at, '-infinity') LIMIT ${UNREAD_CAP}) AS unread)
-       ELSE 0 END AS unread, hb.name AS bot_name
+       ELSE 0 END AS unread, hb.name AS bot_name,
+       ${TAGS_OF_ROW}
      FROM conversations cv
      JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id
      LEFT JOIN users u ON u.id = cv.assignee_id
@@ -56,6 +59,7 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
        AND CASE $2::text WHEN 'mine' THEN cv.assignee_id = $3 AND cv.state <> 'resolved'
          WHEN 'unassigned' THEN cv.assignee_id IS NULL AND cv.state <> 'resolved'
          WHEN 'open' THEN cv.state <> 'resolved' ELSE true END
+       ${labelAndSnoozeWhere('$2', '$8')}
        AND ($4::text IS NULL OR ct.name ILIKE $4 OR ($5::text IS NOT NULL AND ct.phone LIKE $5)
          OR cv.contact_id IN (SELECT recent.contact_id FROM (SELECT sm.contact_id, sm.text FROM messages sm
               WHERE sm.workspace_id = $1 ORDER BY sm.created_at DESC LIMIT ${SEARCHED_MESSAGES}) AS recent
@@ -69,6 +73,7 @@ export async function listConversations(db: Queryable, workspaceId: string, opti
       digits ? likePattern(digits) : null,
       options.limit + 1,
       options.offset,
+      options.label ?? null,
     ],
   );
   return { conversations: rows.slice(0, options.limit), hasNextPage: rows.length > options.limit };

@@ -10,13 +10,14 @@ import {
   Timestamp,
 } from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
+import { ConversationTags } from './label-schemas.js';
 
 export const STATES = ['open', 'pending', 'resolved'] as const;
 export type ConversationState = (typeof STATES)[number];
 /** Who moved a conversation: a teammate in the app, a bot's step, an API key (REST v1) or routing (auto-assignment). */
 export type ChangeVia = 'member' | 'bot' | 'api' | 'routing';
 
-export const FILTERS = ['mine', 'unassigned', 'open', 'all'] as const;
+export const FILTERS = ['mine', 'unassigned', 'open', 'snoozed', 'all'] as const;
 export type InboxFilter = (typeof FILTERS)[number];
 
 export const SEARCH_MAX = 100;
@@ -34,6 +35,9 @@ const literals = <T extends readonly string[]>(values: T, options?: { descriptio
 export const InboxQuery = Type.Object({
   filter: Type.Optional(literals(FILTERS)),
   q: Type.Optional(Text({ maxLength: SEARCH_MAX })),
+  label: Type.Optional(
+    Text({ minLength: 1, maxLength: 64, description: "A label's id: only conversations carrying it" }),
+  ),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
   offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
 });
@@ -86,6 +90,7 @@ const InboxRow = Type.Object({
   bot_name: Type.Union([Type.String(), Type.Null()], {
     description: "The bot answering the conversation (its automation's name), or null when none is",
   }),
+  ...ConversationTags.properties,
 });
 export type InboxRow = Static<typeof InboxRow>;
 
@@ -126,6 +131,7 @@ export const ConversationStateView = Type.Object({
     ),
     Type.Null(),
   ]),
+  ...ConversationTags.properties,
 });
 export type ConversationStateView = Static<typeof ConversationStateView>;
 
@@ -141,6 +147,8 @@ export const ConversationNote = Type.Object({
   author_id: MaybeText,
   author_name: MaybeText,
   created_at: Timestamp,
+  /** The members its text mentions as `<@usr_…>`: the page shows their names there. */
+  mentions: Type.Array(Type.Object({ user_id: Type.String(), name: Type.String() })),
 });
 export type ConversationNote = Static<typeof ConversationNote>;
 
@@ -186,6 +194,9 @@ export const ApiConversationQuery = Type.Object({
       description: "A member's user id (their conversations), or `unassigned`",
     }),
   ),
+  label: Type.Optional(
+    Text({ minLength: 1, maxLength: 64, description: "A label's id: only conversations carrying it" }),
+  ),
   limit: PageLimit,
   cursor: Type.Optional(PageCursor),
 });
@@ -211,6 +222,9 @@ export const CONVERSATION_EXAMPLE = {
   created_at: '2026-11-27T08:01:44.120Z',
   bot: null,
   bot_waiting: null,
+  labels: [{ id: 'lbl_8Kp2', name: 'VIP', colour: 'purple' }],
+  snoozed_until: null,
+  snoozed_until_reply: false,
 };
 
 export const ApiConversation = Type.Object(
@@ -238,6 +252,7 @@ export const ApiConversation = Type.Object(
           'The bot that handed the conversation to the team and waits to take it back (POST .../bot/resume), or null',
       },
     ),
+    ...ConversationTags.properties,
   },
   { examples: [CONVERSATION_EXAMPLE] },
 );

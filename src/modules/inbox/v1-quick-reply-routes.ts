@@ -4,8 +4,9 @@ import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import type { Queryable } from '../../db/db.js';
 import { IdParams } from '../accounts/schemas.js';
+import { keyActor } from '../audit/record-audit.js';
 import { answerWriter } from '../idempotency/outcome.js';
-import { conversationContact } from '../messaging/conversation.js';
+import { conversationContact } from './conversation.js';
 import { deleteQuickReply } from './delete-quick-reply.js';
 import { listQuickReplies } from './list-quick-replies.js';
 import { createQuickReply, updateQuickReply } from './save-quick-reply.js';
@@ -92,10 +93,11 @@ export function registerQuickReplyRoutes(app: RestApp): void {
       },
     },
     async (request, reply) => {
-      const { workspaceId } = request.principal();
+      const principal = request.principal();
+      const { workspaceId } = principal;
       const writer = answerWriter(request, createdAnswer);
       const made = await db.transaction(async (tx) => {
-        const { id } = await createQuickReply(tx, workspaceId, request.body);
+        const { id } = await createQuickReply(tx, workspaceId, request.body, keyActor(principal));
         const row = (await quickReplyOf(tx, workspaceId, id))!;
         await writer?.(tx, row);
         return row;
@@ -118,8 +120,9 @@ export function registerQuickReplyRoutes(app: RestApp): void {
       },
     },
     async (request) => {
-      const { workspaceId } = request.principal();
-      await updateQuickReply(db, workspaceId, request.params.id, request.body);
+      const principal = request.principal();
+      const { workspaceId } = principal;
+      await updateQuickReply(db, workspaceId, request.params.id, request.body, keyActor(principal));
       const row = await quickReplyOf(db, workspaceId, request.params.id);
       // Deleted in the moment between: gone all the same.
       if (!row) throw new ApiError('not_found', NOT_FOUND);
@@ -139,7 +142,8 @@ export function registerQuickReplyRoutes(app: RestApp): void {
       },
     },
     async (request, reply) => {
-      await deleteQuickReply(db, request.principal().workspaceId, request.params.id);
+      const principal = request.principal();
+      await deleteQuickReply(db, principal.workspaceId, request.params.id, keyActor(principal));
       return reply.code(204).send(null);
     },
   );

@@ -90,6 +90,9 @@ describe('GET /api/v1/conversations', () => {
       created_at: expect.any(String),
       bot: null,
       bot_waiting: null,
+      labels: [],
+      snoozed_until: null,
+      snoozed_until_reply: false,
     });
     await ok(await ws.api('POST', `/conversations/${id}/assign`, { member_id: ws.ownerId }));
     const list = await ok(await ws.api('GET', '/conversations'));

@@ -9,6 +9,7 @@ import { assignTeamFromApi, changeConversationFromApi } from './api-change-conve
 import { listApiConversationMessages } from './api-conversation-messages.js';
 import { apiConversation, listApiConversations, requireConversation } from './api-conversations.js';
 import { resumeBot, stopBot } from './bot-handover.js';
+import { recordMentions } from './mentions.js';
 import {
   ApiAssignBody,
   ApiConversationList,
@@ -258,7 +259,10 @@ export function registerConversationRoutes(app: RestApp): void {
       config: { idempotent: true },
       schema: {
         summary: 'Add an internal note: seen by the team in the conversation, never sent to the customer',
-        description: 'The app shows its author as "API key <the key\'s name>".',
+        description:
+          'The app shows its author as "API key <the key\'s name>". `<@usr_…>` in the text mentions a ' +
+          'member of the workspace by user id (as `assignee_id` and GET /teams show them): the app shows their name ' +
+          'and tells them (and e-mails them, when the server sends e-mail). Any other user id stays plain text.',
         operationId: 'addConversationNote',
         tags,
         params: IdParams,
@@ -281,9 +285,21 @@ export function registerConversationRoutes(app: RestApp): void {
           request.params.id,
           request.body.text,
         );
+        await recordMentions(
+          ctx,
+          tx,
+          workspaceId,
+          { apiKeyId: keyId },
+          {
+            id: added.id,
+            contactId: request.params.id,
+            text: request.body.text,
+          },
+        );
         await write?.(tx, added);
         return added;
       });
+      ctx.queue?.wake('mail.send');
       return reply.code(201).send({ result: true as const, ...note });
     },
   );

@@ -1,12 +1,10 @@
-import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
-import type { Principal } from '../../api/principal.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import { sendCsv } from '../../api/send-csv.js';
 import { IdParams } from '../accounts/schemas.js';
 import { audited, changedFields, keyActor } from '../audit/record-audit.js';
-import { setArchived } from '../audit/set-archived.js';
+import { registerV1ArchiveRoutes } from '../audit/v1-archive-routes.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { holdHeavyWork } from '../rate-limit/heavy-work.js';
 import {
@@ -94,9 +92,9 @@ export function registerLeadRoutes(app: RestApp): void {
       },
     },
     async (request, reply) => {
-      const workspaceId = request.principal().workspaceId;
+      const { workspaceId, keyId } = request.principal();
       const { form_id, automation_id, ...rest } = request.query;
-      holdHeavyWork(ctx, reply, { workspaceId });
+      holdHeavyWork(ctx, reply, { workspaceId, keyId });
       const filters = { ...rest, formId: form_id, automationId: automation_id };
       return sendCsv(reply, 'leads', LEAD_COLUMNS, leadRecords(ctx.db, workspaceId, filters));
     },
@@ -223,56 +221,29 @@ export function registerLeadRoutes(app: RestApp): void {
     },
   );
 
-  const archive = (principal: Principal, id: string, archived: boolean) =>
-    setArchived(ctx.db, {
-      table: 'leads',
-      entityType: 'lead',
-      workspaceId: principal.workspaceId,
-      id,
-      archived,
-      actor: keyActor(principal),
-      notFound: NOT_FOUND,
-    });
-
-  app.delete(
-    '/leads/:id',
-    {
-      schema: {
-        operationId: 'archiveLead',
-        summary: 'Archive a lead',
-        description:
-          'The lead leaves GET /leads and its export (GET /leads/{id} still finds it, with `archived_at`); ' +
-          'nothing else about it changes, and runs under way for it go on. Archiving again changes nothing ' +
-          '(204). POST /leads/{id}/restore brings it back.',
-        tags,
-        params: IdParams,
-        response: { 204: Type.Null({ description: 'Archived' }), ...errorResponses(401, 404, 422, 429) },
-      },
+  registerV1ArchiveRoutes(app, {
+    path: '/leads',
+    tags,
+    change: { table: 'leads', entityType: 'lead', notFound: NOT_FOUND },
+    archive: {
+      operationId: 'archiveLead',
+      summary: 'Archive a lead',
+      description:
+        'The lead leaves GET /leads and its export (GET /leads/{id} still finds it, with `archived_at`); ' +
+        'nothing else about it changes, and runs under way for it go on. Archiving again changes nothing ' +
+        '(204). POST /leads/{id}/restore brings it back.',
     },
-    async (request, reply) => {
-      await archive(request.principal(), request.params.id, true);
-      return reply.code(204).send(null);
+    restore: {
+      operationId: 'restoreLead',
+      summary: 'Restore an archived lead',
+      description:
+        'The lead comes back to GET /leads as it was. Restoring one that is not archived changes nothing. ' +
+        'Answers the lead as GET /leads/{id} does.',
+      response: ApiLeadResult,
     },
-  );
-
-  app.post(
-    '/leads/:id/restore',
-    {
-      schema: {
-        operationId: 'restoreLead',
-        summary: 'Restore an archived lead',
-        description:
-          'The lead comes back to GET /leads as it was. Restoring one that is not archived changes nothing. ' +
-          'Answers the lead as GET /leads/{id} does.',
-        tags,
-        params: IdParams,
-        response: { 200: ApiLeadResult, ...errorResponses(401, 404, 422, 429) },
-      },
-    },
-    async (request) => {
-      const principal = request.principal();
-      await archive(principal, request.params.id, false);
-      return { result: true as const, lead: await getLead(ctx.db, principal.workspaceId, request.params.id) };
-    },
-  );
+    answer: async (workspaceId, id) => ({
+      result: true as const,
+      lead: await getLead(ctx.db, workspaceId, id),
+    }),
+  });
 }

@@ -3,6 +3,8 @@ import type { RestApp } from '../../api/rest-app.js';
 import { Text } from '../../api/schema.js';
 import { touchSeen } from '../routing/availability.js';
 import { DEFAULT_LIVE_LIMITS, LiveHub, type LiveLimits, SSE_REFRESH, sseEvent } from './live-hub.js';
+import { ssePresence } from './presence.js';
+import { registerPresenceRoutes } from './presence-app-routes.js';
 
 const EventsQuery = Type.Object({
   // EventSource cannot set a header on its first connection: a page may pass the last id it saw.
@@ -23,6 +25,7 @@ export function registerLiveRoutes(app: RestApp, limits: LiveLimits = DEFAULT_LI
   app.addHook('onReady', () => hub.start(app.ctx.db));
   // Before Fastify waits for requests in flight: an open stream would keep the server from closing.
   app.addHook('preClose', () => hub.stop());
+  registerPresenceRoutes(app, hub);
 
   app.get('/events', { schema: { querystring: EventsQuery } }, async (request, reply) => {
     const s = request.session();
@@ -30,9 +33,13 @@ export function registerLiveRoutes(app: RestApp, limits: LiveLimits = DEFAULT_LI
     const last = (typeof header === 'string' ? header : undefined) ?? request.query.last_event_id;
     await hub.watch(s.workspaceId);
     // undefined: nothing asked; null: cannot be told, the page must load again.
-    const missed = last ? hub.since(s.workspaceId, last) : undefined;
+    const missed = last ? hub.since(s.workspaceId, last, s.userId) : undefined;
     if (!String(request.headers.accept ?? '').includes('text/event-stream')) {
-      return { result: true, events: missed ?? hub.recent(s.workspaceId), refresh: missed === null };
+      return {
+        result: true,
+        events: missed ?? hub.recent(s.workspaceId, s.userId),
+        refresh: missed === null,
+      };
     }
     const raw = reply.raw;
     const close = hub.open({
@@ -53,6 +60,7 @@ export function registerLiveRoutes(app: RestApp, limits: LiveLimits = DEFAULT_LI
     raw.write(`retry: ${RETRY_MS}\n: connected\n\n`);
     if (missed === null) raw.write(SSE_REFRESH);
     else for (const e of missed ?? []) raw.write(sseEvent(e));
+    for (const p of hub.presence.of(s.workspaceId)) raw.write(ssePresence(p));
     // An open stream is a person with the app open: seen, for routing, while it lasts.
     const seen = setInterval(() => {
       touchSeen(app.ctx.db, s.workspaceId, s.userId).catch(() => {});

@@ -8,6 +8,8 @@ export interface LiveEventRow {
   contact_id: string | null;
   message_id: string | null;
   direction: string | null;
+  /** Set for one member's own event (a notice, 0044): only their streams carry it. */
+  user_id: string | null;
 }
 
 // Ids are taken as rows are written, not as they commit: an id skipped by a read may belong to a
@@ -22,7 +24,7 @@ const READ_LIMIT = 2_000;
 /** How far below the newest row reading starts looking for ids still in flight. */
 export const BEGIN_LOOKBACK = 1_000;
 
-const READ_SQL = `SELECT id::text AS id, workspace_id, kind, contact_id, message_id, direction FROM live_events
+const READ_SQL = `SELECT id::text AS id, workspace_id, kind, contact_id, message_id, direction, user_id FROM live_events
   WHERE id > $1 OR id = ANY ($2::bigint[]) ORDER BY id LIMIT ${READ_LIMIT}`;
 
 /**

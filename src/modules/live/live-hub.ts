@@ -5,6 +5,7 @@ import { ApiError } from '../../api/errors.js';
 import type { Db } from '../../db/db.js';
 import { BEGIN_LOOKBACK, LiveEventFeed, type LiveEventRow } from './live-event-feed.js';
 import { LIVE_KINDS, type LiveKind } from './live-kinds.js';
+import { PresenceBoard } from './presence.js';
 
 /**
  * The channel migrations/0025 announces ended sessions on, and 0032 members removed or given another
@@ -77,7 +78,8 @@ interface Stream {
 }
 
 interface Kept {
-  events: (LiveEvent & { n: number })[];
+  /** `for`: the one member an event is for (a notice), else null. */
+  events: (LiveEvent & { n: number; for: string | null })[];
   /** Events up to this number were dropped from `events`. */
   droppedThrough: number;
 }
@@ -120,6 +122,8 @@ export class LiveHub {
   // The workspaces this instance has watched: until when (as written here), and the first event number
   // numbered up to which changes may have gone unannounced (a lapsed watch starts again from there).
   readonly #watched = new Map<string, { until: number; fromN: number }>();
+  /** Who is viewing or replying where: heard on LIVE_CHANNEL, written to the workspace's streams. */
+  readonly presence = new PresenceBoard((w, text) => this.toWorkspace(w, text));
 
   constructor(
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
@@ -256,8 +260,11 @@ export class LiveHub {
     this.#kept.clear();
   }
 
-  /** The workspace's events after `lastEventId`, or null when they cannot be told (refresh instead). */
-  since(workspaceId: string, lastEventId: string): LiveEvent[] | null {
+  /**
+   * The workspace's events after `lastEventId` (those for one member only when `userId` is that
+   * member), or null when they cannot be told (refresh instead).
+   */
+  since(workspaceId: string, lastEventId: string, userId?: string): LiveEvent[] | null {
     const [epoch, n] = lastEventId.split('-');
     const after = Number(n);
     if (epoch !== this.#epoch || !Number.isSafeInteger(after) || after > this.#n) return null;
@@ -265,12 +272,16 @@ export class LiveHub {
     if (!watched || after <= watched.fromN) return null;
     const kept = this.#kept.get(workspaceId);
     if (after < this.#evictedThrough || (kept && after < kept.droppedThrough)) return null;
-    return (kept?.events ?? []).filter((e) => e.n > after).map(({ n: _, ...e }) => e);
+    return (kept?.events ?? [])
+      .filter((e) => e.n > after && (e.for === null || e.for === userId))
+      .map(({ n: _, for: __, ...e }) => e);
   }
 
   /** The newest events kept for the workspace (a client without a stream polls these). */
-  recent(workspaceId: string): LiveEvent[] {
-    return (this.#kept.get(workspaceId)?.events ?? []).map(({ n: _, ...e }) => e);
+  recent(workspaceId: string, userId?: string): LiveEvent[] {
+    return (this.#kept.get(workspaceId)?.events ?? [])
+      .filter((e) => e.for === null || e.for === userId)
+      .map(({ n: _, for: __, ...e }) => e);
   }
 
   /** Ends the session's open streams: it signed out, was removed or revoked (on any instance). */
@@ -294,9 +305,9 @@ export class LiveHub {
     }
   }
 
-  /** A notice on LIVE_CHANNEL: only ended sessions and changed members come this way. */
+  /** A notice on LIVE_CHANNEL: ended sessions, changed members and presence (presence.ts) come this way. */
   #notice(payload: string): void {
-    let parsed: { k?: unknown; s?: unknown; w?: unknown; u?: unknown } | null;
+    let parsed: { k?: unknown; s?: unknown; w?: unknown; u?: unknown; n?: unknown; c?: unknown } | null;
     try {
       parsed = JSON.parse(payload);
     } catch {
@@ -306,10 +317,11 @@ export class LiveHub {
     if (parsed?.k === 'member_changed' && typeof parsed.w === 'string' && typeof parsed.u === 'string') {
       this.#endMember(parsed.w, parsed.u);
     }
+    if (parsed?.k === 'presence') this.presence.heard(parsed);
   }
 
   /** An event from a row of live_events. */
-  #event({ workspace_id: w, kind, contact_id, message_id, direction: d }: LiveEventRow): void {
+  #event({ workspace_id: w, kind, contact_id, message_id, direction: d, user_id: only }: LiveEventRow): void {
     if (!LIVE_KINDS.includes(kind as LiveKind)) return;
     const n = ++this.#n;
     const event: LiveEvent = {
@@ -320,11 +332,16 @@ export class LiveHub {
       direction: d === 'inbound' || d === 'outbound' ? d : null,
     };
     const kept = this.#kept.get(w) ?? { events: [], droppedThrough: 0 };
-    kept.events.push({ ...event, n });
+    kept.events.push({ ...event, n, for: only ?? null });
     if (kept.events.length > KEPT_PER_WORKSPACE) kept.droppedThrough = kept.events.shift()!.n;
     this.#kept.set(w, kept);
     const text = sseEvent(event);
-    for (const s of this.#streams) if (s.workspaceId === w) s.write(text);
+    for (const s of this.#streams) if (s.workspaceId === w && (!only || s.userId === only)) s.write(text);
+  }
+
+  /** Text for every open stream of the workspace on this instance (presence: presence.ts). */
+  toWorkspace(workspaceId: string, text: string): void {
+    for (const s of this.#streams) if (s.workspaceId === workspaceId) s.write(text);
   }
 
   #beat(): void {

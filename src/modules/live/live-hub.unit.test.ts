@@ -44,7 +44,13 @@ async function hub(limits = LIMITS) {
       return { rows: found as R[] };
     },
   });
-  const notify = async (w: string, kind = 'message', c = 'ct_1', m: string | null = 'msg_1') => {
+  const notify = async (
+    w: string,
+    kind = 'message',
+    c = 'ct_1',
+    m: string | null = 'msg_1',
+    only: string | null = null,
+  ) => {
     const id = rows.push({
       id: String(rows.length + 1),
       workspace_id: w,
@@ -52,6 +58,7 @@ async function hub(limits = LIMITS) {
       contact_id: c,
       message_id: m,
       direction: 'inbound',
+      user_id: only,
     });
     while (read < id) await sleep(1);
     await sleep(0);
@@ -66,6 +73,7 @@ const row = (id: number): LiveEventRow => ({
   contact_id: 'c',
   message_id: `msg_${id}`,
   direction: null,
+  user_id: null,
 });
 
 afterEach(() => {
@@ -121,6 +129,26 @@ describe('LiveHub', () => {
     expect(events(a)[1]).toMatch(
       /^id: \w+-2\nevent: contact\ndata: \{"contact_id":"ct_2","message_id":null,/,
     );
+    await h.stop();
+  });
+
+  it("writes a member's own event (a notice) to that member's streams only, and replays it to them only", async () => {
+    const { h, notify } = await hub();
+    await h.watch('ws_a');
+    const tara = stream(h, 'ws_a', 's-tara', 'usr_tara');
+    const ben = stream(h, 'ws_a', 's-ben', 'usr_ben');
+    const elsewhere = stream(h, 'ws_b', 's-tara-b', 'usr_tara');
+    await notify('ws_a', 'notification', 'ct_1', null, 'usr_tara');
+    const events = (s: { written: string[] }) => s.written.filter((t) => !t.startsWith(':'));
+    expect(events(tara)).toHaveLength(1);
+    expect(events(tara)[0]).toMatch(/^id: \w+-1\nevent: notification\ndata: \{"contact_id":"ct_1"/);
+    expect(events(ben)).toEqual([]);
+    expect(events(elsewhere)).toEqual([]);
+    await notify('ws_a');
+    const first = events(tara)[0]!.slice(4, events(tara)[0]!.indexOf('\n'));
+    expect(h.recent('ws_a', 'usr_tara').map((e) => e.kind)).toEqual(['notification', 'message']);
+    expect(h.recent('ws_a', 'usr_ben').map((e) => e.kind)).toEqual(['message']);
+    expect(h.since('ws_a', first, 'usr_ben')?.map((e) => e.kind)).toEqual(['message']);
     await h.stop();
   });
 

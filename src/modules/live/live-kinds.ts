@@ -1,5 +1,5 @@
 // No imports: the web app takes its LiveKind type from here (a type-only import, erased by its build).
-/** What the live stream announces, one SSE event name each (migrations 0021, 0025, 0028, 0029). */
+/** What the live stream announces, one SSE event name each (migrations 0021, 0025, 0028, 0029, 0044). */
 export const LIVE_KINDS = [
   'message',
   'status',
@@ -8,5 +8,6 @@ export const LIVE_KINDS = [
   'broadcast',
   'contact',
   'lead',
+  'notification',
 ] as const;
 export type LiveKind = (typeof LIVE_KINDS)[number];

@@ -32,12 +32,22 @@ export async function downloadMedia(
   );
   const media = rows[0];
   if (!media) return;
-  const refuse = (reason: string) =>
+  // A conversation open in a browser draws the file (or says why there is none) once the download ends.
+  const announce = () =>
     ctx.db.query(
+      `SELECT record_live_event(m.workspace_id, 'status', m.contact_id, m.id, m.direction)
+       FROM media d JOIN messages m ON m.workspace_id = d.workspace_id AND m.id = d.message_id
+       WHERE d.workspace_id = $1 AND d.id = $2`,
+      [job.workspaceId, job.mediaId],
+    );
+  const refuse = async (reason: string) => {
+    await ctx.db.query(
       `UPDATE media SET state = 'refused', reason = $3, updated_at = now()
        WHERE workspace_id = $1 AND id = $2 AND state = 'pending'`,
       [job.workspaceId, job.mediaId, reason.slice(0, 1000)],
     );
+    await announce();
+  };
   const number = await numberOfWorkspace(ctx, ctx.db, job.workspaceId);
   if (!number) return void (await refuse('the workspace has no connected number to download it with'));
   const max = ctx.config.mediaMaxBytes;
@@ -62,6 +72,7 @@ export async function downloadMedia(
        WHERE workspace_id = $1 AND id = $2`,
       [job.workspaceId, job.mediaId, key, size, sha256, MIME.test(mime) ? mime : 'application/octet-stream'],
     );
+    await announce();
   } catch (err) {
     if (err instanceof TooLarge)
       return void (await refuse(`the file is larger than MEDIA_MAX_BYTES (${max})`));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/support/app.js';
 import { workspaceWithOwner } from '../../../test/support/app-session.js';
+import { openLiveStream } from '../../../test/support/live.js';
 import { jpeg } from '../../../test/support/media-files.js';
 import { connectSimulator, listen, simControl } from '../../../test/support/messaging.js';
 import { downloadMedia } from './download-media.js';
@@ -110,5 +111,25 @@ describe('inbound media', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toMatchObject({ code: 'media_not_stored' });
     expect(res.json().error.message).toContain('link');
+  });
+  it('says in the conversation where its download stands, and tells a browser following the workspace when it ends', async () => {
+    const stream = await openLiveStream(base, a.client.cookie);
+    const file = jpeg(3_000);
+    const message = await receive({ type: 'image', image: {} }, file, 'image/jpeg');
+    const { rows } = await t.ctx.db.query<{ contact_id: string }>(
+      'SELECT contact_id FROM messages WHERE workspace_id = $1 AND id = $2',
+      [a.workspaceId, message.id],
+    );
+    const shown = async () =>
+      (await a.client.call('GET', `/conversations/${rows[0]!.contact_id}`))
+        .json()
+        .messages.find((m: { id: string }) => m.id === message.id);
+    expect(await shown()).toMatchObject({ media_status: 'pending', media_size: null });
+
+    await downloadMedia(t.ctx, { workspaceId: a.workspaceId, mediaId: message.media_id }, false);
+    const event = await stream.next((e) => e.event === 'status' && e.data.message_id === message.id, 10_000);
+    expect(event.data.contact_id).toBe(rows[0]!.contact_id);
+    expect(await shown()).toMatchObject({ media_status: 'stored', media_size: file.length });
+    stream.close();
   });
 });

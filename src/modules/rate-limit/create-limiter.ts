@@ -60,3 +60,16 @@ export function createTryItRateLimiter(redisUrl: string | undefined, log?: Outag
     ? new RedisRateLimiter(redisUrl, TRY_IT_RATE_LIMIT, TRY_IT_RATE_WINDOW_MS, 'parley:rl:tryit:', log)
     : new MemoryRateLimiter(TRY_IT_RATE_LIMIT, TRY_IT_RATE_WINDOW_MS);
 }
+
+const PRESENCE_RATE_LIMIT = 30;
+const PRESENCE_RATE_WINDOW_MS = 60_000;
+
+/**
+ * Presence posts ("is viewing", "is replying"): 30 a minute per person, each announced to every
+ * instance, so one member cannot flood the workspace's live streams. The web app posts every 10 s.
+ */
+export function createPresenceRateLimiter(redisUrl: string | undefined, log?: OutageLog): RateLimiter {
+  return redisUrl
+    ? new RedisRateLimiter(redisUrl, PRESENCE_RATE_LIMIT, PRESENCE_RATE_WINDOW_MS, 'parley:rl:presence:', log)
+    : new MemoryRateLimiter(PRESENCE_RATE_LIMIT, PRESENCE_RATE_WINDOW_MS);
+}

@@ -3,7 +3,8 @@ import type { RestApp } from '../../api/rest-app.js';
 import { Done } from '../../api/schema.js';
 import { requireManager } from '../accounts/roles.js';
 import { IdParams } from '../accounts/schemas.js';
-import { conversationContact } from '../messaging/conversation.js';
+import { userActor } from '../audit/record-audit.js';
+import { conversationContact } from '../inbox/conversation.js';
 import { runAfterCommit } from '../messaging/events.js';
 import { assignToTeam } from './assign-to-team.js';
 import { availabilityOf, setAvailability } from './availability.js';
@@ -42,7 +43,7 @@ export function registerAppRoutingRoutes(app: RestApp): void {
     async (request, reply) => {
       const s = request.session();
       requireManager(s.role);
-      const team = await createTeam(db, s.workspaceId, request.body);
+      const team = await createTeam(db, s.workspaceId, request.body, userActor(s));
       return reply.code(201).send({ result: true as const, team });
     },
   );
@@ -61,7 +62,7 @@ export function registerAppRoutingRoutes(app: RestApp): void {
       requireManager(s.role);
       return {
         result: true as const,
-        team: await updateTeam(db, s.workspaceId, request.params.id, request.body),
+        team: await updateTeam(db, s.workspaceId, request.params.id, request.body, userActor(s)),
       };
     },
   );
@@ -69,7 +70,7 @@ export function registerAppRoutingRoutes(app: RestApp): void {
   app.delete('/teams/:id', { schema: { params: IdParams, response: { 200: Done } } }, async (request) => {
     const s = request.session();
     requireManager(s.role);
-    await deleteTeam(db, s.workspaceId, request.params.id);
+    await deleteTeam(db, s.workspaceId, request.params.id, userActor(s));
     return { result: true as const };
   });
 
@@ -84,7 +85,10 @@ export function registerAppRoutingRoutes(app: RestApp): void {
     async (request) => {
       const s = request.session();
       requireManager(s.role);
-      return { result: true as const, routing: await updateRouting(db, s.workspaceId, request.body) };
+      return {
+        result: true as const,
+        routing: await updateRouting(db, s.workspaceId, request.body, userActor(s)),
+      };
     },
   );
 

@@ -10,7 +10,7 @@ import { hoursSettings } from './business-hours-settings.js';
 /** A contact is sent the away message at most once in this long, however many messages they send. */
 const AWAY_QUIET = "interval '12 hours'";
 
-/** The source key prefix of automatic messages; the inbox shows them as automatic (messaging/conversation.ts). */
+/** The source key prefix of automatic messages; the inbox shows them as automatic (inbox/conversation.ts). */
 const KEY_PREFIX = 'hours/';
 
 /**

@@ -1,5 +1,6 @@
 import type { RestApp } from '../../api/rest-app.js';
 import { requireManager } from '../accounts/roles.js';
+import { userActor } from '../audit/record-audit.js';
 import { BusinessHoursBody, BusinessHoursResult } from './business-hours-schemas.js';
 import { businessHoursOf, saveBusinessHours } from './business-hours-settings.js';
 
@@ -20,7 +21,7 @@ export function registerBusinessHoursRoutes(app: RestApp): void {
       requireManager(s.role);
       return {
         result: true as const,
-        business_hours: await saveBusinessHours(ctx.db, s.workspaceId, request.body),
+        business_hours: await saveBusinessHours(ctx.db, s.workspaceId, request.body, userActor(s)),
       };
     },
   );

@@ -1,5 +1,6 @@
 import { ApiError } from '../../api/errors.js';
-import type { Queryable } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
+import { type Actor, recordAudit } from '../audit/record-audit.js';
 import { type Hours, insideBusinessHours } from './business-hours.js';
 import { type BusinessHours, type BusinessHoursBody, DAYS } from './business-hours-schemas.js';
 
@@ -120,9 +121,10 @@ function problemsOf(body: BusinessHoursBody): Problem[] {
 
 /** Replaces the workspace's business hours (Settings › Business hours); refuses with every problem named. */
 export async function saveBusinessHours(
-  db: Queryable,
+  db: Db,
   workspaceId: string,
   body: BusinessHoursBody,
+  actor: Actor,
 ): Promise<BusinessHours> {
   const problems = problemsOf(body);
   if (problems.length > 0)
@@ -139,22 +141,33 @@ export async function saveBusinessHours(
   const holidays = [...body.holidays]
     .map((h) => ({ date: h.date, name: h.name.trim() }))
     .sort((a, b) => a.date.localeCompare(b.date));
-  await db.query(
-    `INSERT INTO business_hours (workspace_id, schedule, holidays, away_enabled, away_text, greeting_enabled,
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO business_hours (workspace_id, schedule, holidays, away_enabled, away_text, greeting_enabled,
        greeting_text)
      VALUES ($1, $2::jsonb, $3::jsonb, $4, $5, $6, $7)
      ON CONFLICT (workspace_id) DO UPDATE SET schedule = EXCLUDED.schedule, holidays = EXCLUDED.holidays,
        away_enabled = EXCLUDED.away_enabled, away_text = EXCLUDED.away_text,
        greeting_enabled = EXCLUDED.greeting_enabled, greeting_text = EXCLUDED.greeting_text, updated_at = now()`,
-    [
+      [
+        workspaceId,
+        schedule === null ? null : JSON.stringify(schedule),
+        JSON.stringify(holidays),
+        body.away.enabled,
+        body.away.text.trim(),
+        body.greeting.enabled,
+        body.greeting.text.trim(),
+      ],
+    );
+    const changes = { schedule: schedule !== null, away: body.away.enabled, greeting: body.greeting.enabled };
+    await recordAudit(tx, {
       workspaceId,
-      schedule === null ? null : JSON.stringify(schedule),
-      JSON.stringify(holidays),
-      body.away.enabled,
-      body.away.text.trim(),
-      body.greeting.enabled,
-      body.greeting.text.trim(),
-    ],
-  );
+      actor,
+      action: 'update',
+      entityType: 'business_hours',
+      entityId: workspaceId,
+      changes,
+    });
+  });
   return businessHoursOf(db, workspaceId);
 }

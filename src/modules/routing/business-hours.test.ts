@@ -3,12 +3,15 @@ import { workspaceWithOwner } from '../../../test/support/app-session.js';
 import { expectRestError } from '../../../test/support/endpoint-security.js';
 import { simControl, simState, simulatorAppForTests } from '../../../test/support/messaging.js';
 import { until } from '../../../test/support/until.js';
+import type { Actor } from '../audit/record-audit.js';
 import { createAutomation } from '../automation/save-automation.js';
 import { deleteContact } from '../contacts/delete-contact.js';
-import { conversationMessages } from '../messaging/conversation.js';
+import { conversationMessages } from '../inbox/conversation.js';
 import { awayOrGreeting } from './away-or-greeting.js';
 import type { BusinessHoursBody } from './business-hours-schemas.js';
 import { DEFAULT_AWAY, DEFAULT_GREETING, saveBusinessHours } from './business-hours-settings.js';
+
+const SYSTEM: Actor = { type: 'system' };
 
 const t = simulatorAppForTests({ queue: true });
 type Ws = Awaited<ReturnType<typeof t.connectedWorkspace>>;
@@ -253,7 +256,7 @@ describe('Settings › Business hours (app routes)', () => {
 describe('the away message and the greeting', () => {
   it("greets a contact's first message inside hours, once; the inbox shows it as automatic", async () => {
     const ws = await t.connectedWorkspace();
-    await saveBusinessHours(t.ctx.db, ws.id, openNow());
+    await saveBusinessHours(t.ctx.db, ws.id, openNow(), SYSTEM);
     const phone = nextPhone();
     await say(ws, phone, 'hello');
     await expectReplies(phone, ['Welcome!']);
@@ -268,7 +271,7 @@ describe('the away message and the greeting', () => {
 
   it('answers outside hours with the away message only, not again within 12 hours', async () => {
     const ws = await t.connectedWorkspace();
-    await saveBusinessHours(t.ctx.db, ws.id, closedNow());
+    await saveBusinessHours(t.ctx.db, ws.id, closedNow(), SYSTEM);
     const phone = nextPhone();
     await say(ws, phone, 'hello');
     await expectReplies(phone, ['We are closed']);
@@ -294,7 +297,7 @@ describe('the away message and the greeting', () => {
     expect(outbound[0]).toMatchObject({ sent_via: 'automatic', sender_name: 'Away message' });
 
     // Back inside hours: this contact wrote before, so no greeting.
-    await saveBusinessHours(t.ctx.db, ws.id, openNow());
+    await saveBusinessHours(t.ctx.db, ws.id, openNow(), SYSTEM);
     await say(ws, phone, 'good morning');
     await settle();
     expect(repliesTo(phone)).toHaveLength(2);
@@ -302,7 +305,7 @@ describe('the away message and the greeting', () => {
 
   it("forgets a deleted contact's away turn with them", async () => {
     const ws = await t.connectedWorkspace();
-    await saveBusinessHours(t.ctx.db, ws.id, closedNow());
+    await saveBusinessHours(t.ctx.db, ws.id, closedNow(), SYSTEM);
     const phone = nextPhone();
     await say(ws, phone, 'hello');
     await expectReplies(phone, ['We are closed']);
@@ -313,10 +316,10 @@ describe('the away message and the greeting', () => {
 
   it('sends nothing when the message is switched off', async () => {
     const ws = await t.connectedWorkspace();
-    await saveBusinessHours(t.ctx.db, ws.id, closedNow({ away: { enabled: false, text: 'Closed' } }));
+    await saveBusinessHours(t.ctx.db, ws.id, closedNow({ away: { enabled: false, text: 'Closed' } }), SYSTEM);
     const [first, second] = [nextPhone(), nextPhone()];
     await say(ws, first, 'hi');
-    await saveBusinessHours(t.ctx.db, ws.id, openNow({ greeting: { enabled: false, text: 'Hi' } }));
+    await saveBusinessHours(t.ctx.db, ws.id, openNow({ greeting: { enabled: false, text: 'Hi' } }), SYSTEM);
     await say(ws, second, 'hi');
     await settle();
     expect([...repliesTo(first), ...repliesTo(second)]).toEqual([]);
@@ -324,7 +327,7 @@ describe('the away message and the greeting', () => {
 
   it('sends nothing for consent keywords, to opted-out contacts, or while a bot answers', async () => {
     const ws = await t.connectedWorkspace();
-    await saveBusinessHours(t.ctx.db, ws.id, closedNow());
+    await saveBusinessHours(t.ctx.db, ws.id, closedNow(), SYSTEM);
     const [starter, stopper, botted] = [nextPhone(), nextPhone(), nextPhone()];
     await say(ws, starter, 'START');
     await say(ws, stopper, 'STOP');
@@ -349,7 +352,7 @@ describe('the away message and the greeting', () => {
 
   it('leaves a resolved conversation alone (a survey answer keeps it resolved)', async () => {
     const ws = await t.connectedWorkspace();
-    await saveBusinessHours(t.ctx.db, ws.id, closedNow());
+    await saveBusinessHours(t.ctx.db, ws.id, closedNow(), SYSTEM);
     const phone = nextPhone();
     await say(ws, phone, 'hello');
     await expectReplies(phone, ['We are closed']);
@@ -375,7 +378,7 @@ describe('the away message and the greeting', () => {
 describe('business hours in automations', () => {
   it('a message trigger with hours starts only inside (or outside) them, above one without', async () => {
     const ws = await t.connectedWorkspace();
-    await saveBusinessHours(t.ctx.db, ws.id, closedNow({ away: { enabled: false, text: '' } }));
+    await saveBusinessHours(t.ctx.db, ws.id, closedNow({ away: { enabled: false, text: '' } }), SYSTEM);
     const bot = (name: string, hours?: 'inside' | 'outside') =>
       createAutomation(
         t.ctx,
@@ -393,7 +396,7 @@ describe('business hours in automations', () => {
     const [night, day] = [nextPhone(), nextPhone()];
     await say(ws, night, 'hi');
     await expectReplies(night, ['Night here']);
-    await saveBusinessHours(t.ctx.db, ws.id, openNow({ greeting: { enabled: false, text: '' } }));
+    await saveBusinessHours(t.ctx.db, ws.id, openNow({ greeting: { enabled: false, text: '' } }), SYSTEM);
     await say(ws, day, 'hi');
     await expectReplies(day, ['Day here']);
   });
@@ -423,7 +426,7 @@ describe('business hours in automations', () => {
     const [open, closed] = [nextPhone(), nextPhone()];
     await say(ws, open, 'hi');
     await expectReplies(open, ['We are open']);
-    await saveBusinessHours(t.ctx.db, ws.id, closedNow({ away: { enabled: false, text: '' } }));
+    await saveBusinessHours(t.ctx.db, ws.id, closedNow({ away: { enabled: false, text: '' } }), SYSTEM);
     await say(ws, closed, 'hi');
     await expectReplies(closed, ['We are closed now']);
   });

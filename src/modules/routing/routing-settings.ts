@@ -1,5 +1,6 @@
 import { ApiError } from '../../api/errors.js';
-import type { Queryable } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
+import { type Actor, audited, changedFields } from '../audit/record-audit.js';
 import { IDLE_MINUTES_DEFAULT, type RoutingSettings } from './schemas.js';
 
 /** The workspace's routing: the auto-assign team (null: off) and the idle limit. */
@@ -13,10 +14,26 @@ export async function routingSettings(db: Queryable, workspaceId: string): Promi
 
 /** Stores the routing settings; 422 for a team that is not the workspace's. */
 export async function updateRouting(
-  db: Queryable,
+  db: Db,
   workspaceId: string,
   settings: RoutingSettings,
+  actor: Actor,
 ): Promise<RoutingSettings> {
+  return audited(
+    db,
+    (tx) => storeRouting(tx, workspaceId, settings),
+    () => ({
+      workspaceId,
+      actor,
+      action: 'update',
+      entityType: 'routing',
+      entityId: workspaceId,
+      changes: changedFields(settings),
+    }),
+  );
+}
+
+async function storeRouting(db: Queryable, workspaceId: string, settings: RoutingSettings) {
   const { rows } = await db.query<RoutingSettings>(
     `WITH team AS (SELECT id FROM teams WHERE workspace_id = $1 AND id = $2)
      INSERT INTO routing_settings (workspace_id, auto_assign_team_id, idle_minutes)

@@ -4,6 +4,7 @@ import type { RestApp } from '../../api/rest-app.js';
 import type { AppContext } from '../../context.js';
 import { EXPENSIVE_READ, withinTime } from '../../db/time-bound.js';
 import { requireManager } from '../accounts/roles.js';
+import { userActor } from '../audit/record-audit.js';
 import { withinShare } from '../rate-limit/read-share.js';
 import { satisfactionFigures } from './satisfaction-figures.js';
 import { SatisfactionResult, SurveySettingsBody, SurveySettingsResult } from './satisfaction-schemas.js';
@@ -58,7 +59,10 @@ export function registerAppSatisfactionRoutes(app: RestApp): void {
     async (request) => {
       const s = request.session();
       requireManager(s.role);
-      return { result: true as const, survey: await saveSurveySettings(ctx.db, s.workspaceId, request.body) };
+      return {
+        result: true as const,
+        survey: await saveSurveySettings(ctx.db, s.workspaceId, request.body, userActor(s)),
+      };
     },
   );
 

@@ -1,6 +1,7 @@
 import { ApiError } from '../../api/errors.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { newId } from '../../lib/ids.js';
+import { type Actor, changedFields, recordAudit } from '../audit/record-audit.js';
 import { listTeams } from './list-teams.js';
 import { TEAMS_MAX, type Team, type TeamBody, type TeamPatch } from './schemas.js';
 
@@ -42,6 +43,7 @@ export async function createTeam(
   db: Db,
   workspaceId: string,
   body: TeamBody,
+  actor: Actor,
   within?: (tx: Queryable, team: Team) => Promise<void>,
 ): Promise<Team> {
   const id = newId('team');
@@ -59,6 +61,7 @@ export async function createTeam(
           `A workspace has at most ${TEAMS_MAX} teams: delete one you no longer use`,
         );
       await setMembers(tx, workspaceId, id, body.member_ids ?? []);
+      await recordAudit(tx, { workspaceId, actor, action: 'create', entityType: 'team', entityId: id });
       if (within) await within(tx, (await listTeams(tx, workspaceId, id))[0]!);
     });
   } catch (err) {
@@ -73,6 +76,7 @@ export async function updateTeam(
   workspaceId: string,
   teamId: string,
   patch: TeamPatch,
+  actor: Actor,
 ): Promise<Team> {
   try {
     await db.transaction(async (tx) => {
@@ -91,6 +95,14 @@ export async function updateTeam(
       );
       if (rows.length === 0) throw new ApiError('not_found', 'No team with that id');
       if (patch.member_ids) await setMembers(tx, workspaceId, teamId, patch.member_ids);
+      await recordAudit(tx, {
+        workspaceId,
+        actor,
+        action: 'update',
+        entityType: 'team',
+        entityId: teamId,
+        changes: changedFields(patch),
+      });
     });
   } catch (err) {
     throw nameTaken(err);
@@ -99,10 +111,13 @@ export async function updateTeam(
 }
 
 /** Deletes a team: its conversations keep their assignees and leave the team; auto-assignment to it stops. */
-export async function deleteTeam(db: Queryable, workspaceId: string, teamId: string): Promise<void> {
-  const { rows } = await db.query('DELETE FROM teams WHERE workspace_id = $1 AND id = $2 RETURNING id', [
-    workspaceId,
-    teamId,
-  ]);
-  if (rows.length === 0) throw new ApiError('not_found', 'No team with that id');
+export async function deleteTeam(db: Db, workspaceId: string, teamId: string, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.query('DELETE FROM teams WHERE workspace_id = $1 AND id = $2 RETURNING id', [
+      workspaceId,
+      teamId,
+    ]);
+    if (rows.length === 0) throw new ApiError('not_found', 'No team with that id');
+    await recordAudit(tx, { workspaceId, actor, action: 'delete', entityType: 'team', entityId: teamId });
+  });
 }

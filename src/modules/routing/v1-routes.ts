@@ -3,6 +3,7 @@ import { ApiError } from '../../api/errors.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { errorResponses } from '../../api/schema.js';
 import { IdParams } from '../accounts/schemas.js';
+import { keyActor } from '../audit/record-audit.js';
 import { answerWriter } from '../idempotency/outcome.js';
 import { BusinessHoursBody, BusinessHoursResult } from './business-hours-schemas.js';
 import { businessHoursOf, saveBusinessHours } from './business-hours-settings.js';
@@ -124,7 +125,12 @@ export function registerRoutingRoutes(app: RestApp): void {
     },
     async (request) => ({
       result: true as const,
-      business_hours: await saveBusinessHours(db, request.principal().workspaceId, request.body),
+      business_hours: await saveBusinessHours(
+        db,
+        request.principal().workspaceId,
+        request.body,
+        keyActor(request.principal()),
+      ),
     }),
   );
 
@@ -167,7 +173,12 @@ export function registerRoutingRoutes(app: RestApp): void {
     },
     async (request) => ({
       result: true as const,
-      routing: await updateRouting(db, request.principal().workspaceId, request.body),
+      routing: await updateRouting(
+        db,
+        request.principal().workspaceId,
+        request.body,
+        keyActor(request.principal()),
+      ),
     }),
   );
 
@@ -216,7 +227,13 @@ export function registerRoutingRoutes(app: RestApp): void {
     },
     async (request, reply) => {
       const writer = answerWriter(request, teamAnswer);
-      const made = await createTeam(db, request.principal().workspaceId, request.body, writer);
+      const made = await createTeam(
+        db,
+        request.principal().workspaceId,
+        request.body,
+        keyActor(request.principal()),
+        writer,
+      );
       const answer = teamAnswer(made);
       return reply.code(answer.status).send(answer.body);
     },
@@ -264,7 +281,13 @@ export function registerRoutingRoutes(app: RestApp): void {
     },
     async (request) => ({
       result: true as const,
-      team: await updateTeam(db, request.principal().workspaceId, request.params.id, request.body),
+      team: await updateTeam(
+        db,
+        request.principal().workspaceId,
+        request.params.id,
+        request.body,
+        keyActor(request.principal()),
+      ),
     }),
   );
 
@@ -283,7 +306,8 @@ export function registerRoutingRoutes(app: RestApp): void {
       },
     },
     async (request, reply) => {
-      await deleteTeam(db, request.principal().workspaceId, request.params.id);
+      const principal = request.principal();
+      await deleteTeam(db, principal.workspaceId, request.params.id, keyActor(principal));
       return reply.code(204).send(null);
     },
   );
@@ -366,7 +390,12 @@ export function registerRoutingRoutes(app: RestApp): void {
     },
     async (request) => ({
       result: true as const,
-      survey: await saveSurveySettings(db, request.principal().workspaceId, request.body),
+      survey: await saveSurveySettings(
+        db,
+        request.principal().workspaceId,
+        request.body,
+        keyActor(request.principal()),
+      ),
     }),
   );
 }

@@ -87,8 +87,7 @@ export async function contactCsvRoutes(app: RestApp): Promise<void> {
         response: { 202: ImportStarted, ...errorResponses(400, 401, 413, 415, 422, 429) },
       },
     },
-    async (request, reply) =>
-      answerImport(app.ctx, { workspaceId: request.principal().workspaceId }, request, request.query, reply),
+    async (request, reply) => answerImport(app.ctx, request.principal(), request, request.query, reply),
   );
 
   app.get(
@@ -135,8 +134,8 @@ export async function contactCsvRoutes(app: RestApp): Promise<void> {
       },
     },
     async (request, reply) => {
-      const workspaceId = request.principal().workspaceId;
-      holdHeavyWork(app.ctx, reply, { workspaceId });
+      const { workspaceId, keyId } = request.principal();
+      holdHeavyWork(app.ctx, reply, { workspaceId, keyId });
       const { columns, traits } = await contactColumns(app.ctx.db, workspaceId);
       return sendCsv(reply, 'contacts', columns, contactRecords(app.ctx.db, workspaceId, traits));
     },

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/db.js';
 import { inTransaction } from '../../../jobs/enqueue.js';
 import { newId } from '../../../lib/ids.js';
-import { holdHeavyWork } from '../../rate-limit/heavy-work.js';
+import { type HeavyWorkOwner, holdHeavyWork } from '../../rate-limit/heavy-work.js';
 import { type ImportQuery, type Mapping, mapColumns } from './column-mapping.js';
 import { getImport } from './get-import.js';
 import { type StagedRow, stageRow } from './import-row.js';
@@ -107,7 +107,7 @@ export async function startImport(
  */
 export async function answerImport(
   ctx: AppContext,
-  owner: { workspaceId: string; userId?: string },
+  owner: HeavyWorkOwner,
   request: FastifyRequest,
   query: ImportQuery,
   reply: FastifyReply,

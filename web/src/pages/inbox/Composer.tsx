@@ -8,6 +8,10 @@ import { submitHandler } from '../../ui/submit-handler';
 import { useAction } from '../../ui/use-action';
 import { SendTemplate } from '../messages/SendTemplate';
 import { EmojiPicker } from './EmojiPicker';
+import { focusComposer, useKeys } from './keys';
+import { MentionTextarea } from './Mentions';
+import { withMentionTokens } from './mention-text';
+import { typingReply } from './Presence';
 import { QuickReplyPicker } from './QuickReplies';
 
 interface Uploaded {
@@ -30,6 +34,12 @@ const MODES = [
 /** The reply box (text, quick replies, emoji, an attachment, a template) and the team's internal notes. */
 export function Composer({ conv, onSent }: { conv: Conversation; onSent: () => void }) {
   const [mode, setMode] = useState<'reply' | 'note'>('reply');
+  const write = (next: 'reply' | 'note') => {
+    setMode(next);
+    requestAnimationFrame(focusComposer);
+    return true;
+  };
+  useKeys({ n: () => write('note'), r: () => write('reply') });
   return (
     <div className="composer">
       <div className="composer-modes" role="tablist" aria-label="Write">
@@ -53,11 +63,13 @@ export function Composer({ conv, onSent }: { conv: Conversation; onSent: () => v
 
 function NoteForm({ conv, onSent }: { conv: Conversation; onSent: () => void }) {
   const [text, setText] = useState('');
+  const [picked, setPicked] = useState<Parameters<typeof withMentionTokens>[1]>([]);
   const { busy, error, fieldErrors, run } = useAction();
   const add = () =>
     run(async () => {
-      await api('POST', `/conversations/${conv.contact.id}/notes`, { text });
+      await api('POST', `/conversations/${conv.contact.id}/notes`, { text: withMentionTokens(text, picked) });
       setText('');
+      setPicked([]);
       onSent();
     });
   return (
@@ -65,13 +77,17 @@ function NoteForm({ conv, onSent }: { conv: Conversation; onSent: () => void }) 
       <label htmlFor="note" className="sr-only">
         Note
       </label>
-      <textarea
+      <MentionTextarea
         id="note"
-        rows={2}
         maxLength={FIELD_LIMITS.conversationNote}
-        placeholder="Only your team sees this"
+        placeholder="Only your team sees this; @ mentions a teammate"
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={setText}
+        picked={picked}
+        onPicked={setPicked}
+        onSubmit={() => {
+          if (text.trim()) add();
+        }}
       />
       <button type="submit" className="btn" disabled={busy || !text.trim()}>
         Add note
@@ -148,7 +164,10 @@ function ReplyForm({ conv, onSent }: { conv: Conversation; onSent: () => void })
             maxLength={file ? CAPTION_MAX : TEXT_MAX}
             placeholder={file ? 'Add a caption (optional)…' : 'Write a reply…'}
             value={text}
-            onChange={(e) => setText(e.target.value)}
+            onChange={(e) => {
+              setText(e.target.value);
+              typingReply(conv.contact.id);
+            }}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey && ready) {
                 e.preventDefault();
@@ -169,9 +188,6 @@ function ReplyForm({ conv, onSent }: { conv: Conversation; onSent: () => void })
             : ' (this contact has not written in)'}
           . Send an approved template instead.
         </div>
-      )}
-      {conv.window.open && conv.window.closes_at && (
-        <p className="small muted">Window open until {formatDate(conv.window.closes_at)}.</p>
       )}
       {file && (
         <p className="attachment-chip small">
@@ -219,6 +235,7 @@ function ReplyForm({ conv, onSent }: { conv: Conversation; onSent: () => void })
           className="btn small ghost"
           onClick={() => setShowTemplates(true)}
           aria-haspopup="dialog"
+          data-template-button
         >
           Send a template
         </button>

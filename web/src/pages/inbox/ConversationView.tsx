@@ -4,6 +4,7 @@ import { useLiveReload } from '../../live';
 import { MemberOptions, useMembers } from '../../members';
 import { Link } from '../../router';
 import type { Conversation, ConversationState } from '../../server-types';
+import { useSession } from '../../session';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { Loading } from '../../ui/Loading';
 import { ScrollBox } from '../../ui/ScrollBox';
@@ -11,6 +12,11 @@ import { useAction } from '../../ui/use-action';
 import { Thread } from '../messages/Thread';
 import { useMarkRead } from '../messages/useMarkRead';
 import { Composer } from './Composer';
+import { ConversationStatus } from './ConversationStatus';
+import { focusComposer, takeReplyWish, useKeys } from './keys';
+import { ConversationLabels } from './LabelChips';
+import { PresenceNote } from './Presence';
+import { SnoozeMenu } from './SnoozeMenu';
 import { TeamField } from './TeamField';
 import { STATE_LABELS } from './types';
 
@@ -24,12 +30,16 @@ export function ConversationView({ contactId, back }: { contactId: string; back:
   useEffect(() => {
     if (count) end.current?.scrollIntoView?.({ block: 'end' });
   }, [count]);
+  const drawn = conv.data !== undefined;
+  useEffect(() => {
+    if (drawn && takeReplyWish(contactId)) focusComposer();
+  }, [drawn, contactId]);
   if (conv.loading && !conv.data) return <Loading />;
   if (conv.error && !conv.data) return <ErrorNote message={conv.error} onRetry={conv.reload} />;
   const c = conv.data!;
   const title = c.contact.name || `+${c.contact.phone}`;
   return (
-    <div className="conversation">
+    <div className="conversation" data-conversation={contactId}>
       <header className="conversation-head">
         <Link href={back} className="btn ghost small inbox-back">
           ← Inbox
@@ -39,8 +49,19 @@ export function ConversationView({ contactId, back }: { contactId: string; back:
           <p className="small muted">
             +{c.contact.phone} · <Link href={`/contacts/${c.contact.id}`}>Contact details</Link>
           </p>
+          <PresenceNote contactId={contactId} />
+          <ConversationStatus conv={c} onChanged={conv.reload} />
         </div>
         <Handling contactId={contactId} conv={c} onChanged={conv.reload} />
+        <div className="conversation-tags-bar">
+          <ConversationLabels contactId={contactId} labels={c.conversation.labels} onChanged={conv.reload} />
+          <SnoozeMenu
+            contactId={contactId}
+            snoozedUntil={c.conversation.snoozed_until}
+            untilReply={c.conversation.snoozed_until_reply}
+            onChanged={conv.reload}
+          />
+        </div>
       </header>
       <BotBanner contactId={contactId} conversation={c.conversation} onChanged={conv.reload} />
       <ScrollBox className="thread" label="Messages" live>
@@ -66,6 +87,7 @@ function Handling({
   onChanged: () => void;
 }) {
   const members = useMembers();
+  const me = useSession().session.user.id;
   const { busy, error, run } = useAction();
   const ids = useId();
   const change = (body: { state?: ConversationState; assignee_id?: string | null }) =>
@@ -74,6 +96,21 @@ function Handling({
       onChanged();
     });
   const { state, assignee_id } = conv.conversation;
+  const toggle = { state: state === 'resolved' ? ('open' as const) : ('resolved' as const) };
+  useKeys({
+    a: () => {
+      document.getElementById(`${ids}-assignee`)?.focus();
+      return true;
+    },
+    i: () => {
+      if (assignee_id !== me) void change({ assignee_id: me });
+      return true;
+    },
+    e: () => {
+      void change(toggle);
+      return true;
+    },
+  });
   return (
     <div className="conversation-handling">
       <TeamField contactId={contactId} conversation={conv.conversation} onChanged={onChanged} />
@@ -108,16 +145,9 @@ function Handling({
           ))}
         </select>
       </div>
-      {state !== 'resolved' && (
-        <button
-          type="button"
-          className="btn small"
-          disabled={busy}
-          onClick={() => void change({ state: 'resolved' })}
-        >
-          Resolve
-        </button>
-      )}
+      <button type="button" className="btn small" disabled={busy} onClick={() => void change(toggle)}>
+        {state === 'resolved' ? 'Reopen' : 'Resolve'}
+      </button>
       {error && <ErrorNote message={error} />}
     </div>
   );

@@ -12,16 +12,44 @@ const KIND: Record<string, string> = {
   sticker: 'Sticker',
 };
 
+/** Where an inbound file's download stands, as the conversation says (null: not downloaded by Parley). */
+interface Download {
+  status: 'pending' | 'stored' | 'refused' | null;
+  size: number | null;
+}
+
+const size = (bytes: number | null) =>
+  bytes === null
+    ? null
+    : bytes < 1024 * 1024
+      ? `${Math.max(1, Math.round(bytes / 1024))} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
 /**
  * Image, video, audio, document or sticker, served by Parley from its own store. Until the file is
- * stored (or when it cannot be), a placeholder says so with what the message told about it.
+ * stored (or when it cannot be), a placeholder says so with what the message told about it. An
+ * inbound file is asked for only once the conversation says it is stored (it is drawn again then,
+ * live), so a download under way fails no request; other files are looked for a few times.
  */
-export function MediaContent({ messageId, kind, media }: { messageId: string; kind: string; media: Json }) {
+export function MediaContent({
+  messageId,
+  kind,
+  media,
+  download,
+}: {
+  messageId: string;
+  kind: string;
+  media: Json;
+  download?: Download;
+}) {
   const src = `/api/app/messages/${encodeURIComponent(messageId)}/media`;
-  const [state, setState] = useState<'checking' | 'ready' | 'missing'>('checking');
+  const known = download?.status ?? null;
+  const [found, setState] = useState<'checking' | 'ready' | 'missing'>('checking');
+  const state = known === 'stored' && found !== 'missing' ? 'ready' : known === 'refused' ? 'missing' : found;
   const [tries, setTries] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new try asks again
   useEffect(() => {
+    if (known !== null) return;
     let live = true;
     fetch(src, { method: 'HEAD', credentials: 'same-origin' })
       .then((res) => live && setState(res.ok ? 'ready' : 'missing'))
@@ -29,20 +57,28 @@ export function MediaContent({ messageId, kind, media }: { messageId: string; ki
     return () => {
       live = false;
     };
-  }, [src, tries]);
+  }, [src, tries, known]);
   // A file still being fetched from the network is looked for again, a few times, while the page is open.
   useEffect(() => {
-    if (state !== 'missing' || tries >= RECHECKS) return;
+    if (known !== null || state !== 'missing' || tries >= RECHECKS) return;
     const timer = setTimeout(() => setTries((n) => n + 1), RECHECK_MS);
     return () => clearTimeout(timer);
-  }, [state, tries]);
+  }, [state, tries, known]);
   const caption = str(media.caption);
   const filename = str(media.filename);
   const label = KIND[kind] ?? 'Attachment';
   const missing = () => setState('missing');
   return (
     <figure className="media">
-      {state === 'missing' ? (
+      {known === 'pending' ? (
+        <div className="media-missing" role="img" aria-label={`${label} downloading`}>
+          <strong>{label}</strong>
+          {filename && <div className="small">{filename}</div>}
+          <div className="small muted">
+            {[str(media.mime_type), size(download?.size ?? null), 'Downloading…'].filter(Boolean).join(' · ')}
+          </div>
+        </div>
+      ) : state === 'missing' ? (
         <div className="media-missing" role="img" aria-label={`${label} not available yet`}>
           <strong>{label}</strong> — not available yet
           {filename && <div className="small">{filename}</div>}

@@ -13,7 +13,15 @@ export function MessageBody({ m }: { m: ConversationMessage }) {
   if (m.content_removed_at) return <ContentRemoved m={m} />;
   if (m.type === 'template') return <TemplateContent m={m} />;
   if (m.type === 'text') return <div className="pre">{m.text ?? str(c.body)}</div>;
-  if (MEDIA.has(m.type)) return <MediaContent messageId={m.id} kind={m.type} media={c} />;
+  if (MEDIA.has(m.type))
+    return (
+      <MediaContent
+        messageId={m.id}
+        kind={m.type}
+        media={c}
+        download={{ status: m.media_status, size: m.media_size }}
+      />
+    );
   if (m.type === 'location') return <LocationContent location={c} />;
   if (m.type === 'contacts') return <ContactsContent contacts={list(c.contacts)} />;
   if (m.type === 'interactive')

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '../../api';
 import type { ConversationMessage, ConversationNote } from '../../server-types';
+import { NoteText } from '../inbox/Mentions';
 import { MessageBubble, type Reactions } from './MessageBubble';
 import { str } from './types';
 
@@ -48,7 +49,7 @@ function NoteBubble({ note }: { note: ConversationNote }) {
     <div className="bubble-row note">
       <div className="bubble note">
         <div className="small note-label">Internal note · {note.author_name || 'A teammate'}</div>
-        <div className="pre">{note.text}</div>
+        <NoteText text={note.text} mentions={note.mentions} />
         <div className="bubble-meta">{formatDate(note.created_at)}</div>
       </div>
     </div>

@@ -17,6 +17,11 @@ const ENTITIES: [string, string][] = [
   ['member', 'Team members'],
   ['invitation', 'Invitations'],
   ['api_key', 'API keys'],
+  ['team', 'Teams'],
+  ['routing', 'Routing'],
+  ['business_hours', 'Business hours'],
+  ['satisfaction_survey', 'Satisfaction survey'],
+  ['quick_reply', 'Quick replies'],
 ];
 
 const who = (e: AuditEntry) =>

@@ -2,19 +2,26 @@ import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
 import { displayName } from '../accounts/display-name.js';
 import { ISO } from '../contacts/list-contacts.js';
+import { MESSAGE_COLUMNS } from '../messaging/list-messages.js';
 import type { ConversationContact, ConversationMessage } from './conversation-schemas.js';
-import { MESSAGE_COLUMNS } from './list-messages.js';
 
-/** The contact a conversation is with, and whether its 24-hour window is open. */
+/** The contact a conversation is with, whether its 24-hour window is open, and its consent (how it opted out). */
 export async function conversationContact(
   db: Queryable,
   workspaceId: string,
   contactId: string,
 ): Promise<ConversationContact> {
   const { rows } = await db.query<ConversationContact>(
-    `SELECT id, phone, name, email, COALESCE(last_inbound_at > now() - interval '24 hours', false) AS window_open,
-       to_char((last_inbound_at + interval '24 hours') AT TIME ZONE 'UTC', ${ISO}) AS window_closes_at
-     FROM contacts WHERE workspace_id = $1 AND id = $2`,
+    `SELECT c.id, c.phone, c.name, c.email,
+       COALESCE(c.last_inbound_at > now() - interval '24 hours', false) AS window_open,
+       to_char((c.last_inbound_at + interval '24 hours') AT TIME ZONE 'UTC', ${ISO}) AS window_closes_at,
+       c.opted_out, to_char(c.opted_out_at AT TIME ZONE 'UTC', ${ISO}) AS opted_out_at,
+       cc.source AS opt_out_source, cc.keyword AS opt_out_keyword
+     FROM contacts c
+     LEFT JOIN LATERAL (SELECT source, keyword FROM consent_changes
+       WHERE workspace_id = c.workspace_id AND contact_id = c.id AND opted_out AND c.opted_out
+       ORDER BY created_at DESC LIMIT 1) cc ON true
+     WHERE c.workspace_id = $1 AND c.id = $2`,
     [workspaceId, contactId],
   );
   if (!rows[0]) throw new ApiError('not_found', 'No contact with that id');
@@ -29,6 +36,8 @@ export async function conversationContact(
  * stored (updated_at, as an inbound message is never updated). An outbound message says how it was
  * sent (`sent_via`: teammate, with `sender_name`; a bot or a flow, with its automation's name; api;
  * survey, the satisfaction survey; automatic, the built-in away message or greeting, routing/away-or-greeting.ts, named in `sender_name`).
+ * An inbound message's file says where its download stands (`media_status`), so the page asks for it
+ * only once it is stored.
  */
 export async function conversationMessages(db: Queryable, workspaceId: string, contactId: string) {
   const { rows } = await db.query<ConversationMessage>(
@@ -44,8 +53,10 @@ export async function conversationMessages(db: Queryable, workspaceId: string, c
            CASE left(m.source_key, 11) WHEN 'hours/away/' THEN 'Away message' WHEN 'hours/greet' THEN 'Greeting' END)
            AS sender_name,
          CASE WHEN q.id IS NOT NULL THEN jsonb_build_object('id', q.id, 'direction', q.direction, 'type', q.type,
-           'text', q.text, 'template_name', q.template_name, 'content', q.content) END AS quoted
+           'text', q.text, 'template_name', q.template_name, 'content', q.content) END AS quoted,
+         md.state AS media_status, md.size::float8 AS media_size
        FROM messages m
+       LEFT JOIN media md ON md.workspace_id = m.workspace_id AND md.message_id = m.id
        LEFT JOIN templates t ON t.workspace_id = m.workspace_id AND t.name = m.template_name
          AND t.language = m.template_language
        LEFT JOIN messages q ON q.workspace_id = m.workspace_id AND q.wamid = m.context_wamid

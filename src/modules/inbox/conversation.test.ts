@@ -87,3 +87,45 @@ describe('GET /api/app/conversations/:id', () => {
     });
   });
 });
+
+describe("GET /api/app/conversations/:id: the contact's consent", () => {
+  it('says when and how the contact opted out, and nothing of it once they opt back in', async () => {
+    const ws = await t.connectedWorkspace();
+    const email = `o-${Math.random().toString(36).slice(2)}@example.com`;
+    await addMember(t.ctx.db, ws.id, await createUser(t.ctx.db, email, PASSWORD), 'owner');
+    const client = await signIn(t, email);
+    const from = '919812300012';
+    const write = (body: string) =>
+      simControl(t.base, '/inbound', {
+        from,
+        phone_number_id: ws.number.phoneNumberId,
+        message: { type: 'text', text: { body } },
+      });
+    await write('Hello');
+    const contactId = await until(async () => {
+      const { rows } = await t.ctx.db.query<{ contact_id: string }>(
+        'SELECT contact_id FROM messages WHERE workspace_id = $1',
+        [ws.id],
+      );
+      return rows[0]?.contact_id;
+    });
+    const contact = async () => (await client.call('GET', `/conversations/${contactId}`)).json().contact;
+    expect(await contact()).toMatchObject({ opted_out: false, opted_out_at: null, opt_out_source: null });
+
+    await write('stop');
+    const out = await until(async () => ((await contact()).opted_out ? contact() : undefined));
+    expect(out).toMatchObject({ opted_out: true, opt_out_source: 'keyword', opt_out_keyword: 'STOP' });
+    expect(Date.now() - Date.parse(out.opted_out_at)).toBeLessThan(60_000);
+
+    const optIn = await client.call('PUT', `/contacts/${contactId}/opt-out`, { opted_out: false });
+    expect(optIn.statusCode).toBe(200);
+    expect(await contact()).toMatchObject({
+      opted_out: false,
+      opted_out_at: null,
+      opt_out_source: null,
+      opt_out_keyword: null,
+    });
+    await client.call('PUT', `/contacts/${contactId}/opt-out`, { opted_out: true });
+    expect(await contact()).toMatchObject({ opted_out: true, opt_out_source: 'app', opt_out_keyword: null });
+  });
+});

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { AnyKey, MaybeText, MaybeTimestamp, Timestamp } from '../../api/schema.js';
-import { ConversationNote, ConversationStateView } from '../inbox/schemas.js';
+import { ConversationNote, ConversationStateView } from './schemas.js';
 
 /** Meta's objects as the network sent them (or Parley sent them): every field may be missing. */
 const Json = Type.Record(AnyKey, Type.Unknown());
@@ -9,7 +9,7 @@ const maybeJsonList = (description: string) => Type.Union([Type.Array(Json), Typ
 
 const Direction = Type.Union([Type.Literal('inbound'), Type.Literal('outbound')]);
 
-/** A message of a conversation with what the page draws it from (messaging/conversation.ts). */
+/** A message of a conversation with what the page draws it from (inbox/conversation.ts). */
 export const ConversationMessage = Type.Object({
   id: Type.String(),
   direction: Direction,
@@ -75,6 +75,14 @@ export const ConversationMessage = Type.Object({
     ],
     { description: 'The message this one replies to, when Parley has it' },
   ),
+  media_status: Type.Union(
+    [Type.Literal('pending'), Type.Literal('stored'), Type.Literal('refused'), Type.Null()],
+    {
+      description:
+        'Inbound media: pending while Parley downloads it, stored once GET /messages/{id}/media serves it, refused when it never will; null for a message without a download',
+    },
+  ),
+  media_size: Type.Union([Type.Number(), Type.Null()], { description: 'Bytes of the stored file' }),
 });
 export type ConversationMessage = Static<typeof ConversationMessage>;
 
@@ -85,6 +93,23 @@ export const ConversationContact = Type.Object({
   email: MaybeText,
   window_open: Type.Boolean(),
   window_closes_at: MaybeTimestamp,
+  opted_out: Type.Boolean({ description: 'Opted out of marketing templates' }),
+  opted_out_at: MaybeTimestamp,
+  opt_out_source: Type.Union(
+    [
+      Type.Literal('keyword'),
+      Type.Literal('payload'),
+      Type.Literal('api'),
+      Type.Literal('app'),
+      Type.Literal('whatsapp'),
+      Type.Null(),
+    ],
+    {
+      description:
+        "How the contact opted out: keyword (wrote STOP or the workspace's word, in opt_out_keyword), payload (tapped a button), api, app (a teammate), whatsapp (WhatsApp's marketing preference); null when opted in",
+    },
+  ),
+  opt_out_keyword: MaybeText,
 });
 export type ConversationContact = Static<typeof ConversationContact>;
 

@@ -1,0 +1,95 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Static } from 'typebox';
+import type { NotificationList } from '../../../../src/modules/inbox/notifications';
+import { api, timeAgo } from '../../api';
+import './mentions.css';
+import { useLiveReload } from '../../live';
+import { navigate } from '../../router';
+
+type Notifications = Static<typeof NotificationList>;
+
+/**
+ * The bell in the shell: how many mentions wait unread, and the list of them (who mentioned you, in
+ * which conversation, when). Opening one goes to its conversation and marks it read. Kept live.
+ */
+export function NotificationsBell() {
+  const [data, setData] = useState<Notifications | null>(null);
+  const [open, setOpen] = useState(false);
+  const bell = useRef<HTMLButtonElement>(null);
+  const load = () => {
+    api<Notifications>('GET', '/notifications?limit=20').then(setData, () => {});
+  };
+  useEffect(load, []);
+  useLiveReload(['notification', 'refresh'], load, 500);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      setOpen(false);
+      bell.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+  const unread = data?.unread ?? 0;
+  const read = async (body: { ids: string[] } | { all: true }) => {
+    const r = await api<{ unread: number }>('POST', '/notifications/read', body).catch(() => null);
+    if (r) load();
+  };
+  const openOne = (n: Notifications['notifications'][number]) => {
+    setOpen(false);
+    if (!n.read_at) void read({ ids: [n.id] });
+    navigate(`/messages/${encodeURIComponent(n.contact_id)}`);
+  };
+  return (
+    <div className="notifications">
+      <button
+        ref={bell}
+        type="button"
+        className="btn ghost small notifications-bell"
+        aria-expanded={open}
+        aria-controls="notifications-panel"
+        onClick={() => setOpen(!open)}
+      >
+        <span aria-hidden="true">@</span> Mentions
+        {unread > 0 && (
+          <span className="nav-badge">
+            {unread > 99 ? '99+' : unread}
+            <span className="sr-only"> unread</span>
+          </span>
+        )}
+      </button>
+      {open && (
+        <section id="notifications-panel" className="notifications-panel" aria-label="Mentions">
+          <div className="notifications-head">
+            <h2 className="small">Mentions</h2>
+            {unread > 0 && (
+              <button type="button" className="btn ghost small" onClick={() => void read({ all: true })}>
+                Mark all read
+              </button>
+            )}
+          </div>
+          {data && data.notifications.length === 0 && (
+            <p className="small muted">Nobody has mentioned you yet.</p>
+          )}
+          <ul className="notifications-list">
+            {data?.notifications.map((n) => (
+              <li key={n.id} className={n.read_at ? undefined : 'unread'}>
+                <button type="button" className="notification" onClick={() => openOne(n)}>
+                  <span>
+                    <strong>{n.author_name}</strong> mentioned you in{' '}
+                    <strong>{n.contact_name ?? 'a conversation'}</strong>
+                    {!n.read_at && <span className="sr-only"> (unread)</span>}
+                  </span>
+                  <span className="small muted truncate">{n.excerpt}</span>
+                  <span className="small muted">{timeAgo(n.created_at)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
