@@ -61,12 +61,13 @@ export function createTryItRateLimiter(redisUrl: string | undefined, log?: Outag
     : new MemoryRateLimiter(TRY_IT_RATE_LIMIT, TRY_IT_RATE_WINDOW_MS);
 }
 
-const PRESENCE_RATE_LIMIT = 30;
+const PRESENCE_RATE_LIMIT = 60;
 const PRESENCE_RATE_WINDOW_MS = 60_000;
 
 /**
- * Presence posts ("is viewing", "is replying"): 30 a minute per person, each announced to every
- * instance, so one member cannot flood the workspace's live streams. The web app posts every 10 s.
+ * Presence posts ("is viewing", "is replying"): 60 a minute per person, each announced to every
+ * instance, so one member cannot flood the workspace's live streams. The web app posts at most one
+ * every 1.2 s (50 a minute), however fast its teammate moves between conversations.
  */
 export function createPresenceRateLimiter(redisUrl: string | undefined, log?: OutageLog): RateLimiter {
   return redisUrl

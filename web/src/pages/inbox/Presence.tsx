@@ -71,13 +71,40 @@ let replyingAt = 0;
 let replyingTo = '';
 let lastSaid = { contactId: '', state: '', at: 0 };
 
-function say(contactId: string, state: 'viewing' | 'replying' | 'left', force = false): void {
+type Said = { contactId: string; state: 'viewing' | 'replying' | 'left' };
+// Posts leave at most one every POST_GAP_MS (under the server's 60 a minute): what waits is the
+// newest state per conversation, and a "left" for a conversation never announced is not sent.
+const POST_GAP_MS = 1_200;
+let waiting: Said[] = [];
+const announced = new Set<string>();
+let lastPostAt = 0;
+let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+function flush(): void {
+  flushTimer = undefined;
+  const next = waiting.shift();
+  if (!next) return;
+  lastPostAt = Date.now();
+  if (next.state === 'left') announced.delete(next.contactId);
+  else announced.add(next.contactId);
+  // Presence is a courtesy: a refusal (the rate limit, a conversation gone) is not the page's concern.
+  api('POST', '/presence', { contact_id: next.contactId, state: next.state }).catch(() => {});
+  if (waiting.length > 0) flushTimer = setTimeout(flush, POST_GAP_MS);
+}
+
+function post(said: Said): void {
+  waiting = waiting.filter((w) => w.contactId !== said.contactId);
+  if (said.state !== 'left' || announced.has(said.contactId)) waiting.push(said);
+  if (flushTimer) return;
+  flushTimer = setTimeout(flush, Math.max(0, lastPostAt + POST_GAP_MS - Date.now()));
+}
+
+function say(contactId: string, state: Said['state'], force = false): void {
   const now = Date.now();
   const same = lastSaid.contactId === contactId && lastSaid.state === state;
   if (same && !force && now - lastSaid.at < SAY_EVERY_MS) return;
   lastSaid = { contactId, state, at: now };
-  // Presence is a courtesy: a refusal (the rate limit, a conversation gone) is not the page's concern.
-  api('POST', '/presence', { contact_id: contactId, state }).catch(() => {});
+  post({ contactId, state });
 }
 
 /** Called as the teammate types in the reply box: "is replying", said at most every 10 s. */
