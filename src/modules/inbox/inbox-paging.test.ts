@@ -110,6 +110,20 @@ describe('the inbox list at scale', () => {
     expect(await walk(client, { filter: 'all', q: 'ref', limit: '100' })).toEqual(everyone);
   });
 
+  it('matches a name from one character, a phone by digits only, and message text from three', async () => {
+    const { client } = await seeded(40, 40);
+    const ids = async (q: string) =>
+      (await inbox(client, { filter: 'all', q })).conversations.map((r) => r.contact_id);
+    // Names "Meera Shah 0", "Ravi Kumar 1", …; phones 1555 and 7 digits.
+    expect(await ids('Meera Shah 0')).toEqual(['seed_0']);
+    expect(await ids('+1 555 000-0039')).toEqual(['seed_39']);
+    // Digits among words are not a phone: "ref 39" is message 39's text, not phones with 39 in them.
+    expect(await ids('ref 39')).toEqual(['seed_39']);
+    // Two characters: names and phones only, not message text (messages 0 to 6 say "Colaba").
+    expect(await ids('ol')).toEqual([]);
+    expect(await ids('ola')).toEqual(['seed_6', 'seed_5', 'seed_4', 'seed_3', 'seed_2', 'seed_1', 'seed_0']);
+  });
+
   it('refuses a cursor that is not one of its own', async () => {
     const { client } = await workspaceWithOwner(t);
     expectRestError(await client.call('GET', '/inbox?cursor=nonsense'), 422, 'validation_error');

@@ -1,13 +1,12 @@
-import { useState } from 'react';
-import { timeAgo, useApi } from '../api';
+import { useEffect, useState } from 'react';
 import { useLiveReload } from '../live';
-import { Link, navigate, useLocation } from '../router';
-import type { InboxList, InboxRow } from '../server-types';
-import { Badge, Empty, ErrorNote, Loading } from '../ui';
+import { navigate, useLocation } from '../router';
+import { Empty, ErrorNote, Loading } from '../ui';
+import { ConversationList } from './inbox/ConversationList';
 import { ConversationView } from './inbox/ConversationView';
 import { NotificationsToggle } from './inbox/NotificationsToggle';
 import { QuickRepliesButton } from './inbox/QuickReplies';
-import { STATE_LABELS } from './inbox/types';
+import { useConversationPages } from './inbox/useConversationPages';
 
 const FILTERS = [
   { id: 'open', label: 'Open' },
@@ -24,25 +23,23 @@ const EMPTY: Record<string, string> = {
   unassigned: 'No unassigned conversations',
 };
 
-const preview = (r: InboxRow) =>
-  r.last_content_removed
-    ? 'Content removed'
-    : r.last_type === 'template'
-      ? `Template ${r.last_template_name}`
-      : (r.last_text ?? (r.last_type ? `(${r.last_type})` : ''));
+// Typing searches once it pauses this long; Enter searches at once.
+const SEARCH_DELAY_MS = 250;
+const COUNT_CAP = 1_000;
+
+const countText = (n: number) => (n >= COUNT_CAP ? `${COUNT_CAP.toLocaleString()}+` : n.toLocaleString());
 
 /**
- * The team inbox: conversations (one per contact, newest first) beside the one open. New messages,
- * statuses and changes by teammates arrive live; the list is loaded again when they do.
+ * The team inbox: conversations (one per contact, newest first, paged as the list scrolls) beside
+ * the one open. New messages, statuses and changes by teammates arrive live; the first page is
+ * loaded again when they do. The search runs as one types, and the URL keeps it (?q=).
  */
 export function InboxPage({ contactId }: { contactId?: string }) {
   const { query } = useLocation();
   const filter = query.get('filter') ?? 'open';
   const q = query.get('q') ?? '';
   const [typed, setTyped] = useState(q);
-  const params = new URLSearchParams({ filter, limit: '50' });
-  if (q) params.set('q', q);
-  const list = useApi<InboxList>(`/inbox?${params}`);
+  const list = useConversationPages(filter, q);
   useLiveReload(['message', 'conversation', 'refresh'], list.reload);
   const go = (next: { filter?: string; q?: string }) => {
     const p = new URLSearchParams({ filter: next.filter ?? filter });
@@ -50,7 +47,16 @@ export function InboxPage({ contactId }: { contactId?: string }) {
     if (search) p.set('q', search);
     navigate(`/messages${contactId ? `/${contactId}` : ''}?${p}`, true);
   };
-  const rows = list.data?.conversations;
+  // The URL's search changed by other means (back, a link): the box shows it.
+  useEffect(() => setTyped((t) => (t.trim() === q ? t : q)), [q]);
+  const wanted = typed.trim();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: go reads the location it is called from; only the typed text starts the wait.
+  useEffect(() => {
+    if (wanted === q) return;
+    const timer = setTimeout(() => go({ q: wanted }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [wanted, q]);
+  const rows = list.rows;
   const suffix = `?${new URLSearchParams({ filter, ...(q ? { q } : {}) })}`;
   return (
     <div className={contactId ? 'inbox has-open' : 'inbox'}>
@@ -93,13 +99,25 @@ export function InboxPage({ contactId }: { contactId?: string }) {
               type="button"
               className={f.id === filter ? 'seg active' : 'seg'}
               aria-pressed={f.id === filter}
+              aria-describedby={list.counts ? `inbox-count-${f.id}` : undefined}
               onClick={() => go({ filter: f.id })}
             >
               {f.label}
+              {list.counts && (
+                <span className="seg-count" aria-hidden="true">
+                  {countText(list.counts[f.id])}
+                </span>
+              )}
             </button>
           ))}
+          {list.counts &&
+            FILTERS.map((f) => (
+              <span key={f.id} id={`inbox-count-${f.id}`} className="sr-only">
+                {countText(list.counts![f.id])} conversations
+              </span>
+            ))}
         </fieldset>
-        {list.loading && !list.data && <Loading />}
+        {list.loading && <Loading />}
         {list.error && <ErrorNote message={list.error} onRetry={list.reload} />}
         {rows?.length === 0 && (
           <Empty
@@ -107,52 +125,21 @@ export function InboxPage({ contactId }: { contactId?: string }) {
             title={q ? 'Nothing matches the search' : (EMPTY[filter] ?? 'No conversations yet')}
           >
             {q
-              ? 'Search looks at names, phone numbers and the text of recent messages.'
+              ? 'Search looks at names, phone numbers and (from three characters) the text of every message.'
               : 'Conversations appear here as customers write in, and when a message is sent to a contact.'}
           </Empty>
         )}
-        <ul className="conversation-list">
-          {rows?.map((r) => (
-            <li key={r.contact_id} className={r.contact_id === contactId ? 'current' : undefined}>
-              <Link
-                href={`/messages/${r.contact_id}${suffix}`}
-                className="conversation-row"
-                aria-current={r.contact_id === contactId ? 'page' : undefined}
-              >
-                <span className="conversation-top">
-                  <strong className="truncate">{r.name || `+${r.phone}`}</strong>
-                  <span className="small muted">{timeAgo(r.last_message_at)}</span>
-                </span>
-                <span className="conversation-bottom">
-                  <span className="truncate muted small">
-                    {r.last_direction === 'outbound' ? 'You: ' : ''}
-                    {preview(r)}
-                  </span>
-                  {r.unread > 0 && (
-                    <span className="unread-badge" title={`${r.unread} unread`}>
-                      {r.unread >= 100 ? '99+' : r.unread}
-                      <span className="sr-only"> unread</span>
-                    </span>
-                  )}
-                </span>
-                <span className="conversation-tags">
-                  {r.state !== 'open' && (
-                    <Badge tone={r.state === 'resolved' ? 'green' : 'amber'}>{STATE_LABELS[r.state]}</Badge>
-                  )}
-                  {r.team_name !== null && <span className="small muted">{r.team_name}</span>}
-                  {r.assignee_name !== null && (
-                    <span className="small muted">→ {r.assignee_name || 'Teammate'}</span>
-                  )}
-                  {r.bot_name !== null && (
-                    <span className="small muted">
-                      <Badge tone="blue">Bot</Badge> {r.bot_name}
-                    </span>
-                  )}
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        {rows && rows.length > 0 && (
+          <ConversationList
+            rows={rows}
+            current={contactId}
+            hrefOf={(id) => `/messages/${id}${suffix}`}
+            search={q}
+            hasMore={list.hasMore}
+            loadMore={list.loadMore}
+          />
+        )}
+        {list.loadingMore && <Loading />}
       </section>
       <section className="inbox-thread" aria-label="Conversation">
         {contactId ? (
