@@ -26,7 +26,14 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<Db> {
   // `from`: a data directory PGlite dumped (dumpDataDir), loaded instead of running initdb: the tests
   // start each file from one migrated copy instead of initialising and migrating a database per file.
-  return pgliteDb(await PGlite.create({ dataDir, loadDataDir: from, startParams: START_PARAMS, extensions: PGLITE_EXTENSIONS }));
+  return pgliteDb(
+    await PGlite.create({
+      dataDir,
+      loadDataDir: from,
+      startParams: START_PARAMS,
+      extensions: PGLITE_EXTENSIONS,
+    }),
+  );
 }
 
 export function pgliteDb(pg: PGlite): Db {
