@@ -2,7 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, useApi } from '../../api';
 import type { InboxList, InboxRow } from '../../server-types';
 
+// The first page is reloaded on every live event: kept small. Scrolling on loads more at a time.
 const PAGE = 50;
+const MORE = 100;
 
 // Newest first by (last_message_at, contact_id), as the server pages them.
 const older = (r: InboxRow, than: InboxRow) =>
@@ -53,7 +55,10 @@ export function useConversationPages(filter: string, q: string) {
     setLoadingMore(true);
     setMoreError(null);
     try {
-      const page = await api<InboxList>('GET', `/inbox?${key}&${new URLSearchParams({ cursor })}`);
+      const more = new URLSearchParams(key);
+      more.set('limit', String(MORE));
+      more.set('cursor', cursor);
+      const page = await api<InboxList>('GET', `/inbox?${more}`);
       setTail((t) => {
         const rows = t.key === key ? t.rows : [];
         const have = new Set(rows.map((r) => r.contact_id));
