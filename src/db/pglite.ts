@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db } from './db.js';
 
 /**
@@ -15,6 +16,9 @@ const START_PARAMS = [
 /** The PostgreSQL major version of this PGlite: the data directories it can open (pg/PG_VERSION). */
 export const PGLITE_POSTGRES_MAJOR = 18;
 
+/** The extensions the migrations create (pg_trgm: the inbox's search); PGlite loads each one named. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 /**
  * PGlite is a single connection owned by this process. Its own mutexes serialise queries and hold
  * other queries back while a transaction runs, so no pool or socket is put in front of it.
@@ -22,7 +26,14 @@ export const PGLITE_POSTGRES_MAJOR = 18;
 export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<Db> {
   // `from`: a data directory PGlite dumped (dumpDataDir), loaded instead of running initdb: the tests
   // start each file from one migrated copy instead of initialising and migrating a database per file.
-  return pgliteDb(await PGlite.create({ dataDir, loadDataDir: from, startParams: START_PARAMS }));
+  return pgliteDb(
+    await PGlite.create({
+      dataDir,
+      loadDataDir: from,
+      startParams: START_PARAMS,
+      extensions: PGLITE_EXTENSIONS,
+    }),
+  );
 }
 
 export function pgliteDb(pg: PGlite): Db {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../../src/db/migrate.js';
-import { pgliteDb } from '../../src/db/pglite.js';
+import { PGLITE_EXTENSIONS, pgliteDb } from '../../src/db/pglite.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,7 +29,7 @@ export default async function pgliteTemplate(project: TestProject): Promise<void
   const dir = 'node_modules/.cache/parley';
   const path = join(dir, `pglite-${hash.digest('hex').slice(0, 16)}.tar`);
   if (!existsSync(path)) {
-    const pg = await PGlite.create();
+    const pg = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
     await migrate(pgliteDb(pg));
     const dump = await pg.dumpDataDir('none');
     await pg.close();

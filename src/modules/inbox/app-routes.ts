@@ -8,6 +8,7 @@ import { changeConversation } from './change-conversation.js';
 import { conversationContact } from './conversation.js';
 import { conversationState } from './conversation-state.js';
 import { deleteQuickReply } from './delete-quick-reply.js';
+import { inboxCounts } from './inbox-counts.js';
 import { listConversations } from './list-conversations.js';
 import { listQuickReplies } from './list-quick-replies.js';
 import { recordMentions } from './mentions.js';
@@ -36,22 +37,21 @@ export function registerAppInboxRoutes(app: RestApp): void {
     { schema: { querystring: InboxQuery, response: { 200: InboxResult } } },
     async (request) => {
       const s = request.session();
-      const { filter = 'all', q, label, limit, offset } = request.query;
+      const { filter = 'all', q, label, limit, cursor } = request.query;
       const page = await listConversations(db, s.workspaceId, {
         userId: s.userId,
         filter,
         search: q,
         label,
         limit,
-        offset,
+        cursor,
       });
       return {
         result: true as const,
-        conversations: page.conversations,
-        has_next_page: page.hasNextPage,
+        ...page,
         unread_conversations: await unreadConversations(db, s.workspaceId),
+        counts: cursor ? null : await inboxCounts(db, s.workspaceId, s.userId),
         limit,
-        offset,
       };
     },
   );

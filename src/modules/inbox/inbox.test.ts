@@ -165,8 +165,9 @@ describe('the inbox', () => {
     expect(await found(c.from.slice(-6))).toEqual([c.contactId]);
     expect(await found('ORDER 42')).toEqual([c.contactId]);
     expect(await found('42_%')).toEqual([c.contactId]);
+    expect(await found('42_!')).toEqual([]);
     for (const hostile of ['%', '_', '\\', "'; DROP TABLE messages; --", '%%%%', '😀', '<script>']) {
-      expect(await found(hostile), hostile).toEqual(hostile === '%' || hostile === '_' ? [c.contactId] : []);
+      expect(await found(hostile), hostile).toEqual([]);
     }
     expectRestError(await c.client.call('GET', `/inbox?q=${'a'.repeat(101)}`), 422, 'validation_error');
     expectRestError(await c.client.call('GET', '/inbox?q=%00'), 422, 'validation_error');

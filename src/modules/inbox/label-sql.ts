@@ -9,12 +9,10 @@ export const TAGS_OF_ROW = `COALESCE((SELECT jsonb_agg(jsonb_build_object('id', 
     THEN to_char(cv.snoozed_until AT TIME ZONE 'UTC', ${ISO}) END AS snoozed_until,
   COALESCE(cv.snoozed_until = 'infinity', false) AS snoozed_until_reply`;
 
-/**
- * The inbox's WHERE for labels and snooze, given the SQL parameters holding the filter and the label
- * id: a snoozed conversation leaves the open lists for `snoozed`, where alone it shows.
- */
-export const labelAndSnoozeWhere = (filter: string, label: string) =>
-  `AND CASE ${filter}::text WHEN 'snoozed' THEN cv.snoozed_until > now() AND cv.state <> 'resolved'
-     WHEN 'all' THEN true ELSE cv.snoozed_until IS NULL OR cv.snoozed_until <= now() END
-   AND (${label}::text IS NULL OR EXISTS (SELECT 1 FROM conversation_labels fl
-     WHERE fl.workspace_id = cv.workspace_id AND fl.contact_id = cv.contact_id AND fl.label_id = ${label}))`;
+/** Over `conversations cv`: not snoozed, or its snooze has ended (compared as the lists read). */
+export const AWAKE = '(cv.snoozed_until IS NULL OR cv.snoozed_until <= now())';
+
+/** Over `conversations cv`: it carries the label whose id is the parameter `label`. */
+export const labelWhere = (label: string) =>
+  `EXISTS (SELECT 1 FROM conversation_labels fl
+     WHERE fl.workspace_id = cv.workspace_id AND fl.contact_id = cv.contact_id AND fl.label_id = ${label})`;

@@ -4,7 +4,6 @@ import {
   MaybeTimestamp,
   NameText,
   PageCursor,
-  PageFields,
   PageLimit,
   Text,
   Timestamp,
@@ -39,7 +38,7 @@ export const InboxQuery = Type.Object({
     Text({ minLength: 1, maxLength: 64, description: "A label's id: only conversations carrying it" }),
   ),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
+  cursor: Type.Optional(PageCursor),
 });
 
 export const ConversationChange = Type.Object(
@@ -91,14 +90,26 @@ const InboxRow = Type.Object({
     description: "The bot answering the conversation (its automation's name), or null when none is",
   }),
   ...ConversationTags.properties,
+  match: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "With a search: the newest of the contact's messages whose text matched, or null when the name or phone did",
+  }),
 });
 export type InboxRow = Static<typeof InboxRow>;
+
+const count = Type.Integer({ description: 'At most 1,000 (read as "1,000 or more")' });
+const InboxCounts = Type.Object(
+  { open: count, mine: count, unassigned: count, snoozed: count, all: count },
+  { description: 'How many conversations each filter holds, whatever the search' },
+);
 
 export const InboxResult = Type.Object({
   result: Type.Literal(true),
   conversations: Type.Array(InboxRow),
   unread_conversations: Type.Integer(),
-  ...PageFields,
+  counts: Type.Union([InboxCounts, Type.Null()], { description: 'On the first page (no cursor) only' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  limit: Type.Integer(),
 });
 
 export const UnreadResult = Type.Object({ result: Type.Literal(true), unread_conversations: Type.Integer() });

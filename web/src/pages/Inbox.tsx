@@ -1,23 +1,20 @@
-import { useState } from 'react';
-import { timeAgo, useApi } from '../api';
+import { useEffect, useState } from 'react';
 import { useLiveReload } from '../live';
-import { Link, navigate, useLocation } from '../router';
-import type { InboxList, InboxRow } from '../server-types';
-import { Badge } from '../ui/Badge';
+import { navigate, useLocation } from '../router';
 import { Empty } from '../ui/Empty';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Loading } from '../ui/Loading';
 import { BulkBar } from './inbox/BulkBar';
+import { ConversationList } from './inbox/ConversationList';
 import { ConversationView } from './inbox/ConversationView';
 import { KeysHelp } from './inbox/KeysHelp';
-import { rowId, useListKeys } from './inbox/keys';
-import { LabelChips, LabelFilter } from './inbox/LabelChips';
+import { useListKeys } from './inbox/keys';
+import { LabelFilter } from './inbox/LabelChips';
 import { LabelsButton } from './inbox/LabelsManager';
 import { NotificationsToggle } from './inbox/NotificationsToggle';
-import { PresenceMarker } from './inbox/Presence';
 import { QuickRepliesButton } from './inbox/QuickReplies';
 import { SavedViews } from './inbox/SavedViews';
-import { STATE_LABELS } from './inbox/types';
+import { useConversationPages } from './inbox/useConversationPages';
 
 const FILTERS = [
   { id: 'open', label: 'Open' },
@@ -36,16 +33,16 @@ const EMPTY: Record<string, string> = {
   snoozed: 'No snoozed conversations',
 };
 
-const preview = (r: InboxRow) =>
-  r.last_content_removed
-    ? 'Content removed'
-    : r.last_type === 'template'
-      ? `Template ${r.last_template_name}`
-      : (r.last_text ?? (r.last_type ? `(${r.last_type})` : ''));
+// Typing searches once it pauses this long; Enter searches at once.
+const SEARCH_DELAY_MS = 250;
+const COUNT_CAP = 1_000;
+
+const countText = (n: number) => (n >= COUNT_CAP ? `${COUNT_CAP.toLocaleString()}+` : n.toLocaleString());
 
 /**
- * The team inbox: conversations (one per contact, newest first) beside the one open. New messages,
- * statuses and changes by teammates arrive live; the list is loaded again when they do.
+ * The team inbox: conversations (one per contact, newest first, paged as the list scrolls) beside
+ * the one open. New messages, statuses and changes by teammates arrive live; the first page is
+ * loaded again when they do. The search runs as one types, and the URL keeps it (?q=).
  */
 export function InboxPage({ contactId }: { contactId?: string }) {
   const { query } = useLocation();
@@ -54,10 +51,7 @@ export function InboxPage({ contactId }: { contactId?: string }) {
   const label = query.get('label') ?? '';
   const [typed, setTyped] = useState(q);
   const [selected, setSelected] = useState<string[]>([]);
-  const params = new URLSearchParams({ filter, limit: '50' });
-  if (q) params.set('q', q);
-  if (label) params.set('label', label);
-  const list = useApi<InboxList>(`/inbox?${params}`);
+  const list = useConversationPages(filter, q, label);
   useLiveReload(['message', 'conversation', 'refresh'], list.reload);
   const go = (next: { filter?: string; q?: string; label?: string }) => {
     const p = new URLSearchParams({ filter: next.filter ?? filter });
@@ -67,7 +61,16 @@ export function InboxPage({ contactId }: { contactId?: string }) {
     setSelected([]);
     navigate(`/messages${contactId ? `/${contactId}` : ''}?${p}`, true);
   };
-  const rows = list.data?.conversations;
+  // The URL's search changed by other means (back, a link): the box shows it.
+  useEffect(() => setTyped((t) => (t.trim() === q ? t : q)), [q]);
+  const wanted = typed.trim();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: go reads the location it is called from; only the typed text starts the wait.
+  useEffect(() => {
+    if (wanted === q) return;
+    const timer = setTimeout(() => go({ q: wanted }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [wanted, q]);
+  const rows = list.rows;
   const suffix = `?${new URLSearchParams({ filter, ...(q ? { q } : {}), ...(label ? { label } : {}) })}`;
   const open = (id: string) => navigate(`/messages/${id}${suffix}`);
   useListKeys(rows?.map((r) => r.contact_id) ?? [], contactId, open, () => navigate(`/messages${suffix}`));
@@ -121,11 +124,23 @@ export function InboxPage({ contactId }: { contactId?: string }) {
               type="button"
               className={f.id === filter ? 'seg active' : 'seg'}
               aria-pressed={f.id === filter}
+              aria-describedby={list.counts ? `inbox-count-${f.id}` : undefined}
               onClick={() => go({ filter: f.id })}
             >
               {f.label}
+              {list.counts && (
+                <span className="seg-count" aria-hidden="true">
+                  {countText(list.counts[f.id])}
+                </span>
+              )}
             </button>
           ))}
+          {list.counts &&
+            FILTERS.map((f) => (
+              <span key={f.id} id={`inbox-count-${f.id}`} className="sr-only">
+                {countText(list.counts![f.id])} conversations
+              </span>
+            ))}
         </fieldset>
         <LabelFilter value={label} onChange={(id) => go({ label: id })} />
         {rows && rows.length > 0 && (
@@ -136,7 +151,7 @@ export function InboxPage({ contactId }: { contactId?: string }) {
             onDone={list.reload}
           />
         )}
-        {list.loading && !list.data && <Loading />}
+        {list.loading && <Loading />}
         {list.error && <ErrorNote message={list.error} onRetry={list.reload} />}
         {rows?.length === 0 && (
           <Empty
@@ -144,67 +159,23 @@ export function InboxPage({ contactId }: { contactId?: string }) {
             title={q ? 'Nothing matches the search' : (EMPTY[filter] ?? 'No conversations yet')}
           >
             {q
-              ? 'Search looks at names, phone numbers and the text of recent messages.'
+              ? 'Search looks at names, phone numbers and (from three characters) the text of every message.'
               : 'Conversations appear here as customers write in, and when a message is sent to a contact.'}
           </Empty>
         )}
-        <ul className="conversation-list">
-          {rows?.map((r) => (
-            <li key={r.contact_id} className={r.contact_id === contactId ? 'current' : undefined}>
-              <input
-                type="checkbox"
-                className="row-select"
-                aria-label={`Select ${r.name || `+${r.phone}`}`}
-                checked={selected.includes(r.contact_id)}
-                onChange={(e) =>
-                  setSelected((s) =>
-                    e.target.checked ? [...s, r.contact_id] : s.filter((x) => x !== r.contact_id),
-                  )
-                }
-              />
-              <Link
-                href={`/messages/${r.contact_id}${suffix}`}
-                className="conversation-row"
-                id={rowId(r.contact_id)}
-                data-row={r.contact_id}
-                aria-current={r.contact_id === contactId ? 'page' : undefined}
-              >
-                <span className="conversation-top">
-                  <strong className="truncate">{r.name || `+${r.phone}`}</strong>
-                  <PresenceMarker contactId={r.contact_id} />
-                  <span className="small muted">{timeAgo(r.last_message_at)}</span>
-                </span>
-                <span className="conversation-bottom">
-                  <span className="truncate muted small">
-                    {r.last_direction === 'outbound' ? 'You: ' : ''}
-                    {preview(r)}
-                  </span>
-                  {r.unread > 0 && (
-                    <span className="unread-badge" title={`${r.unread} unread`}>
-                      {r.unread >= 100 ? '99+' : r.unread}
-                      <span className="sr-only"> unread</span>
-                    </span>
-                  )}
-                </span>
-                <span className="conversation-tags">
-                  {r.state !== 'open' && (
-                    <Badge tone={r.state === 'resolved' ? 'green' : 'amber'}>{STATE_LABELS[r.state]}</Badge>
-                  )}
-                  <LabelChips labels={r.labels} />
-                  {r.team_name !== null && <span className="small muted">{r.team_name}</span>}
-                  {r.assignee_name !== null && (
-                    <span className="small muted">→ {r.assignee_name || 'Teammate'}</span>
-                  )}
-                  {r.bot_name !== null && (
-                    <span className="small muted">
-                      <Badge tone="blue">Bot</Badge> {r.bot_name}
-                    </span>
-                  )}
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        {rows && rows.length > 0 && (
+          <ConversationList
+            rows={rows}
+            current={contactId}
+            hrefOf={(id) => `/messages/${id}${suffix}`}
+            search={q}
+            hasMore={list.hasMore}
+            loadMore={list.loadMore}
+            selected={selected}
+            onSelect={setSelected}
+          />
+        )}
+        {list.loadingMore && <Loading />}
       </section>
       <section className="inbox-thread" aria-label="Conversation">
         {contactId ? (
