@@ -10,7 +10,7 @@ const t = testAppForTests();
 interface Page {
   conversations: { contact_id: string; name: string; match: string | null }[];
   next_cursor: string | null;
-  counts: Record<'open' | 'mine' | 'unassigned' | 'all', number> | null;
+  counts: Record<'open' | 'mine' | 'unassigned' | 'snoozed' | 'all', number> | null;
 }
 
 const inbox = async (client: AppClient, query: Record<string, string>) => {
@@ -71,8 +71,8 @@ describe('the inbox list at scale', () => {
     );
   });
 
-  it('counts each filter, up to the cap', async () => {
-    const { client } = await seeded(120, 240);
+  it('counts each filter, up to the cap, a snoozed conversation under Snoozed only', async () => {
+    const { client, workspaceId } = await seeded(120, 240);
     const page = await inbox(client, { filter: 'open' });
     // Seeded: every fifth resolved, every third (n % 3 = 0) the owner's.
     const n = Array.from({ length: 120 }, (_, i) => i);
@@ -82,8 +82,25 @@ describe('the inbox list at scale', () => {
       open: open.length,
       mine: open.filter((i) => i % 3 === 0).length,
       unassigned: open.filter((i) => i % 3 !== 0).length,
+      snoozed: 0,
     });
     expect((await inbox(client, { filter: 'open', cursor: page.next_cursor! })).counts).toBeNull();
+
+    // One of the owner's and one unassigned, snoozed for an hour; one whose snooze has ended.
+    const snooze = (ids: string[], until: string) =>
+      t.ctx.db.query(
+        `UPDATE conversations SET snoozed_until = now() + $3::interval WHERE workspace_id = $1 AND contact_id = ANY($2)`,
+        [workspaceId, ids, until],
+      );
+    await snooze(['seed_3', 'seed_1'], '1 hour');
+    await snooze(['seed_2'], '-1 second');
+    expect((await inbox(client, { filter: 'open' })).counts).toEqual({
+      all: 120,
+      open: open.length - 2,
+      mine: open.filter((i) => i % 3 === 0).length - 1,
+      unassigned: open.filter((i) => i % 3 !== 0).length - 1,
+      snoozed: 2,
+    });
 
     const big = await seeded(COUNT_CAP + 5, COUNT_CAP + 5);
     expect((await inbox(big.client, {})).counts?.all).toBe(COUNT_CAP);
