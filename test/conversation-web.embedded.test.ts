@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
-import { PROMO } from './support/rich-template.js';
+import { jpeg } from './support/media-files.js';
+import { PROMO, withHeaderHandle } from './support/rich-template.js';
 import { until } from './support/until.js';
 
 const CUSTOMER = '919812345678';
@@ -65,7 +66,14 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
     await running.setUpByApi();
     csrf = (await app('GET', '/session')).csrf_token;
     apiKey = (await app('POST', '/api-keys', { name: 'test' })).key;
-    await app('POST', '/templates', PROMO);
+    // A media header's sample goes through the Resumable Upload API first, as the editor's does.
+    const sample = await page.request.fetch(`${base}/api/app/templates/header-sample`, {
+      method: 'POST',
+      headers: { 'x-parley-csrf': csrf },
+      multipart: { file: { name: 'sample.jpg', mimeType: 'image/jpeg', buffer: jpeg() } },
+    });
+    expect(sample.status(), await sample.text()).toBe(200);
+    await app('POST', '/templates', withHeaderHandle(PROMO, (await sample.json()).handle));
     await sim(`/templates/${PROMO.name}/${PROMO.language}/approve`, {});
     await app('POST', '/templates/sync');
   }, 120_000);

@@ -35,3 +35,11 @@ export const PROMO = {
     },
   ],
 };
+
+/** PROMO with its image header's sample as another handle (one the server uploaded). */
+export const withHeaderHandle = (template: typeof PROMO, handle: string): typeof PROMO => ({
+  ...template,
+  components: template.components.map((c) =>
+    c.type === 'header' ? { ...c, example: { header_handle: [handle] } } : c,
+  ) as typeof PROMO.components,
+});
