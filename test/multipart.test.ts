@@ -56,8 +56,10 @@ it('finds every route that reads multipart', () => {
   expect(multipartRoutes.map((r) => `${r.prefix} ${routeName(r)}`).sort()).toEqual([
     '/api/app POST /contacts/import',
     '/api/app POST /media',
+    '/api/app POST /templates/header-sample',
     '/api/v1 POST /contacts/import',
     '/api/v1 POST /media',
+    '/api/v1 POST /templates/header-sample',
   ]);
 });
 

@@ -336,6 +336,12 @@ function templateWalls(): Record<string, Wall> {
       const { id } = await templateOf(a);
       return { params: { id }, markers: [id] };
     },
+    // A sample goes to B's own app's uploads; a body that is no file is refused before any.
+    'POST /templates/header-sample': async (a, b) => {
+      await templateOf(a);
+      await b.number();
+      return { status: 415, code: 'unsupported_media_type', snapshot: all(a) };
+    },
     'DELETE /templates/:id': async (a) => {
       const { id } = await templateOf(a);
       return { params: { id }, snapshot: all(a) };

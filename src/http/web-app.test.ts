@@ -61,7 +61,7 @@ it("loads a page's code when the page is opened, not with the shell", async () =
   const entry = (await get(/src="(\/assets\/[^"]+\.js)"/.exec(index)![1]!)).body;
   expect(entry).toContain('Skip to content');
   expect(entry).not.toContain('Publish & embed');
-  const forms = /assets\/Forms-[\w-]+\.js/.exec(entry)?.[0];
-  expect(forms).toBeDefined();
-  expect((await get(`/${forms}`)).body).toContain('Publish & embed');
+  const form = /assets\/FormPage-[\w-]+\.js/.exec(entry)?.[0];
+  expect(form).toBeDefined();
+  expect((await get(`/${form}`)).body).toContain('Publish & embed');
 });

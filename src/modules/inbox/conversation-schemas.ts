@@ -76,10 +76,16 @@ export const ConversationMessage = Type.Object({
     { description: 'The message this one replies to, when Parley has it' },
   ),
   media_status: Type.Union(
-    [Type.Literal('pending'), Type.Literal('stored'), Type.Literal('refused'), Type.Null()],
+    [
+      Type.Literal('pending'),
+      Type.Literal('stored'),
+      Type.Literal('refused'),
+      Type.Literal('removed'),
+      Type.Null(),
+    ],
     {
       description:
-        'Inbound media: pending while Parley downloads it, stored once GET /messages/{id}/media serves it, refused when it never will; null for a message without a download',
+        'Inbound media: pending while Parley downloads it, stored once GET /messages/{id}/media serves it, refused when it never will, removed when data retention took it; null for a message without a download',
     },
   ),
   media_size: Type.Union([Type.Number(), Type.Null()], { description: 'Bytes of the stored file' }),

@@ -14,7 +14,7 @@ const KIND: Record<string, string> = {
 
 /** Where an inbound file's download stands, as the conversation says (null: not downloaded by Parley). */
 interface Download {
-  status: 'pending' | 'stored' | 'refused' | null;
+  status: 'pending' | 'stored' | 'refused' | 'removed' | null;
   size: number | null;
 }
 
@@ -45,7 +45,12 @@ export function MediaContent({
   const src = `/api/app/messages/${encodeURIComponent(messageId)}/media`;
   const known = download?.status ?? null;
   const [found, setState] = useState<'checking' | 'ready' | 'missing'>('checking');
-  const state = known === 'stored' && found !== 'missing' ? 'ready' : known === 'refused' ? 'missing' : found;
+  const state =
+    known === 'stored' && found !== 'missing'
+      ? 'ready'
+      : known === 'refused' || known === 'removed'
+        ? 'missing'
+        : found;
   const [tries, setTries] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new try asks again
   useEffect(() => {
