@@ -2,7 +2,7 @@ import { ApiError } from '../../api/errors.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { Done } from '../../api/schema.js';
 import { createPresenceRateLimiter } from '../rate-limit/create-limiter.js';
-import type { LimitDecision } from '../rate-limit/limiter.js';
+import { spendPersonBudget } from '../rate-limit/person-budget.js';
 import { LIVE_CHANNEL, type LiveHub } from './live-hub.js';
 import type { PresenceNotice } from './presence.js';
 import { PresenceBody, PresenceList } from './presence-schemas.js';
@@ -27,19 +27,7 @@ export function registerPresenceRoutes(app: RestApp, hub: LiveHub): void {
     { schema: { body: PresenceBody, response: { 200: Done } } },
     async (request, reply) => {
       const s = request.session();
-      let d: LimitDecision | undefined;
-      try {
-        d = await limiter.hit(`${s.workspaceId}:${s.userId}`);
-      } catch {
-        // The counter store is down (the limiter logs the outage once): presence is let through.
-      }
-      if (d && !d.allowed) {
-        reply.header('Retry-After', String(d.resetSeconds));
-        throw new ApiError(
-          'rate_limited',
-          `At most ${limiter.limit} presence updates a minute; retry after ${d.resetSeconds} seconds`,
-        );
-      }
+      await spendPersonBudget(limiter, reply, s, 'presence updates');
       const { contact_id: contactId, state } = request.body;
       const notice: PresenceNotice & { k: 'presence' } = {
         k: 'presence',

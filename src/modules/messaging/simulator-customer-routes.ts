@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors.js';
 import type { RestApp } from '../../api/rest-app.js';
 import { NameText, Text } from '../../api/schema.js';
 import { createTryItRateLimiter } from '../rate-limit/create-limiter.js';
-import type { LimitDecision } from '../rate-limit/limiter.js';
+import { spendPersonBudget } from '../rate-limit/person-budget.js';
 import { numberOfWorkspace } from './connected-numbers.js';
 import {
   type CustomerMessage,
@@ -70,19 +70,7 @@ export function registerAppSimulatorCustomerRoutes(app: RestApp): void {
     { schema: { body: CustomerBody } },
     async (request, reply) => {
       const s = request.session();
-      let d: LimitDecision | undefined;
-      try {
-        d = await limiter.hit(`${s.workspaceId}:${s.userId}`);
-      } catch {
-        // The counter store is down (the limiter logs the outage once): let the message through.
-      }
-      if (d && !d.allowed) {
-        reply.header('Retry-After', String(d.resetSeconds));
-        throw new ApiError(
-          'rate_limited',
-          `At most ${limiter.limit} test messages a minute; retry after ${d.resetSeconds} seconds`,
-        );
-      }
+      await spendPersonBudget(limiter, reply, s, 'test messages');
       const sent = await sendAsTestCustomer(ctx, s.workspaceId, s.userId, customerMessage(request.body));
       return reply
         .code(201)
