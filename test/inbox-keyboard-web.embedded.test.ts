@@ -2,17 +2,10 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeProblems } from './support/axe.js';
 import { appInBrowserForTests, hasChromium, screenshot } from './support/browser.js';
+import { focused, focusInDialog, triageWithKeys } from './support/keyboard-triage.js';
 import { until } from './support/until.js';
 
 type AppCall = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
-// What the page's evaluate callbacks touch, run in the browser (the tests are typed without the DOM).
-interface PageElement {
-  id: string;
-  tagName: string;
-  dataset: Record<string, string | undefined>;
-  closest(selector: string): PageElement | null;
-}
-declare const document: { activeElement: PageElement | null };
 
 interface Row {
   contact_id: string;
@@ -58,75 +51,42 @@ describe.skipIf(!hasChromium)('the inbox with the keyboard alone', { timeout: 30
     await until(
       async () => (await page.locator(`[aria-posinset="1"][aria-setsize="${CUSTOMERS}"]`).count()) === 1,
     );
+    // Each row right under the one before it: the rows are placed by their offsets alone.
+    const rows = page.locator('.conversation-list > li');
+    const [one, two] = [await rows.nth(0).boundingBox(), await rows.nth(1).boundingBox()];
+    expect(Math.abs(two!.y - (one!.y + one!.height))).toBeLessThan(1);
   });
 
-  const focused = () =>
-    page.evaluate(() => {
-      const el = document.activeElement;
-      return el?.dataset.row ?? el?.id ?? el?.tagName ?? '';
-    });
-
   it('opens, reads, answers, assigns and resolves twenty conversations without the mouse', async () => {
-    const done = new Set<string>();
-    for (let n = 0; n < CUSTOMERS; n++) {
-      await page.keyboard.press('j');
-      // The next conversation opens with its row focused.
-      await expect
-        .poll(async () => ((await focused()).startsWith('ct_') ? await focused() : ''))
-        .not.toBe('');
-      const id = await focused();
-      expect(done.has(id)).toBe(false);
-      await page.waitForURL(new RegExp(`/messages/${id}`));
-      const question = await page.locator('.bubble.inbound').first().innerText();
-      const asked = question.match(/Question (\d+)/)?.[1];
-      expect(asked).toBeDefined();
-      if (n === 0) {
-        await page
-          .locator('.window-clock')
-          .getByText(/^Window closes in 2[34] h \d+ min$/)
-          .waitFor();
-        expect(await axeProblems(page, 'conversation header')).toEqual([]);
-      }
-
-      await page.keyboard.press('Enter');
-      await expect.poll(focused).toBe('reply');
-      await page.keyboard.type(`Answer to question ${asked}`);
+    const done = await triageWithKeys(page, CUSTOMERS, 'Asha Rao', async (id) => {
+      await page
+        .locator('.window-clock')
+        .getByText(/^Window closes in 2[34] h \d+ min$/)
+        .waitFor();
+      expect(await axeProblems(page, 'conversation header')).toEqual([]);
+      // A note (n, Ctrl+Enter), and the assignee picker (a) focused for the arrow keys.
+      await page.keyboard.press('n');
+      await expect.poll(() => focused(page)).toBe('note');
+      await page.keyboard.type('Checked by keyboard');
       await page.keyboard.press('Control+Enter');
-      await page.locator('.bubble.outbound', { hasText: `Answer to question ${asked}` }).waitFor();
-
+      await page.locator('.bubble.note', { hasText: 'Checked by keyboard' }).waitFor();
       await page.keyboard.press('Escape');
-      await expect.poll(focused).toBe(id);
-      if (n === 0) {
-        // A note (n, Ctrl+Enter), and the assignee picker (a) focused for the arrow keys.
-        await page.keyboard.press('n');
-        await expect.poll(focused).toBe('note');
-        await page.keyboard.type('Checked by keyboard');
-        await page.keyboard.press('Control+Enter');
-        await page.locator('.bubble.note', { hasText: 'Checked by keyboard' }).waitFor();
-        await page.keyboard.press('Escape');
-        await expect.poll(focused).toBe(id);
-        await page.keyboard.press('a');
-        await expect.poll(focused).toMatch(/-assignee$/);
-        await page.keyboard.press('Escape');
-        await expect.poll(focused).toBe(id);
-      }
-      await page.keyboard.press('i');
-      await page.locator(`#conversation-${id}`).getByText('→ Asha Rao').waitFor();
-      await page.keyboard.press('e');
-      // Resolved, it leaves the "Open" list.
-      await expect.poll(() => page.locator(`#conversation-${id}`).count()).toBe(0);
-      done.add(id);
-    }
+      await expect.poll(() => focused(page)).toBe(id);
+      await page.keyboard.press('a');
+      await expect.poll(() => focused(page)).toMatch(/-assignee$/);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => focused(page)).toBe(id);
+    });
     await page.getByText('No open conversations').waitFor();
 
     const all = (await app('GET', '/inbox?filter=all&limit=50')).conversations as Row[];
     expect(all).toHaveLength(CUSTOMERS);
-    expect(new Set(all.map((r) => r.contact_id))).toEqual(done);
+    expect(new Set(all.map((r) => r.contact_id))).toEqual(new Set(done.keys()));
     for (const r of all) expect(r).toMatchObject({ state: 'resolved', assignee_name: 'Asha Rao' });
-    for (const id of done) {
+    for (const [id, asked] of done) {
       const conv = await app('GET', `/conversations/${id}`);
       const messages = conv.messages as { direction: string; text: string | null; sent_via: string | null }[];
-      const asked = messages.find((m) => m.direction === 'inbound')!.text!.match(/\d+/)![0];
+      expect(messages.find((m) => m.direction === 'inbound')!.text).toBe(`Question ${asked}`);
       expect(messages.filter((m) => m.direction === 'outbound')).toMatchObject([
         { text: `Answer to question ${asked}`, sent_via: 'teammate' },
       ]);
@@ -140,7 +100,7 @@ describe.skipIf(!hasChromium)('the inbox with the keyboard alone', { timeout: 30
     await dialog.getByText('Assign it to me').waitFor();
     await dialog.getByText('Send the reply or the note').waitFor();
     // The dialog holds the focus, and keys of the list wait while it is open.
-    expect(await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null)).toBe(true);
+    expect(await focusInDialog(page)).toBe(true);
     const url = page.url();
     await page.keyboard.press('j');
     expect(page.url()).toBe(url);

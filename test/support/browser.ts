@@ -58,6 +58,8 @@ export interface AppInBrowser {
    * unless it answers 2xx.
    */
   setUpByApi(): Promise<(method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>>;
+  /** The server stopped, `whileStopped` run on its data directory, and started again as it was. */
+  restart(whileStopped: (dataDir: string) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -69,14 +71,16 @@ export interface AppInBrowser {
 export async function appInBrowser(env: Record<string, string> = {}): Promise<AppInBrowser> {
   const data = tempDataDir();
   const port = await freePort();
-  const server = await startServer([], {
+  const serverEnv = {
     DATA_DIR: data.dir,
     PORT: String(port),
     LOG_LEVEL: 'warn',
     GRAPH_API_URL: `http://127.0.0.1:${port}/_sim`,
     CHECK_RESPONSE_SCHEMAS: 'true',
     ...env,
-  });
+  };
+  let server = await startServer([], serverEnv);
+  let earlierOutput = '';
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(15_000);
@@ -143,12 +147,18 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
       await app('POST', '/number/simulator');
       return app;
     },
+    async restart(whileStopped) {
+      await server.stop();
+      earlierOutput += server.output();
+      await whileStopped(data.dir);
+      server = await startServer([], serverEnv);
+    },
     async stop() {
       await browser.close();
       await server.stop();
       data.remove();
       // A field a response schema dropped (logged as an error by the server) fails the file.
-      const dropped = server.output().match(/The response schema of .*/g);
+      const dropped = (earlierOutput + server.output()).match(/The response schema of .*/g);
       if (dropped) throw new Error(`Response schemas dropped fields:\n${dropped.join('\n')}`);
     },
   };

@@ -143,7 +143,7 @@ export function InboxPage({ contactId }: { contactId?: string }) {
             ))}
         </fieldset>
         <LabelFilter value={label} onChange={(id) => go({ label: id })} />
-        {rows && rows.length > 0 && (
+        {rows && (
           <BulkBar
             selected={selected}
             shown={rows.map((r) => r.contact_id)}

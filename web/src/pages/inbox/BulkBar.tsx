@@ -58,12 +58,16 @@ export function BulkBar({
       onSelect([]);
       onDone();
     });
+  // A list the action emptied keeps the bar, to say what was done.
+  if (shown.length === 0 && !done) return null;
   return (
     <section className="bulk-bar" aria-label="Bulk actions">
-      <label className="small">
-        <input type="checkbox" checked={all} onChange={(e) => onSelect(e.target.checked ? shown : [])} />{' '}
-        Select all shown
-      </label>
+      {shown.length > 0 && (
+        <label className="small">
+          <input type="checkbox" checked={all} onChange={(e) => onSelect(e.target.checked ? shown : [])} />{' '}
+          Select all shown
+        </label>
+      )}
       {done && n === 0 && (
         <span className="small" role="status">
           {done}
