@@ -134,8 +134,12 @@ describe('snooze', () => {
     const w = await workspace();
     const { id } = await w.write();
     await ok(await w.app('PATCH', `/conversations/${id}`, { assignee_id: w.client.userId }));
+    const unread = async () => (await ok(await w.app('GET', '/inbox/unread'))).unread_conversations;
+    expect(await unread()).toBe(1);
     const until = new Date(Date.now() + 3_600_000).toISOString();
     const snoozed = await ok(await w.app('POST', `/conversations/${id}/snooze`, { until }));
+    // Not counted as unread while it sleeps.
+    expect(await unread()).toBe(0);
     expect(snoozed.conversation).toMatchObject({ snoozed_until: until, snoozed_until_reply: false });
     for (const filter of ['open', 'mine']) expect(await w.ids(`filter=${filter}`)).toEqual([]);
     expect(await w.ids('filter=snoozed')).toEqual([id]);
@@ -149,6 +153,7 @@ describe('snooze', () => {
     expect(await w.ids('filter=open')).toEqual([id]);
     expect(await w.ids('filter=mine')).toEqual([id]);
     expect(await w.ids('filter=snoozed')).toEqual([]);
+    expect(await unread()).toBe(1);
     expect((await ok(await w.api('GET', `/conversations/${id}`))).conversation.snoozed_until).toBeNull();
   });
 

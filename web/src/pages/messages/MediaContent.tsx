@@ -18,6 +18,14 @@ interface Download {
   size: number | null;
 }
 
+// Why a file is not shown, as its download's status says.
+const MISSING: Record<string, string> = {
+  removed: 'removed by the data retention setting',
+  refused: 'could not be downloaded from WhatsApp',
+  stored: 'not available',
+  unknown: 'not available yet',
+};
+
 const size = (bytes: number | null) =>
   bytes === null
     ? null
@@ -84,8 +92,8 @@ export function MediaContent({
           </div>
         </div>
       ) : state === 'missing' ? (
-        <div className="media-missing" role="img" aria-label={`${label} not available yet`}>
-          <strong>{label}</strong> — not available yet
+        <div className="media-missing" role="img" aria-label={`${label} ${MISSING[known ?? 'unknown']}`}>
+          <strong>{label}</strong> — {MISSING[known ?? 'unknown']}
           {filename && <div className="small">{filename}</div>}
           {str(media.mime_type) && <div className="small muted">{str(media.mime_type)}</div>}
         </div>
