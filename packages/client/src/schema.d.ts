@@ -8093,6 +8093,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -8130,6 +8134,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -8166,6 +8174,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -8296,6 +8311,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -8333,6 +8352,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -8369,6 +8392,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -8480,6 +8510,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -8517,6 +8551,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -8553,6 +8591,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -8682,6 +8727,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -8719,6 +8768,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -8755,6 +8808,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -8978,6 +9038,10 @@ export interface operations {
                      *             "name": "Sales"
                      *           },
                      *           "unread_count": 2,
+                     *           "window": {
+                     *             "open": true,
+                     *             "closes_at": "2026-11-29T10:15:02.000Z"
+                     *           },
                      *           "last_message_at": "2026-11-28T10:15:02.000Z",
                      *           "created_at": "2026-11-27T08:01:44.120Z",
                      *           "bot": null,
@@ -9020,6 +9084,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -9115,6 +9186,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -9152,6 +9227,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -9188,6 +9267,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -9428,6 +9514,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -9465,6 +9555,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -9501,6 +9595,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -9639,6 +9740,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -9676,6 +9781,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -9712,6 +9821,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -9823,6 +9939,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -9860,6 +9980,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -9896,6 +10020,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -10007,6 +10138,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -10044,6 +10179,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -10080,6 +10219,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -10191,6 +10337,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -10228,6 +10378,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -10264,6 +10418,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -10375,6 +10536,10 @@ export interface operations {
                      *           "name": "Sales"
                      *         },
                      *         "unread_count": 2,
+                     *         "window": {
+                     *           "open": true,
+                     *           "closes_at": "2026-11-29T10:15:02.000Z"
+                     *         },
                      *         "last_message_at": "2026-11-28T10:15:02.000Z",
                      *         "created_at": "2026-11-27T08:01:44.120Z",
                      *         "bot": null,
@@ -10412,6 +10577,10 @@ export interface operations {
                          *         "name": "Sales"
                          *       },
                          *       "unread_count": 2,
+                         *       "window": {
+                         *         "open": true,
+                         *         "closes_at": "2026-11-29T10:15:02.000Z"
+                         *       },
                          *       "last_message_at": "2026-11-28T10:15:02.000Z",
                          *       "created_at": "2026-11-27T08:01:44.120Z",
                          *       "bot": null,
@@ -10448,6 +10617,13 @@ export interface operations {
                             } | null;
                             /** @description Customer messages since the team last read it, at most 100 */
                             unread_count: number;
+                            /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                            window: {
+                                /** @description A text or media message may be sent now */
+                                open: boolean;
+                                /** @description 24 hours after the customer's last message; null if they never wrote */
+                                closes_at: string | null;
+                            };
                             last_message_at: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -17032,6 +17208,10 @@ export interface operations {
                  *         "assignee": null,
                  *         "team": null,
                  *         "unread_count": 2,
+                 *         "window": {
+                 *           "open": true,
+                 *           "closes_at": "2026-11-29T10:15:02.000Z"
+                 *         },
                  *         "last_message_at": "2026-11-28T10:15:02.000Z",
                  *         "created_at": "2026-11-27T08:01:44.120Z",
                  *         "bot": null,
@@ -17075,6 +17255,13 @@ export interface operations {
                         } | null;
                         /** @description Customer messages since the team last read it, at most 100 */
                         unread_count: number;
+                        /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                        window: {
+                            /** @description A text or media message may be sent now */
+                            open: boolean;
+                            /** @description 24 hours after the customer's last message; null if they never wrote */
+                            closes_at: string | null;
+                        };
                         last_message_at: string | null;
                         /** Format: date-time */
                         created_at: string;
@@ -17167,6 +17354,10 @@ export interface operations {
                  *           "name": "Sales"
                  *         },
                  *         "unread_count": 2,
+                 *         "window": {
+                 *           "open": true,
+                 *           "closes_at": "2026-11-29T10:15:02.000Z"
+                 *         },
                  *         "last_message_at": "2026-11-28T10:15:02.000Z",
                  *         "created_at": "2026-11-27T08:01:44.120Z",
                  *         "bot": null,
@@ -17213,6 +17404,13 @@ export interface operations {
                         } | null;
                         /** @description Customer messages since the team last read it, at most 100 */
                         unread_count: number;
+                        /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                        window: {
+                            /** @description A text or media message may be sent now */
+                            open: boolean;
+                            /** @description 24 hours after the customer's last message; null if they never wrote */
+                            closes_at: string | null;
+                        };
                         last_message_at: string | null;
                         /** Format: date-time */
                         created_at: string;
@@ -17310,6 +17508,10 @@ export interface operations {
                  *           "name": "Sales"
                  *         },
                  *         "unread_count": 2,
+                 *         "window": {
+                 *           "open": true,
+                 *           "closes_at": "2026-11-29T10:15:02.000Z"
+                 *         },
                  *         "last_message_at": "2026-11-28T10:15:02.000Z",
                  *         "created_at": "2026-11-27T08:01:44.120Z",
                  *         "bot": null,
@@ -17356,6 +17558,13 @@ export interface operations {
                         } | null;
                         /** @description Customer messages since the team last read it, at most 100 */
                         unread_count: number;
+                        /** @description WhatsApp's customer service window: free-form messages while it is open, templates only after */
+                        window: {
+                            /** @description A text or media message may be sent now */
+                            open: boolean;
+                            /** @description 24 hours after the customer's last message; null if they never wrote */
+                            closes_at: string | null;
+                        };
                         last_message_at: string | null;
                         /** Format: date-time */
                         created_at: string;

@@ -21,6 +21,8 @@ const VIEW = `SELECT cv.contact_id AS id,
          WHERE um.workspace_id = cv.workspace_id AND um.contact_id = cv.contact_id AND um.direction = 'inbound'
            AND um.updated_at > COALESCE(cv.team_read_at, '-infinity') LIMIT ${UNREAD_CAP}) AS unread)
     ELSE 0 END AS unread_count,
+    jsonb_build_object('open', COALESCE(ct.last_inbound_at > now() - interval '24 hours', false),
+      'closes_at', to_char((ct.last_inbound_at + interval '24 hours') AT TIME ZONE 'UTC', ${ISO})) AS "window",
     to_char(cv.last_message_at AT TIME ZONE 'UTC', ${ISO}) AS last_message_at,
     to_char(cv.created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
     CASE WHEN hb.run_id IS NOT NULL THEN jsonb_build_object('automation_id', hb.automation_id, 'name', hb.name) END AS bot,

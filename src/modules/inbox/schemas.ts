@@ -229,6 +229,7 @@ export const CONVERSATION_EXAMPLE = {
   assignee: { id: 'usr_7Qm2', name: 'Ravi' },
   team: { id: 'team_4Hs1', name: 'Sales' },
   unread_count: 2,
+  window: { open: true, closes_at: '2026-11-29T10:15:02.000Z' },
   last_message_at: '2026-11-28T10:15:02.000Z',
   created_at: '2026-11-27T08:01:44.120Z',
   bot: null,
@@ -251,6 +252,18 @@ export const ApiConversation = Type.Object(
         'The team it was given to (POST .../assign with team_id, automatic assignment, a bot), or null',
     }),
     unread_count: Type.Integer({ description: 'Customer messages since the team last read it, at most 100' }),
+    window: Type.Object(
+      {
+        open: Type.Boolean({ description: 'A text or media message may be sent now' }),
+        closes_at: Type.Union([Timestamp, Type.Null()], {
+          description: "24 hours after the customer's last message; null if they never wrote",
+        }),
+      },
+      {
+        description:
+          "WhatsApp's customer service window: free-form messages while it is open, templates only after",
+      },
+    ),
     last_message_at: MaybeTimestamp,
     created_at: Timestamp,
     bot: Type.Union([Type.Object({ automation_id: Type.String(), name: Type.String() }), Type.Null()], {

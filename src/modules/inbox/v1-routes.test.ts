@@ -86,6 +86,7 @@ describe('GET /api/v1/conversations', () => {
       assignee: null,
       team: null,
       unread_count: 2,
+      window: { open: true, closes_at: expect.any(String) },
       last_message_at: expect.any(String),
       created_at: expect.any(String),
       bot: null,
@@ -94,6 +95,9 @@ describe('GET /api/v1/conversations', () => {
       snoozed_until: null,
       snoozed_until_reply: false,
     });
+    // The window closes 24 hours after the customer's last message.
+    const closes = Date.parse(conversation.window.closes_at) - Date.parse(conversation.last_message_at);
+    expect(Math.abs(closes - 24 * 3_600_000)).toBeLessThan(5_000);
     await ok(await ws.api('POST', `/conversations/${id}/assign`, { member_id: ws.ownerId }));
     const list = await ok(await ws.api('GET', '/conversations'));
     expect(list).toEqual({
