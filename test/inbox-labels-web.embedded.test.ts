@@ -108,5 +108,16 @@ describe.skipIf(!hasChromium)(
       ).toBe('true');
       await screenshot(page, 'inbox-labels-03-snoozed-view');
     });
+
+    it('brings a conversation back to the Open list when its snooze ends, without a reload', async () => {
+      const [kiran] = await inbox('filter=snoozed');
+      const until = new Date(Date.now() + 4_000).toISOString();
+      await app('POST', `/conversations/${kiran!.contact_id}/snooze`, { until });
+      await page.getByRole('button', { name: 'Open', exact: true }).click();
+      await expect.poll(() => row('Kiran Rao').count()).toBe(0);
+      // Nothing changes on the server when the time comes: the page reads the list again itself.
+      await row('Kiran Rao').waitFor({ timeout: 15_000 });
+      expect(await page.getByRole('button', { name: 'Snoozed', exact: true }).textContent()).toContain('0');
+    });
   },
 );

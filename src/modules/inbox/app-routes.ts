@@ -26,6 +26,7 @@ import {
   QuickReplyListResult,
   UnreadResult,
 } from './schemas.js';
+import { nextWake } from './snooze.js';
 import { unreadConversations } from './unread-count.js';
 
 /** The team inbox: conversations (state, assignee), internal notes and quick replies. */
@@ -51,6 +52,7 @@ export function registerAppInboxRoutes(app: RestApp): void {
         ...page,
         unread_conversations: await unreadConversations(db, s.workspaceId),
         counts: cursor ? null : await inboxCounts(db, s.workspaceId, s.userId),
+        wakes_at: cursor ? null : await nextWake(db, s.workspaceId),
         limit,
       };
     },

@@ -138,8 +138,10 @@ describe('snooze', () => {
     expect(await unread()).toBe(1);
     const until = new Date(Date.now() + 3_600_000).toISOString();
     const snoozed = await ok(await w.app('POST', `/conversations/${id}/snooze`, { until }));
-    // Not counted as unread while it sleeps.
+    // Not counted as unread while it sleeps; the inbox's first page says when it wakes.
     expect(await unread()).toBe(0);
+    const wakesAt = async () => (await ok(await w.app('GET', '/inbox?filter=open'))).wakes_at;
+    expect(await wakesAt()).toBe(until);
     expect(snoozed.conversation).toMatchObject({ snoozed_until: until, snoozed_until_reply: false });
     for (const filter of ['open', 'mine']) expect(await w.ids(`filter=${filter}`)).toEqual([]);
     expect(await w.ids('filter=snoozed')).toEqual([id]);
@@ -154,6 +156,7 @@ describe('snooze', () => {
     expect(await w.ids('filter=mine')).toEqual([id]);
     expect(await w.ids('filter=snoozed')).toEqual([]);
     expect(await unread()).toBe(1);
+    expect(await wakesAt()).toBeNull();
     expect((await ok(await w.api('GET', `/conversations/${id}`))).conversation.snoozed_until).toBeNull();
   });
 

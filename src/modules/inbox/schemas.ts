@@ -108,6 +108,10 @@ export const InboxResult = Type.Object({
   conversations: Type.Array(InboxRow),
   unread_conversations: Type.Integer(),
   counts: Type.Union([InboxCounts, Type.Null()], { description: 'On the first page (no cursor) only' }),
+  wakes_at: Type.Union([Timestamp, Type.Null()], {
+    description:
+      'When the next snoozed conversation wakes (on the first page only): read the list again then',
+  }),
   next_cursor: Type.Union([Type.String(), Type.Null()]),
   limit: Type.Integer(),
 });

@@ -5,6 +5,9 @@ import type { InboxList, InboxRow } from '../../server-types';
 // The first page is reloaded on every live event: kept small. Scrolling on loads more at a time.
 const PAGE = 50;
 const MORE = 100;
+// After a snooze's end, so that the server's clock has passed it too.
+const WAKE_SLACK_MS = 500;
+const DAY_MS = 86_400_000;
 
 // Newest first by (last_message_at, contact_id), as the server pages them.
 const older = (r: InboxRow, than: InboxRow) =>
@@ -50,6 +53,17 @@ export function useConversationPages(filter: string, q: string, label: string) {
     });
   }, [first.data, key]);
 
+  // A snooze that ends changes no row, so no live event says so: the list is read again when it ends
+  // (a day at most between looks, as a timer holds no more than about 24 days).
+  const wakesAt = first.data?.wakes_at ?? null;
+  const { reload } = first;
+  useEffect(() => {
+    if (!wakesAt) return;
+    const wait = Math.min(Math.max(Date.parse(wakesAt) - Date.now() + WAKE_SLACK_MS, 0), DAY_MS);
+    const timer = setTimeout(reload, wait);
+    return () => clearTimeout(timer);
+  }, [wakesAt, reload]);
+
   const cursor = own.rows.length > 0 ? own.cursor : (first.data?.next_cursor ?? null);
   const loadMore = useCallback(async () => {
     if (!cursor || loadingMore) return;
@@ -86,6 +100,6 @@ export function useConversationPages(filter: string, q: string, label: string) {
     loadingMore,
     error: first.error ?? moreError,
     loading: first.loading && !first.data,
-    reload: first.reload,
+    reload,
   };
 }
