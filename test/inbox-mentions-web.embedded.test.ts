@@ -84,4 +84,27 @@ describe.skipIf(!hasChromium)('mentions and presence in the web app', { timeout:
     expect(await owner.getByRole('link', { name: /Meera Shah.*Tara Singh is replying/ }).count()).toBe(1);
     await screenshot(owner, 'mentions-presence');
   });
+
+  it('lists older mentions when asked, twenty at a time', async () => {
+    const { members } = (await call('GET', '/team')) as { members: { id: string; name: string }[] };
+    const taraId = members.find((m) => m.name === 'Tara Singh')!.id;
+    for (let k = 1; k <= 21; k++)
+      await call('POST', `/conversations/${contactId}/notes`, { text: `Mention ${k} <@${taraId}>` });
+    const bell = tara.getByRole('button', { name: /Mentions/ });
+    await expect.poll(() => bell.textContent(), { timeout: 10_000 }).toContain('21 unread');
+    await bell.click();
+    const panel = tara.getByRole('region', { name: 'Mentions' });
+    const notices = panel.getByRole('button', { name: /mentioned you in Meera Shah/ });
+    await expect.poll(() => notices.count()).toBe(20);
+    expect(await panel.getByText('Mention 1 @Tara Singh', { exact: true }).count()).toBe(0);
+    await panel.getByRole('button', { name: 'Older mentions' }).click();
+    // The last one and the first test's, then no more to ask for.
+    await panel.getByText('Mention 1 @Tara Singh', { exact: true }).waitFor();
+    await expect.poll(() => notices.count()).toBe(22);
+    await panel.getByRole('button', { name: 'Older mentions' }).waitFor({ state: 'detached' });
+    // Marking all read reaches the older ones too.
+    await panel.getByRole('button', { name: 'Mark all read' }).click();
+    await expect.poll(() => panel.getByText('(unread)').count()).toBe(0);
+    expect(await axeProblems(tara, 'the mentions list, paged')).toEqual([]);
+  });
 });

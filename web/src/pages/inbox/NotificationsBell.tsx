@@ -7,6 +7,8 @@ import { useLiveReload } from '../../live';
 import { navigate } from '../../router';
 
 type Notifications = Static<typeof NotificationList>;
+type Notice = Notifications['notifications'][number];
+const PAGE = 20;
 
 /**
  * The bell in the shell: how many mentions wait unread, and the list of them (who mentioned you, in
@@ -16,9 +18,27 @@ export function NotificationsBell() {
   const [data, setData] = useState<Notifications | null>(null);
   const [open, setOpen] = useState(false);
   const bell = useRef<HTMLButtonElement>(null);
+  // Pages after the first, loaded by "Older mentions"; the first is read again on live events.
+  const [older, setOlder] = useState<{ rows: Notice[]; cursor: string | null } | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const load = () => {
-    api<Notifications>('GET', '/notifications?limit=20').then(setData, () => {});
+    api<Notifications>('GET', `/notifications?limit=${PAGE}`).then(setData, () => {});
   };
+  const cursor = older ? older.cursor : (data?.next_cursor ?? null);
+  const loadOlder = async () => {
+    if (!cursor) return;
+    setLoadingOlder(true);
+    const page = await api<Notifications>(
+      'GET',
+      `/notifications?limit=${PAGE}&cursor=${encodeURIComponent(cursor)}`,
+    ).catch(() => null);
+    setLoadingOlder(false);
+    if (page)
+      setOlder((o) => ({ rows: [...(o?.rows ?? []), ...page.notifications], cursor: page.next_cursor }));
+  };
+  const head = data?.notifications ?? [];
+  const headIds = new Set(head.map((n) => n.id));
+  const shown = [...head, ...(older?.rows.filter((n) => !headIds.has(n.id)) ?? [])];
   useEffect(load, []);
   useLiveReload(['notification', 'refresh'], load, 500);
   useEffect(() => {
@@ -35,9 +55,15 @@ export function NotificationsBell() {
   const unread = data?.unread ?? 0;
   const read = async (body: { ids: string[] } | { all: true }) => {
     const r = await api<{ unread: number }>('POST', '/notifications/read', body).catch(() => null);
-    if (r) load();
+    if (!r) return;
+    load();
+    const now = new Date().toISOString();
+    const done = (n: Notice) => 'all' in body || body.ids.includes(n.id);
+    setOlder(
+      (o) => o && { ...o, rows: o.rows.map((n) => (done(n) ? { ...n, read_at: n.read_at ?? now } : n)) },
+    );
   };
-  const openOne = (n: Notifications['notifications'][number]) => {
+  const openOne = (n: Notice) => {
     setOpen(false);
     if (!n.read_at) void read({ ids: [n.id] });
     navigate(`/messages/${encodeURIComponent(n.contact_id)}`);
@@ -74,7 +100,7 @@ export function NotificationsBell() {
             <p className="small muted">Nobody has mentioned you yet.</p>
           )}
           <ul className="notifications-list">
-            {data?.notifications.map((n) => (
+            {shown.map((n) => (
               <li key={n.id} className={n.read_at ? undefined : 'unread'}>
                 <button type="button" className="notification" onClick={() => openOne(n)}>
                   <span>
@@ -88,6 +114,16 @@ export function NotificationsBell() {
               </li>
             ))}
           </ul>
+          {cursor && (
+            <button
+              type="button"
+              className="btn ghost small"
+              disabled={loadingOlder}
+              onClick={() => void loadOlder()}
+            >
+              {loadingOlder ? 'Loading…' : 'Older mentions'}
+            </button>
+          )}
         </section>
       )}
     </div>
