@@ -18,14 +18,7 @@ describe.skipIf(!hasChromium)('mentions and presence in the web app', { timeout:
     owner = app.page;
     call = await app.setUpByApi();
     const invite = await call('POST', '/invitations', { email: 'tara@example.com', role: 'member' });
-    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    tara = await context.newPage();
-    tara.setDefaultTimeout(15_000);
-    await tara.goto(String(invite.url));
-    await tara.getByLabel('Your name').fill('Tara Singh');
-    await tara.getByLabel('Choose a password').fill('a long enough password');
-    await tara.getByRole('button', { name: 'Accept invitation' }).click();
-    await tara.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).waitFor();
+    tara = await app.acceptInvitation(String(invite.url), 'Tara Singh');
 
     await app.sim('POST', '/inbound', {
       from: '919812300001',

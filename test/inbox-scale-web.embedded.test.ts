@@ -48,14 +48,8 @@ describe.skipIf(!hasChromium)('the inbox at 100,000 conversations', { timeout: 9
       );
       await db.close();
     });
-    const context = await running.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    tara = await context.newPage();
+    tara = await running.acceptInvitation(String(invite.url), 'Tara Singh');
     tara.setDefaultTimeout(30_000);
-    await tara.goto(String(invite.url));
-    await tara.getByLabel('Your name').fill('Tara Singh');
-    await tara.getByLabel('Choose a password').fill('a long enough password');
-    await tara.getByRole('button', { name: 'Accept invitation' }).click();
-    await tara.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).waitFor();
   }, 900_000);
 
   const list = () => page.locator('.conversation-scroll');

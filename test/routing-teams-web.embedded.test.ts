@@ -15,15 +15,7 @@ describe.skipIf(!hasChromium)('teams and automatic assignment in the web app', {
   /** An invited member who accepts in a browser of their own and keeps the app open. */
   const join = async (name: string, email: string) => {
     const invite = await call('POST', '/invitations', { email, role: 'member' });
-    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const theirs = await context.newPage();
-    theirs.setDefaultTimeout(15_000);
-    await theirs.goto(String(invite.url));
-    await theirs.getByLabel('Your name').fill(name);
-    await theirs.getByLabel('Choose a password').fill('a long enough password');
-    await theirs.getByRole('button', { name: 'Accept invitation' }).click();
-    await theirs.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).waitFor();
-    pages[name] = theirs;
+    pages[name] = await app.acceptInvitation(String(invite.url), name);
   };
 
   let phone = 919812300000;

@@ -58,6 +58,8 @@ export interface AppInBrowser {
    * unless it answers 2xx.
    */
   setUpByApi(): Promise<(method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>>;
+  /** An invitation's link accepted as `name` in a browser context of their own: their page, signed in. */
+  acceptInvitation(url: string, name: string): Promise<Page>;
   /** The server stopped, `whileStopped` run on its data directory, and started again as it was. */
   restart(whileStopped: (dataDir: string) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
@@ -146,6 +148,17 @@ export async function appInBrowser(env: Record<string, string> = {}): Promise<Ap
       csrf = String((await app('GET', '/session')).csrf_token);
       await app('POST', '/number/simulator');
       return app;
+    },
+    async acceptInvitation(url, name) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const theirs = await context.newPage();
+      theirs.setDefaultTimeout(15_000);
+      await theirs.goto(url);
+      await theirs.getByLabel('Your name').fill(name);
+      await theirs.getByLabel('Choose a password').fill('a long enough password');
+      await theirs.getByRole('button', { name: 'Accept invitation' }).click();
+      await theirs.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).waitFor();
+      return theirs;
     },
     async restart(whileStopped) {
       await server.stop();
