@@ -13,7 +13,11 @@ const unit = ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts', 'web/src/**/*.u
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/build.ts', 'test/support/pglite-template.ts'],
+    globalSetup: [
+      'test/support/build.ts',
+      'test/support/pglite-template.ts',
+      'test/support/postgres-template.ts',
+    ],
     reporters: ['default', './test/support/file-times.ts'],
     // Vitest's default is cores - 1 files at a time: one on a 2-core machine, which leaves a core idle
     // while a file waits on timers, the simulator or PostgreSQL (six messaging files on a quiet 2-core

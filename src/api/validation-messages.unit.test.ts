@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { buildValidator } from '../http/validation.js';
+import { validatorFactory } from '../http/validation.js';
 import { toApiError } from './errors.js';
 import { Text } from './schema.js';
 
@@ -14,7 +14,7 @@ const Body = Type.Object(
   },
   { additionalProperties: false },
 );
-const validate = buildValidator({})({ schema: Body, httpPart: 'body', method: 'POST', url: '/x' }) as ((
+const validate = validatorFactory()({})({ schema: Body, httpPart: 'body', method: 'POST', url: '/x' }) as ((
   body: unknown,
 ) => boolean) & { errors: unknown[] };
 

@@ -20,7 +20,7 @@ import { appApi } from './app-api.js';
 import { registerMetrics } from './metrics.js';
 import { checkResponseFields } from './response-check.js';
 import { REST_BODY_LIMIT, restV1 } from './rest-v1.js';
-import { buildValidator } from './validation.js';
+import { validatorFactory } from './validation.js';
 import { registerWebApp } from './web-app.js';
 
 // How long /readyz waits for the database's answer.
@@ -41,7 +41,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
       return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : newId('req');
     },
     // Fastify's factory type is a union over Ajv and JTD compilers; ours is the plain Ajv one.
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: { compilersFactory: { buildValidator: validatorFactory() as never } },
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: preRoutingErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -46,7 +46,8 @@ export interface TestAppOptions {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
+  // Nothing to apply on a template's copy; kept so a template behind the migrations would be caught up.
   await migrate(database.db);
   return instanceOn(database, options);
 }

@@ -14,7 +14,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database for a test file. On PGlite it is always migrated (a copy of one migrated data
+ * directory: test/support/pglite-template.ts). On PostgreSQL it is empty unless `migrated` is asked
+ * for: then a copy of this run's migrated database (test/support/postgres-template.ts), which
+ * CREATE DATABASE ... TEMPLATE makes in a fraction of the time the migrations take.
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   if (process.env.PARLEY_TEST_DB === 'none') {
     throw new Error('a *.unit.test.ts file runs once, without a database: name it *.test.ts to get one');
   }
@@ -27,7 +33,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `parley_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(
+    options.migrated
+      ? `CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`
+      : `CREATE DATABASE ${name}`,
+  );
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
