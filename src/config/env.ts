@@ -51,6 +51,8 @@ export interface Config {
    * returned (src/http/response-check.ts); off in production, which pays nothing for it.
    */
   checkResponseSchemas: boolean;
+  /** HEAP_SEMI_SPACE_MB, checked here; applied before the config loads (cli/semi-space.ts). */
+  semiSpaceMiB: number;
 }
 
 export interface SmtpSettings {
@@ -73,6 +75,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** Parses the environment once at start; every failure names the variable to fix. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const semiSpace = semiSpaceMiB(env);
   const port = parsePort(env.PORT ?? '3000');
   const host = env.HOST || '127.0.0.1';
   const dataDir = dataDirOf(env);
@@ -119,7 +122,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaMaxBytes: parseInteger('MEDIA_MAX_BYTES', env.MEDIA_MAX_BYTES ?? '100000000', 1_000, 2_000_000_000),
     smtp: parseSmtp(env.SMTP_URL, env.MAIL_FROM),
     checkResponseSchemas: env.CHECK_RESPONSE_SCHEMAS === 'true' || env.CHECK_RESPONSE_SCHEMAS === '1',
+    semiSpaceMiB: semiSpace,
   };
+}
+
+/**
+ * HEAP_SEMI_SPACE_MB: the size of each of V8's two young-generation semi-spaces `parley serve` runs
+ * with (cli/semi-space.ts), 16 by default; 0 leaves V8's own sizing (by the machine's memory).
+ */
+export function semiSpaceMiB(env: NodeJS.ProcessEnv): number {
+  return parseInteger('HEAP_SEMI_SPACE_MB', env.HEAP_SEMI_SPACE_MB ?? '16', 0, 1024);
 }
 
 /** DATA_DIR, absolute (./data by default). */

@@ -93,6 +93,19 @@ describe('API_KEY_POLL_MS', () => {
   });
 });
 
+describe('HEAP_SEMI_SPACE_MB', () => {
+  it('is 16 MiB unless told, 0 for the sizing by machine, and named when not a whole number of MiB in range', () => {
+    expect(load({}).semiSpaceMiB).toBe(16);
+    expect(load({ HEAP_SEMI_SPACE_MB: '0' }).semiSpaceMiB).toBe(0);
+    expect(load({ HEAP_SEMI_SPACE_MB: '64' }).semiSpaceMiB).toBe(64);
+    for (const bad of ['16MB', '-1', '2.5', '4096']) {
+      expect(() => load({ HEAP_SEMI_SPACE_MB: bad })).toThrow(
+        new ConfigError(`HEAP_SEMI_SPACE_MB must be an integer from 0 to 1024; got "${bad}"`),
+      );
+    }
+  });
+});
+
 describe('JOB_RETRY_DELAY_MAX_SECONDS', () => {
   it('leaves retry backoff uncapped unless told, and names the variable when out of range', () => {
     expect(load({}).jobRetryDelayMaxSeconds).toBeUndefined();
