@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Queryable } from '../../src/db/db.js';
 import { sha256Hex } from '../../src/lib/hash.js';
+import { newId } from '../../src/lib/ids.js';
+import { hashPassword } from '../../src/modules/accounts/passwords.js';
 import { SESSION_COOKIE } from '../../src/modules/accounts/sessions.js';
-import { addMember, createOwnedWorkspace, createUser } from '../../src/modules/accounts/users.js';
+import { addMember, createOwnedWorkspace } from '../../src/modules/accounts/users.js';
 import { createApiKey } from '../../src/modules/api-keys/create-api-key.js';
 import type { TestApp } from './app.js';
 
@@ -24,6 +27,25 @@ export interface AppClient {
 }
 
 let n = 0;
+
+let passwordHash: Promise<string> | undefined;
+
+/**
+ * A user whose password is PASSWORD, as createUser writes one, but with a hash made once per test
+ * process: scrypt takes ~250 ms a call, which fixtures making hundreds of users cannot afford.
+ * Sign-in still checks the password against the stored hash, so the user signs in as any other.
+ */
+export async function createTestUser(db: Queryable, email: string, name = ''): Promise<string> {
+  passwordHash ??= hashPassword(PASSWORD);
+  const id = newId('usr');
+  await db.query('INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, $4)', [
+    id,
+    email,
+    name,
+    await passwordHash,
+  ]);
+  return id;
+}
 
 export function sessionCookie(res: LightMyRequestResponse): string {
   const header = res.headers['set-cookie'];
@@ -80,19 +102,28 @@ async function clientOf(t: TestApp, email: string, cookie: string): Promise<AppC
   return client;
 }
 
-/** A new workspace with an owner (and optionally more members), each signed in. */
-export async function workspaceWithOwner(t: TestApp, role: 'owner' | 'admin' | 'member' = 'owner') {
+/**
+ * A new workspace with an owner (and optionally more members), each signed in. `session: 'direct'`
+ * writes the session row as sign-in does (newSession) instead of posting the password to
+ * /api/app/login, which spends another scrypt (~250 ms): for fixtures that make many workspaces and
+ * do not test sign-in itself.
+ */
+export async function workspaceWithOwner(
+  t: TestApp,
+  role: 'owner' | 'admin' | 'member' = 'owner',
+  { session = 'sign-in' }: { session?: 'sign-in' | 'direct' } = {},
+) {
   const owner = `owner${++n}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const ownerId = await createUser(t.ctx.db, owner, PASSWORD, 'Owner');
+  const ownerId = await createTestUser(t.ctx.db, owner, 'Owner');
   const workspaceId = await createOwnedWorkspace(t.ctx.db, ownerId, `Workspace ${n}`, '91');
   let email = owner;
   if (role !== 'owner') {
     email = `${role}${++n}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-    await addMember(t.ctx.db, workspaceId, await createUser(t.ctx.db, email, PASSWORD), role);
+    await addMember(t.ctx.db, workspaceId, await createTestUser(t.ctx.db, email), role);
   }
   return {
     workspaceId,
-    client: await signIn(t, email),
+    client: session === 'direct' ? await newSession(t, email) : await signIn(t, email),
     apiKey: (await createApiKey(t.ctx.db, workspaceId)).key,
   };
 }

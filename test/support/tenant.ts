@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { addMember, createUser } from '../../src/modules/accounts/users.js';
+import { addMember } from '../../src/modules/accounts/users.js';
 import { saveTemplate } from '../../src/modules/templates/save-template.js';
 import type { TestApp } from './app.js';
-import { PASSWORD, workspaceWithOwner } from './app-session.js';
+import { createTestUser, workspaceWithOwner } from './app-session.js';
 import { connectSimulator, SIM_TEMPLATES } from './messaging.js';
 import type { Call } from './tenant-wall.js';
 
@@ -41,8 +41,9 @@ export class Tenant {
     return this.made.get(what) as Promise<T>;
   }
 
+  /** The owner's session is written as sign-in writes it: sign-in is tested on its own, and its scrypt is slow. */
   owner() {
-    return this.once('owner', () => workspaceWithOwner(this.t));
+    return this.once('owner', () => workspaceWithOwner(this.t, 'owner', { session: 'direct' }));
   }
   async workspaceId(): Promise<string> {
     return (await this.owner()).workspaceId;
@@ -173,7 +174,7 @@ export class Tenant {
   member() {
     return this.once('member', async () => {
       const email = `member-${this.tag}@example.com`;
-      const userId = await createUser(this.t.ctx.db, email, PASSWORD, 'Member');
+      const userId = await createTestUser(this.t.ctx.db, email, 'Member');
       await addMember(this.t.ctx.db, await this.workspaceId(), userId, 'member');
       return { userId, email };
     });
