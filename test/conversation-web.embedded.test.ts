@@ -264,8 +264,12 @@ describe.skipIf(!hasChromium)('a conversation in the browser', { timeout: 120_00
         .poll(() => thread.getByRole('img', { name: `${label} ${refused}` }).count())
         .toBeGreaterThan(0);
     }
-    await bubble('Our shop front').getByRole('img', { name: `Image ${refused}` }).waitFor();
-    await bubble('Unboxing').getByRole('img', { name: `Video ${refused}` }).waitFor();
+    await bubble('Our shop front')
+      .getByRole('img', { name: `Image ${refused}` })
+      .waitFor();
+    await bubble('Unboxing')
+      .getByRole('img', { name: `Video ${refused}` })
+      .waitFor();
     await bubble('invoice-42.pdf').getByText('My invoice').waitFor();
 
     // Locations with a map link, shared contacts.
