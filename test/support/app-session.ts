@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../../src/db/db.js';
 import { sha256Hex } from '../../src/lib/hash.js';
-import { newId } from '../../src/lib/ids.js';
 import { hashPassword } from '../../src/modules/accounts/passwords.js';
 import { SESSION_COOKIE } from '../../src/modules/accounts/sessions.js';
-import { addMember, createOwnedWorkspace } from '../../src/modules/accounts/users.js';
+import { addMember, createOwnedWorkspace, insertUser } from '../../src/modules/accounts/users.js';
 import { createApiKey } from '../../src/modules/api-keys/create-api-key.js';
 import type { TestApp } from './app.js';
 
@@ -31,20 +30,13 @@ let n = 0;
 let passwordHash: Promise<string> | undefined;
 
 /**
- * A user whose password is PASSWORD, as createUser writes one, but with a hash made once per test
+ * A user whose password is PASSWORD, as createUser makes one, but with a hash made once per test
  * process: scrypt takes ~250 ms a call, which fixtures making hundreds of users cannot afford.
  * Sign-in still checks the password against the stored hash, so the user signs in as any other.
  */
 export async function createTestUser(db: Queryable, email: string, name = ''): Promise<string> {
   passwordHash ??= hashPassword(PASSWORD);
-  const id = newId('usr');
-  await db.query('INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, $4)', [
-    id,
-    email,
-    name,
-    await passwordHash,
-  ]);
-  return id;
+  return insertUser(db, email, await passwordHash, name);
 }
 
 export function sessionCookie(res: LightMyRequestResponse): string {

@@ -20,12 +20,22 @@ export async function userByEmail(db: Queryable, email: string): Promise<UserRow
 }
 
 export async function createUser(db: Queryable, email: string, password: string, name = ''): Promise<string> {
+  return insertUser(db, email, await hashPassword(password), name);
+}
+
+/** createUser with the password already hashed (hashPassword). */
+export async function insertUser(
+  db: Queryable,
+  email: string,
+  passwordHash: string,
+  name = '',
+): Promise<string> {
   const id = newId('usr');
   await db.query('INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, $4)', [
     id,
     email.trim(),
     name.trim(),
-    await hashPassword(password),
+    passwordHash,
   ]);
   return id;
 }

@@ -105,6 +105,22 @@ describe('GET /api/v1/conversations', () => {
       conversations: [{ ...conversation, assignee: { id: ws.ownerId, name: 'Owner' } }],
       next_cursor: null,
     });
+    // A day and an hour after the customer wrote, the window is closed; with no customer message, it
+    // never opened.
+    const window = async (lastInbound: string | null) => {
+      await t.ctx.db.query('UPDATE contacts SET last_inbound_at = $3 WHERE workspace_id = $1 AND id = $2', [
+        ws.workspaceId,
+        id,
+        lastInbound,
+      ]);
+      return (await ok(await ws.api('GET', `/conversations/${id}`))).conversation.window;
+    };
+    const wrote = new Date(Date.now() - 25 * 3_600_000).toISOString();
+    expect(await window(wrote)).toEqual({
+      open: false,
+      closes_at: new Date(Date.parse(wrote) + 24 * 3_600_000).toISOString(),
+    });
+    expect(await window(null)).toEqual({ open: false, closes_at: null });
   });
 
   it('filters by status (open covers pending) and by assignee', async () => {
