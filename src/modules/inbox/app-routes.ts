@@ -26,7 +26,6 @@ import {
   QuickReplyListResult,
   UnreadResult,
 } from './schemas.js';
-import { nextWake } from './snooze.js';
 import { unreadConversations } from './unread-count.js';
 
 /** The team inbox: conversations (state, assignee), internal notes and quick replies. */
@@ -51,8 +50,7 @@ export function registerAppInboxRoutes(app: RestApp): void {
         result: true as const,
         ...page,
         unread_conversations: await unreadConversations(db, s.workspaceId),
-        counts: cursor ? null : await inboxCounts(db, s.workspaceId, s.userId),
-        wakes_at: cursor ? null : await nextWake(db, s.workspaceId),
+        ...(cursor ? { counts: null, wakes_at: null } : await inboxCounts(db, s.workspaceId, s.userId)),
         limit,
       };
     },

@@ -1,6 +1,5 @@
 import { ApiError } from '../../api/errors.js';
 import type { Queryable } from '../../db/db.js';
-import { ISO } from '../contacts/list-contacts.js';
 import { requireConversation } from './api-conversations.js';
 import type { ConversationTags, SnoozeBody } from './label-schemas.js';
 import { conversationTags } from './labels.js';
@@ -43,17 +42,4 @@ export async function snoozeConversation(
   await requireConversation(db, workspaceId, contactId);
   await setSnooze(db, workspaceId, contactId, end);
   return conversationTags(db, workspaceId, contactId);
-}
-
-/**
- * When the workspace's next snoozed conversation wakes (null if none sleeps until a time): the open
- * lists read the clock, so the page reads them again then (conversations_snoozed serves it).
- */
-export async function nextWake(db: Queryable, workspaceId: string): Promise<string | null> {
-  const { rows } = await db.query<{ at: string | null }>(
-    `SELECT to_char(min(snoozed_until) AT TIME ZONE 'UTC', ${ISO}) AS at FROM conversations
-     WHERE workspace_id = $1 AND snoozed_until > now() AND snoozed_until <> 'infinity'`,
-    [workspaceId],
-  );
-  return rows[0]?.at ?? null;
 }
