@@ -151,7 +151,10 @@ describe('a stored MARKETING template whose contact opts out before it goes', ()
     await optOut(ws, phone);
 
     await retrySend(t.ctx, { workspaceId: ws.id, messageId: 'msg_abandonedutility' }, false);
-    expect((await message(ws, 'msg_abandonedutility')).status).toBe('accepted');
+    // Meta took it; the simulator's status webhooks may already have moved it on.
+    expect(['accepted', 'sent', 'delivered', 'read']).toContain(
+      (await message(ws, 'msg_abandonedutility')).status,
+    );
     expect(sentTo(phone)).toHaveLength(1);
   });
 

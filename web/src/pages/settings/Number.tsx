@@ -17,7 +17,8 @@ const numberChanged = () => invalidate('/templates');
 
 export function NumberSettings() {
   const { session } = useSession();
-  const info = useApi<NumberAnswer>('/number');
+  // Fetched anew whenever shown: a pause (Meta refusing a send) happens in the queue, not on this page.
+  const info = useApi<NumberAnswer>('/number', { staleTime: 0 });
   const { busy, error, run } = useAction();
   const [confirming, setConfirming] = useState(false);
   if (info.loading && !info.data) return <Loading />;
