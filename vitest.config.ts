@@ -41,6 +41,11 @@ export default defineConfig({
             ...(db === 'postgres' ? ['**/*.embedded.test.ts'] : []),
           ],
           env: { PARLEY_TEST_DB: db },
+          // A worker runs its files one after another in one process instead of a process each: a
+          // file no longer pays importing the server's modules again (1.4 to 2 s of CPU). The files
+          // keep no module state of their own (no vi.mock, fake timers or environment writes; what a
+          // test lowers, it restores), and the server's caches are keyed by ids no two files share.
+          isolate: false,
         },
       })),
       // A server's own tests start several Parley processes on one PostgreSQL, each with its pool:

@@ -72,6 +72,15 @@ export async function secondInstance(t: TestApp): Promise<TestApp> {
   return instanceOn({ db, url, drop: () => db.close() }, { queue: false });
 }
 
+// One logger per level for every app a test worker starts: files share a worker (isolate: false,
+// vitest.config.ts), and each logger hooks the process's exit.
+const loggers = new Map<string, ReturnType<typeof createLogger>>();
+function loggerAt(level: string) {
+  let log = loggers.get(level);
+  if (!log) loggers.set(level, (log = createLogger(level)));
+  return log;
+}
+
 async function instanceOn(database: TestDatabase, options: TestAppOptions): Promise<TestApp> {
   // Its own data directory (the media store's files), never the checkout's ./data.
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
@@ -89,7 +98,7 @@ async function instanceOn(database: TestDatabase, options: TestAppOptions): Prom
   });
   const runtime = await openRuntime(config, {
     role: options.role ?? 'all',
-    log: options.log ?? createLogger(config.logLevel),
+    log: options.log ?? loggerAt(config.logLevel),
     db: database.db,
     limiter: options.limiter,
     queue: options.queue ?? false,

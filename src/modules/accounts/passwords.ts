@@ -17,11 +17,17 @@ function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<
   );
 }
 
-/** `scrypt$N$r$p$salt$hash` (base64): the parameters travel with the hash, so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * `scrypt$N$r$p$salt$hash` (base64): the parameters travel with the hash, so they can be raised later
+ * (and the tests' users, made by the thousand, take cheaper ones: test/support/app-session.ts).
+ */
+export async function hashPassword(
+  password: string,
+  params: { N: number; r: number; p: number } = PARAMS,
+): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
