@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, onSessionEnded, queryClient, setCsrfToken } from './api';
+import { setTimeZone } from './i18n/format';
+import { applyLanguage } from './i18n/init';
+import { browserLanguage } from './i18n/languages';
 import { ForgotPasswordPage } from './pages/ForgotPassword';
 import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
@@ -23,6 +26,9 @@ export function App() {
     try {
       const s = await api<SessionAnswer>('GET', '/session');
       setCsrfToken(s.authenticated ? s.csrf_token : '');
+      if (s.authenticated) setTimeZone(s.workspace.time_zone);
+      // The person's choice, else the browser's: applied before the answer renders, so no English flashes.
+      await applyLanguage((s.authenticated && s.user.language) || browserLanguage(navigator.languages));
       // Another person or workspace (signed out, switched) must not see the last one's cached answers.
       const now = s.authenticated ? `${s.user.id} ${s.workspace.id}` : '';
       if (now !== who.current) void (now ? queryClient.resetQueries() : queryClient.clear());

@@ -1,5 +1,6 @@
 import { QueryClient, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { formatDateTime } from './i18n/format';
 
 export interface ApiErrorBody {
   code: string;
@@ -171,10 +172,9 @@ export function useApi<T>(path: string | null, options: LoadOptions<T> = {}): Lo
   };
 }
 
+/** A date and time in the person's language and the workspace's time zone (web/src/i18n/format.ts). */
 export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const d = new Date(value);
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(value);
 }
 
 export function timeAgo(value: string | null | undefined): string {
