@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AvailabilitySwitch } from './Availability';
 import { api } from './api';
 import { useHeadingFocusOnNavigate } from './heading-focus';
-import { formatNumber } from './i18n/format';
+import { useLocale } from './i18n/use-locale';
 import { LanguagePicker } from './LanguagePicker';
 import { useLiveInvalidation, useUnreadConversations } from './live';
 import { NotificationsBell } from './pages/inbox/NotificationsBell';
@@ -96,6 +96,7 @@ const ROUTES: Route[] = [
 export function Shell() {
   const { session, refresh } = useSession();
   const { t } = useTranslation('shell');
+  const { formatNumber } = useLocale();
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
