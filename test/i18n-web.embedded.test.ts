@@ -89,6 +89,17 @@ describe.skipIf(!hasChromium)('the app in the team’s language', { timeout: 240
     await lookAt('ar');
   });
 
+  it('marks a page not yet in the catalogs as English, left to right, inside the Arabic shell', async () => {
+    await page.locator('nav').getByRole('link', { name: ar.nav.contacts }).click();
+    await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+    const part = page.locator('main > .untranslated');
+    expect([await part.getAttribute('lang'), await part.getAttribute('dir')]).toEqual(['en', 'ltr']);
+    await page.locator('nav').getByRole('link', { name: ar.nav.settings }).click();
+    await page.getByRole('tab', { name: arSettings.tabs.plan }).click();
+    await page.getByRole('heading', { name: arSettings.plan.title }).waitFor();
+    expect(await page.locator('main .untranslated').count()).toBe(0);
+  });
+
   it('switches to Hindi from Arabic, left to right again', async () => {
     await page.getByLabel(ar.language.label).selectOption('hi');
     await expect.poll(html).toEqual({ lang: 'hi', dir: 'ltr' });

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AvailabilitySwitch } from './Availability';
 import { api } from './api';
 import { useHeadingFocusOnNavigate } from './heading-focus';
+import { Untranslated } from './i18n/Untranslated';
 import { useLocale } from './i18n/use-locale';
 import { LanguagePicker } from './LanguagePicker';
 import { useLiveInvalidation, useUnreadConversations } from './live';
@@ -48,6 +49,8 @@ const inSection = (href: string, path: string) =>
 interface Route {
   pattern: string;
   render: (params: Record<string, string>) => ReactNode;
+  /** Its page is in the catalogs; the others still show English (Untranslated). */
+  translated?: true;
 }
 
 const NAV = [
@@ -88,8 +91,8 @@ const ROUTES: Route[] = [
   { pattern: '/sequences/:id', render: (p) => <AutomationEditor key={p.id} kind="sequence" id={p.id} /> },
   { pattern: '/runs', render: () => <RunsPage /> },
   { pattern: '/runs/:id', render: (p) => <RunPage key={p.id} id={p.id!} /> },
-  { pattern: '/settings', render: () => <SettingsPage /> },
-  { pattern: '/settings/:tab', render: (p) => <SettingsPage tab={p.tab} /> },
+  { pattern: '/settings', render: () => <SettingsPage />, translated: true },
+  { pattern: '/settings/:tab', render: (p) => <SettingsPage tab={p.tab} />, translated: true },
 ];
 
 /** The signed-in app: sidebar (a drawer on phones), workspace switcher, the page for the path. */
@@ -137,7 +140,7 @@ export function Shell() {
   for (const r of ROUTES) {
     const params = match(r.pattern, path);
     if (params) {
-      content = r.render(params);
+      content = r.translated ? r.render(params) : <Untranslated>{r.render(params)}</Untranslated>;
       break;
     }
   }
@@ -227,7 +230,9 @@ export function Shell() {
               <div className="small muted">{t(`role.${session.role}`)}</div>
             </div>
           </div>
-          <NotificationsBell />
+          <Untranslated>
+            <NotificationsBell />
+          </Untranslated>
           <AvailabilitySwitch />
           <LanguagePicker />
           <button type="button" className="btn ghost small" onClick={() => void signOut()}>
