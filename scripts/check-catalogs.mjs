@@ -15,6 +15,7 @@ export const CONVERTED = [
   'web/src/Availability.tsx',
   'web/src/LanguagePicker.tsx',
   'web/src/i18n',
+  'web/src/pages/inbox/NotificationsBell.tsx',
   'web/src/pages/Settings.tsx',
   'web/src/pages/settings/Plan.tsx',
   'web/src/ui/Meter.tsx',

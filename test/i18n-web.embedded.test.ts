@@ -91,7 +91,7 @@ describe.skipIf(!hasChromium)('the app in the team’s language', { timeout: 240
 
   it('marks a page not yet in the catalogs as English, left to right, inside the Arabic shell', async () => {
     await page.locator('nav').getByRole('link', { name: ar.nav.contacts }).click();
-    await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+    await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
     const part = page.locator('main > .untranslated');
     expect([await part.getAttribute('lang'), await part.getAttribute('dir')]).toEqual(['en', 'ltr']);
     await page.locator('nav').getByRole('link', { name: ar.nav.settings }).click();

@@ -230,9 +230,7 @@ export function Shell() {
               <div className="small muted">{t(`role.${session.role}`)}</div>
             </div>
           </div>
-          <Untranslated>
-            <NotificationsBell />
-          </Untranslated>
+          <NotificationsBell />
           <AvailabilitySwitch />
           <LanguagePicker />
           <button type="button" className="btn ghost small" onClick={() => void signOut()}>

@@ -1,6 +1,6 @@
 import { QueryClient, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { formatDateTime } from './i18n/format';
+import { formatDateTime, timeAgo as relativeTime } from './i18n/format';
 
 export interface ApiErrorBody {
   code: string;
@@ -177,11 +177,7 @@ export function formatDate(value: string | null | undefined): string {
   return formatDateTime(value);
 }
 
+/** "5 min ago", in the person's language (web/src/i18n/format.ts). */
 export function timeAgo(value: string | null | undefined): string {
-  if (!value) return 'never';
-  const s = Math.round((Date.now() - new Date(value).getTime()) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86_400)} d ago`;
+  return relativeTime(value);
 }

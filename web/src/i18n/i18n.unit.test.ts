@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES as SERVER_LANGUAGES } from '../../../src/modules/accounts/languages';
-import { formatDateTime, formatMoney, formatNumber, setTimeZone } from './format';
+import { formatDateTime, formatMoney, formatNumber, setTimeZone, timeAgo } from './format';
 import { i18n } from './init';
 import { browserLanguage, directionOf, LANGUAGES } from './languages';
 
@@ -53,6 +53,24 @@ describe('the Intl helpers', () => {
     expect(i18n.t('test.rows' as never, { count: 1 })).toBe('1 row');
     expect(i18n.t('test.rows' as never, { count: 3 })).toBe('3 rows');
     expect(i18n.t('nav.inbox')).toBe('Bandeja de entrada');
+    await i18n.changeLanguage('en');
+  });
+
+  it('says how long ago as before in English, and with each language’s plural forms', async () => {
+    const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+    await i18n.changeLanguage('en');
+    expect(
+      [null, ago(5), ago(60), ago(5 * 60), ago(3 * 3600), ago(86_400), ago(4 * 86_400)].map(timeAgo),
+    ).toEqual(['never', 'just now', '1 min ago', '5 min ago', '3 h ago', '1 d ago', '4 d ago']);
+    await i18n.changeLanguage('ar');
+    expect([ago(60), ago(120), ago(3 * 60), ago(11 * 60)].map(timeAgo)).toEqual([
+      'قبل دقيقة',
+      'قبل دقيقتين',
+      `قبل ${formatNumber(3)} دقائق`,
+      `قبل ${formatNumber(11)} دقيقة`,
+    ]);
+    await i18n.changeLanguage('pt-BR');
+    expect([ago(86_400), ago(2 * 86_400)].map(timeAgo)).toEqual(['há 1 dia', 'há 2 dias']);
     await i18n.changeLanguage('en');
   });
 });
