@@ -142,6 +142,16 @@ const WALLS: Record<string, Wall> = {
       expect((await b.app('GET', '/session')).json().workspace.id).toBe(await b.workspaceId()),
   }),
 
+  // One person's own language: B's choice leaves A's as it was.
+  'PUT /me/language': async (a) => {
+    await a.app('PUT', '/me/language', { language: 'hi' });
+    return {
+      body: { language: 'ar' },
+      status: 200,
+      snapshot: async () => (await a.app('GET', '/session')).json().user.language,
+    };
+  },
+
   // Team
   'GET /team': async (a) => ({
     markers: [(await a.member()).email, (await a.invitation()).id],

@@ -166,6 +166,7 @@ const EXCLUDED: Record<string, string> = {
   'GET /events': "the app's live stream of changes; webhooks are the API's push",
   'GET /me/availability': TEAMMATE,
   'PUT /me/availability': TEAMMATE,
+  'PUT /me/language': TEAMMATE,
   'POST /conversations/:id/read': TEAMMATE,
   // A saved view is its author's (shared views are still theirs to change): a key is not a teammate.
   'GET /saved-views': TEAMMATE,

@@ -4,6 +4,7 @@ import { ApiError } from '../api/errors.js';
 import type { RestApp } from '../api/rest-app.js';
 import { registerAuthRoutes } from '../modules/accounts/auth-routes.js';
 import { registerPasswordResetRoutes } from '../modules/accounts/password-reset-routes.js';
+import { registerPreferenceRoutes } from '../modules/accounts/preference-routes.js';
 import { csrfMatches, currentSession, type Session } from '../modules/accounts/sessions.js';
 import { registerTeamRoutes } from '../modules/accounts/team-routes.js';
 import { registerAppApiKeyRoutes } from '../modules/api-keys/app-routes.js';
@@ -85,6 +86,7 @@ export async function appApi(app: RestApp): Promise<void> {
   });
 
   registerAuthRoutes(app);
+  registerPreferenceRoutes(app);
   registerPasswordResetRoutes(app);
   registerTeamRoutes(app);
   registerSettingsRoutes(app);

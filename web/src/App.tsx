@@ -1,5 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { api, onSessionEnded, queryClient, setCsrfToken } from './api';
+import { setTimeZone } from './i18n/format';
+import { applyLanguage } from './i18n/init';
+import { browserLanguage } from './i18n/languages';
+import { Untranslated } from './i18n/Untranslated';
 import { ForgotPasswordPage } from './pages/ForgotPassword';
 import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
@@ -23,6 +27,9 @@ export function App() {
     try {
       const s = await api<SessionAnswer>('GET', '/session');
       setCsrfToken(s.authenticated ? s.csrf_token : '');
+      if (s.authenticated) setTimeZone(s.workspace.time_zone);
+      // The person's choice, else the browser's: applied before the answer renders, so no English flashes.
+      await applyLanguage((s.authenticated && s.user.language) || browserLanguage(navigator.languages));
       // Another person or workspace (signed out, switched) must not see the last one's cached answers.
       const now = s.authenticated ? `${s.user.id} ${s.workspace.id}` : '';
       if (now !== who.current) void (now ? queryClient.resetQueries() : queryClient.clear());
@@ -53,18 +60,24 @@ export function App() {
       </div>
     );
   }
-  const invite = match('/invite/:token', path);
-  if (invite?.token) return <InvitePage token={invite.token} onDone={refresh} />;
-  const reset = match('/reset-password/:token', path);
-  if (reset?.token) return <ResetPasswordPage token={reset.token} onDone={refresh} />;
-  if (!answer.authenticated) {
-    if (answer.needs_setup) return <SetupPage onDone={refresh} />;
-    if (path === '/forgot-password') return <ForgotPasswordPage sendsMail={answer.sends_mail} />;
-    return <LoginPage onDone={refresh} />;
-  }
+  const outside = outsidePage(answer, path, refresh);
+  // The pages before sign-in are not in the catalogs yet (issue 34).
+  if (outside || !answer.authenticated) return <Untranslated>{outside}</Untranslated>;
   return (
     <SessionContext.Provider value={{ session: answer, refresh }}>
       <Shell />
     </SessionContext.Provider>
   );
+}
+
+/** The page for a path outside the signed-in app: an invitation, a reset link, setup, sign-in. */
+function outsidePage(answer: SessionAnswer, path: string, refresh: () => Promise<void>): ReactNode {
+  const invite = match('/invite/:token', path);
+  if (invite?.token) return <InvitePage token={invite.token} onDone={refresh} />;
+  const reset = match('/reset-password/:token', path);
+  if (reset?.token) return <ResetPasswordPage token={reset.token} onDone={refresh} />;
+  if (answer.authenticated) return null;
+  if (answer.needs_setup) return <SetupPage onDone={refresh} />;
+  if (path === '/forgot-password') return <ForgotPasswordPage sendsMail={answer.sends_mail} />;
+  return <LoginPage onDone={refresh} />;
 }

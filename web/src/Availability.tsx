@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { api, useApi } from './api';
 import type { AvailabilityAnswer } from './server-types';
 import { ErrorNote } from './ui/ErrorNote';
@@ -5,6 +6,7 @@ import { useAction } from './ui/use-action';
 
 /** The person's own availability: online gets them new conversations of their teams, away does not. */
 export function AvailabilitySwitch() {
+  const { t } = useTranslation('shell');
   const me = useApi<AvailabilityAnswer>('/me/availability');
   const { busy, error, run } = useAction();
   if (!me.data) return null;
@@ -18,12 +20,14 @@ export function AvailabilitySwitch() {
           type="checkbox"
           role="switch"
           aria-checked={online}
-          aria-label="Available for new conversations"
+          aria-label={t('availability.label')}
           checked={online}
           disabled={busy}
           onChange={(e) => void set(e.target.checked)}
         />{' '}
-        <span data-testid="my-availability">{online ? 'Online' : 'Away'}</span>
+        <span data-testid="my-availability">
+          {online ? t('availability.online') : t('availability.away')}
+        </span>
       </label>
       {error && <ErrorNote message={error} />}
     </div>

@@ -1,7 +1,11 @@
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { AvailabilitySwitch } from './Availability';
 import { api } from './api';
 import { useHeadingFocusOnNavigate } from './heading-focus';
+import { Untranslated } from './i18n/Untranslated';
+import { useLocale } from './i18n/use-locale';
+import { LanguagePicker } from './LanguagePicker';
 import { useLiveInvalidation, useUnreadConversations } from './live';
 import { NotificationsBell } from './pages/inbox/NotificationsBell';
 import { Link, match, navigate, useLocation } from './router';
@@ -45,20 +49,22 @@ const inSection = (href: string, path: string) =>
 interface Route {
   pattern: string;
   render: (params: Record<string, string>) => ReactNode;
+  /** Its page is in the catalogs; the others still show English (Untranslated). */
+  translated?: true;
 }
 
 const NAV = [
-  { href: '/', label: 'Home', icon: '⌂' },
-  { href: '/contacts', label: 'Contacts', icon: '◎' },
-  { href: '/leads', label: 'Leads', icon: '◉' },
-  { href: '/messages', label: 'Inbox', icon: '✉' },
-  { href: '/templates', label: 'Templates', icon: '▤' },
-  { href: '/broadcasts', label: 'Broadcasts', icon: '✺' },
-  { href: '/forms', label: 'Forms', icon: '☰' },
-  { href: '/flows', label: 'Flows', icon: '⟳' },
-  { href: '/sequences', label: 'Sequences', icon: '⇶' },
-  { href: '/settings', label: 'Settings', icon: '⚙' },
-];
+  { href: '/', label: 'nav.home', icon: '⌂' },
+  { href: '/contacts', label: 'nav.contacts', icon: '◎' },
+  { href: '/leads', label: 'nav.leads', icon: '◉' },
+  { href: '/messages', label: 'nav.inbox', icon: '✉' },
+  { href: '/templates', label: 'nav.templates', icon: '▤' },
+  { href: '/broadcasts', label: 'nav.broadcasts', icon: '✺' },
+  { href: '/forms', label: 'nav.forms', icon: '☰' },
+  { href: '/flows', label: 'nav.flows', icon: '⟳' },
+  { href: '/sequences', label: 'nav.sequences', icon: '⇶' },
+  { href: '/settings', label: 'nav.settings', icon: '⚙' },
+] as const;
 
 const ROUTES: Route[] = [
   { pattern: '', render: () => <HomePage /> },
@@ -85,13 +91,15 @@ const ROUTES: Route[] = [
   { pattern: '/sequences/:id', render: (p) => <AutomationEditor key={p.id} kind="sequence" id={p.id} /> },
   { pattern: '/runs', render: () => <RunsPage /> },
   { pattern: '/runs/:id', render: (p) => <RunPage key={p.id} id={p.id!} /> },
-  { pattern: '/settings', render: () => <SettingsPage /> },
-  { pattern: '/settings/:tab', render: (p) => <SettingsPage tab={p.tab} /> },
+  { pattern: '/settings', render: () => <SettingsPage />, translated: true },
+  { pattern: '/settings/:tab', render: (p) => <SettingsPage tab={p.tab} />, translated: true },
 ];
 
 /** The signed-in app: sidebar (a drawer on phones), workspace switcher, the page for the path. */
 export function Shell() {
   const { session, refresh } = useSession();
+  const { t } = useTranslation('shell');
+  const { formatNumber } = useLocale();
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -107,10 +115,11 @@ export function Shell() {
   }, [menuOpen]);
   useHeadingFocusOnNavigate(path);
   // The tab names the section, so a row of Parley tabs can be told apart.
-  const section = NAV.find((n) => inSection(n.href, path))?.label ?? 'Nothing here';
+  const nav = NAV.find((n) => inSection(n.href, path));
+  const section = nav ? t(nav.label) : t('notFound.title');
   useEffect(() => {
-    document.title = `${section} · Parley`;
-  }, [section]);
+    document.title = t('tabTitle', { section });
+  }, [section, t]);
   const unread = useUnreadConversations();
   useUnreadTitle(unread, path);
   useLiveInvalidation(['contact', 'refresh'], '/contacts');
@@ -118,20 +127,20 @@ export function Shell() {
   let content: ReactNode = (
     <Empty
       icon="?"
-      title="Nothing here"
+      title={t('notFound.title')}
       action={
         <Link href="/contacts" className="btn">
-          Go to contacts
+          {t('notFound.action')}
         </Link>
       }
     >
-      This address does not match a page of the app.
+      {t('notFound.body')}
     </Empty>
   );
   for (const r of ROUTES) {
     const params = match(r.pattern, path);
     if (params) {
-      content = r.render(params);
+      content = r.translated ? r.render(params) : <Untranslated>{r.render(params)}</Untranslated>;
       break;
     }
   }
@@ -148,14 +157,14 @@ export function Shell() {
   return (
     <div className={menuOpen ? 'shell menu-open' : 'shell'}>
       <a href="#main" className="skip-link">
-        Skip to content
+        {t('skipToContent')}
       </a>
       <header className="topbar">
         <button
           ref={menuButton}
           type="button"
           className="btn ghost icon"
-          aria-label="Menu"
+          aria-label={t('menu')}
           aria-expanded={menuOpen}
           onClick={() => setMenuOpen(!menuOpen)}
         >
@@ -165,23 +174,23 @@ export function Shell() {
           <span className="logo" aria-hidden="true" /> Parley
         </span>
       </header>
-      <aside className="sidebar" aria-label="Main">
+      <aside className="sidebar" aria-label={t('nav.main')}>
         <div className="brand sidebar-brand">
           <span className="logo" aria-hidden="true" /> Parley
         </div>
         {session.workspaces.length > 1 ? (
           <label className="ws-switch">
-            <span className="sr-only">Workspace</span>
+            <span className="sr-only">{t('workspace')}</span>
             <select value={session.workspace.id} onChange={(e) => void switchTo(e.target.value)}>
               {session.workspaces.map((w) => (
-                <option key={w.id} value={w.id}>
+                <option key={w.id} value={w.id} dir="auto">
                   {w.name}
                 </option>
               ))}
             </select>
           </label>
         ) : (
-          <div className="ws-name" title={session.workspace.name}>
+          <div className="ws-name" title={session.workspace.name} dir="auto">
             {session.workspace.name}
           </div>
         )}
@@ -199,10 +208,10 @@ export function Shell() {
                 <span className="nav-icon" aria-hidden="true">
                   {n.icon}
                 </span>
-                {n.label}
+                {t(n.label)}
                 {n.href === '/messages' && unread > 0 && (
                   <span className="nav-badge" aria-hidden="true">
-                    {unread > 99 ? '99+' : unread}
+                    {unread > 99 ? t('nav.overflow', { max: 99 }) : formatNumber(unread)}
                   </span>
                 )}
               </Link>
@@ -215,21 +224,24 @@ export function Shell() {
               {(session.user.name || session.user.email).slice(0, 1).toUpperCase()}
             </div>
             <div className="me-text">
-              <div className="me-name">{session.user.name || session.user.email}</div>
-              <div className="small muted">{session.role}</div>
+              <div className="me-name">
+                <bdi>{session.user.name || session.user.email}</bdi>
+              </div>
+              <div className="small muted">{t(`role.${session.role}`)}</div>
             </div>
           </div>
           <NotificationsBell />
           <AvailabilitySwitch />
+          <LanguagePicker />
           <button type="button" className="btn ghost small" onClick={() => void signOut()}>
-            Sign out
+            {t('signOut')}
           </button>
         </div>
       </aside>
       <button
         type="button"
         className="scrim"
-        aria-label="Close menu"
+        aria-label={t('closeMenu')}
         tabIndex={-1}
         onClick={() => setMenuOpen(false)}
       />

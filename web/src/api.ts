@@ -1,5 +1,6 @@
 import { QueryClient, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { formatDateTime, timeAgo as relativeTime } from './i18n/format';
 
 export interface ApiErrorBody {
   code: string;
@@ -171,17 +172,12 @@ export function useApi<T>(path: string | null, options: LoadOptions<T> = {}): Lo
   };
 }
 
+/** A date and time in the person's language and the workspace's time zone (web/src/i18n/format.ts). */
 export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const d = new Date(value);
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(value);
 }
 
+/** "5 min ago", in the person's language (web/src/i18n/format.ts). */
 export function timeAgo(value: string | null | undefined): string {
-  if (!value) return 'never';
-  const s = Math.round((Date.now() - new Date(value).getTime()) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86_400)} d ago`;
+  return relativeTime(value);
 }

@@ -1,10 +1,12 @@
 import { createContext, useContext } from 'react';
+import type { Language } from './i18n/languages';
 
 export interface AppSession {
   authenticated: true;
   csrf_token: string;
-  user: { id: string; email: string; name: string };
-  workspace: { id: string; name: string; default_country_code: string | null };
+  /** language: the one the person chose (null: their browser's). */
+  user: { id: string; email: string; name: string; language: Language | null };
+  workspace: { id: string; name: string; default_country_code: string | null; time_zone: string };
   role: 'owner' | 'admin' | 'member';
   can_manage: boolean;
   workspaces: { id: string; name: string; role: string }[];

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { NameText, Text, Timestamp } from '../../api/schema.js';
 import { FIELD_LIMITS } from '../../lib/field-limits.js';
+import { LANGUAGES, type Language } from './languages.js';
 
 export const Email = Text({ minLength: 3, maxLength: FIELD_LIMITS.email, format: 'email' });
 export const Password = Text({ minLength: 10, maxLength: FIELD_LIMITS.password });
@@ -109,4 +110,20 @@ export const NewInvitationResult = Type.Object({
   url: Type.String(),
   /** Whether the link was also sent to the address by e-mail. */
   emailed: Type.Boolean(),
+});
+
+const LanguageCode = Type.Unsafe<Language>(Type.Union(LANGUAGES.map((l) => Type.Literal(l))));
+
+export const LanguageBody = Type.Object(
+  {
+    language: Type.Union([LanguageCode, Type.Null()], {
+      description: "One of the web app's languages; null follows the browser's language",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const LanguageResult = Type.Object({
+  result: Type.Literal(true),
+  language: Type.Union([LanguageCode, Type.Null()]),
 });

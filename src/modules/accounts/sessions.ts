@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { safeEqual } from '../../lib/constant-time.js';
 import { sha256Hex } from '../../lib/hash.js';
+import type { Language } from './languages.js';
 import { countAttempts } from './login-throttle.js';
 import type { Role } from './roles.js';
 
@@ -22,9 +23,12 @@ export interface Session {
   userId: string;
   email: string;
   name: string;
+  /** The web app's language the person chose; null follows their browser. */
+  language: Language | null;
   workspaceId: string;
   workspaceName: string;
   defaultCountryCode: string | null;
+  timeZone: string;
   role: Role;
   /** Sent back by the browser in `x-parley-csrf` on every state-changing request. */
   csrfToken: string;
@@ -83,13 +87,16 @@ export async function currentSession(ctx: AppContext, request: FastifyRequest): 
     user_id: string;
     email: string;
     name: string;
+    language: Language | null;
     workspace_id: string;
     workspace_name: string;
     default_country_code: string | null;
+    time_zone: string;
     role: Role;
     renew: boolean;
   }>(
-    `SELECT s.user_id, u.email, u.name, s.workspace_id, w.name AS workspace_name, w.default_country_code, m.role,
+    `SELECT s.user_id, u.email, u.name, u.language, s.workspace_id, w.name AS workspace_name, w.default_country_code,
+       w.time_zone, m.role,
        s.expires_at < now() + make_interval(days => $2) AS renew
      FROM sessions s
      JOIN users u ON u.id = s.user_id
@@ -111,9 +118,11 @@ export async function currentSession(ctx: AppContext, request: FastifyRequest): 
     userId: row.user_id,
     email: row.email,
     name: row.name,
+    language: row.language,
     workspaceId: row.workspace_id,
     workspaceName: row.workspace_name,
     defaultCountryCode: row.default_country_code,
+    timeZone: row.time_zone,
     role: row.role,
     csrfToken: csrfTokenFor(ctx, tokenHash),
   };

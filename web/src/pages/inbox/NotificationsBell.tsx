@@ -1,7 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Static } from 'typebox';
 import type { NotificationList } from '../../../../src/modules/inbox/notifications';
 import { api, timeAgo } from '../../api';
+import { useLocale } from '../../i18n/use-locale';
+import { withElements } from '../../i18n/with-elements';
 import './mentions.css';
 import { useLiveReload } from '../../live';
 import { navigate } from '../../router';
@@ -15,6 +18,8 @@ const PAGE = 20;
  * which conversation, when). Opening one goes to its conversation and marks it read. Kept live.
  */
 export function NotificationsBell() {
+  const { t } = useTranslation('shell');
+  const { formatNumber } = useLocale();
   const [data, setData] = useState<Notifications | null>(null);
   const [open, setOpen] = useState(false);
   const bell = useRef<HTMLButtonElement>(null);
@@ -78,37 +83,49 @@ export function NotificationsBell() {
         aria-controls="notifications-panel"
         onClick={() => setOpen(!open)}
       >
-        <span aria-hidden="true">@</span> Mentions
+        <span aria-hidden="true">@</span> {t('mentions.title')}
         {unread > 0 && (
           <span className="nav-badge">
-            {unread > 99 ? '99+' : unread}
-            <span className="sr-only"> unread</span>
+            <span aria-hidden="true">
+              {unread > 99 ? t('nav.overflow', { max: 99 }) : formatNumber(unread)}
+            </span>
+            <span className="sr-only"> {t('mentions.unread', { count: unread })}</span>
           </span>
         )}
       </button>
       {open && (
-        <section id="notifications-panel" className="notifications-panel" aria-label="Mentions">
+        <section id="notifications-panel" className="notifications-panel" aria-label={t('mentions.title')}>
           <div className="notifications-head">
-            <h2 className="small">Mentions</h2>
+            <h2 className="small">{t('mentions.title')}</h2>
             {unread > 0 && (
               <button type="button" className="btn ghost small" onClick={() => void read({ all: true })}>
-                Mark all read
+                {t('mentions.markAllRead')}
               </button>
             )}
           </div>
-          {data && data.notifications.length === 0 && (
-            <p className="small muted">Nobody has mentioned you yet.</p>
-          )}
+          {data && data.notifications.length === 0 && <p className="small muted">{t('mentions.none')}</p>}
           <ul className="notifications-list">
             {shown.map((n) => (
               <li key={n.id} className={n.read_at ? undefined : 'unread'}>
                 <button type="button" className="notification" onClick={() => openOne(n)}>
                   <span>
-                    <strong>{n.author_name}</strong> mentioned you in{' '}
-                    <strong>{n.contact_name ?? 'a conversation'}</strong>
-                    {!n.read_at && <span className="sr-only"> (unread)</span>}
+                    {n.contact_name === null
+                      ? withElements((v) => t('mentions.mentionedInAConversation', { author: v.author }), {
+                          author: <Name>{n.author_name}</Name>,
+                        })
+                      : withElements(
+                          (v) =>
+                            t('mentions.mentionedIn', { author: v.author, conversation: v.conversation }),
+                          {
+                            author: <Name>{n.author_name}</Name>,
+                            conversation: <Name>{n.contact_name}</Name>,
+                          },
+                        )}
+                    {!n.read_at && <span className="sr-only"> {t('mentions.unreadNotice')}</span>}
                   </span>
-                  <span className="small muted truncate">{n.excerpt}</span>
+                  <span className="small muted truncate" dir="auto">
+                    {n.excerpt}
+                  </span>
                   <span className="small muted">{timeAgo(n.created_at)}</span>
                 </button>
               </li>
@@ -121,11 +138,20 @@ export function NotificationsBell() {
               disabled={loadingOlder}
               onClick={() => void loadOlder()}
             >
-              {loadingOlder ? 'Loading…' : 'Older mentions'}
+              {loadingOlder ? t('mentions.loading') : t('mentions.older')}
             </button>
           )}
         </section>
       )}
     </div>
+  );
+}
+
+/** A person's or customer's name in a sentence: bold, and isolated, so an Arabic name keeps its direction in English text and the reverse. */
+function Name({ children }: { children: string }) {
+  return (
+    <strong>
+      <bdi>{children}</bdi>
+    </strong>
   );
 }

@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api';
+import { withElements } from '../../i18n/with-elements';
 import type { Usage } from '../../server-types';
 import { Badge } from '../../ui/Badge';
 import { Card } from '../../ui/Card';
@@ -7,28 +9,31 @@ import { Loading } from '../../ui/Loading';
 import { Meter } from '../../ui/Meter';
 
 export function PlanSettings() {
+  const { t } = useTranslation('settings');
   const usage = useApi<Usage>('/usage');
   if (usage.loading && !usage.data) return <Loading />;
   if (usage.error || !usage.data)
-    return <ErrorNote message={usage.error ?? 'Not found'} onRetry={usage.reload} />;
+    return <ErrorNote message={usage.error ?? t('plan.notFound')} onRetry={usage.reload} />;
   const u = usage.data;
   return (
     <Card
-      title="Plan and usage"
-      description="Limits reset on the first of each month (UTC); contacts count for as long as they exist."
+      title={t('plan.title')}
+      description={t('plan.description')}
       actions={<Badge tone="violet">{u.plan}</Badge>}
     >
       <div className="stack">
-        <Meter label="Contacts" used={u.contacts.used} limit={u.contacts.limit} />
+        <Meter label={t('plan.contacts')} used={u.contacts.used} limit={u.contacts.limit} />
         <Meter
-          label="Messages this month"
+          label={t('plan.messages')}
           used={u.messages_this_month.used}
           limit={u.messages_this_month.limit}
         />
-        <Meter label="Leads this month" used={u.leads_this_month.used} limit={u.leads_this_month.limit} />
+        <Meter label={t('plan.leads')} used={u.leads_this_month.used} limit={u.leads_this_month.limit} />
       </div>
       <p className="small muted">
-        The server's operator changes plans with <code>parley plan set</code>.
+        {withElements((values) => t('plan.operator', { command: values.command }), {
+          command: <code>parley plan set</code>,
+        })}
       </p>
     </Card>
   );

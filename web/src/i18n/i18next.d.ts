@@ -1,0 +1,12 @@
+import 'i18next';
+import type settings from './locales/en/settings.json';
+import type shell from './locales/en/shell.json';
+
+// Keys are checked against the English catalogs at compile time; ICU's braces are not i18next's.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'shell';
+    parseInterpolation: false;
+    resources: { shell: typeof shell; settings: typeof settings };
+  }
+}
