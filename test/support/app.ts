@@ -76,8 +76,8 @@ export async function secondInstance(t: TestApp): Promise<TestApp> {
 // vitest.config.ts), and each logger hooks the process's exit.
 const loggers = new Map<string, ReturnType<typeof createLogger>>();
 function loggerAt(level: string) {
-  let log = loggers.get(level);
-  if (!log) loggers.set(level, (log = createLogger(level)));
+  const log = loggers.get(level) ?? createLogger(level);
+  loggers.set(level, log);
   return log;
 }
 
