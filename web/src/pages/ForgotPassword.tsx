@@ -23,7 +23,7 @@ export function ForgotPasswordPage({ sendsMail }: { sendsMail: boolean }) {
     return (
       <AuthLayout title={t('forgot.title')}>
         <p>
-          {withElements((values) => t('forgot.noMail', values), {
+          {withElements((values) => t('forgot.noMail', { command: values.command }), {
             command: <code dir="ltr">parley user reset-password --email your@address</code>,
           })}
         </p>
@@ -35,7 +35,7 @@ export function ForgotPasswordPage({ sendsMail }: { sendsMail: boolean }) {
     return (
       <AuthLayout title={t('forgot.checkTitle')}>
         <p role="status">
-          {withElements((values) => t('forgot.sent', values), {
+          {withElements((values) => t('forgot.sent', { email: values.email }), {
             email: (
               <strong>
                 <bdi>{email}</bdi>

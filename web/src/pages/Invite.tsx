@@ -44,7 +44,7 @@ export function InvitePage({ token, onDone }: { token: string; onDone: () => Pro
   return (
     <AuthLayout
       title={t('invite.join', { workspace: i.workspace_name })}
-      subtitle={withElements((values) => t('invite.invitedAs', values), {
+      subtitle={withElements((values) => t('invite.invitedAs', { role: values.role, email: values.email }), {
         role: <strong>{t(`role.${i.role}`, { ns: 'shell' })}</strong>,
         email: <bdi>{i.email}</bdi>,
       })}
