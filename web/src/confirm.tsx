@@ -80,7 +80,7 @@ export function ArchivedToggle({ value, onChange }: { value: boolean; onChange: 
 }
 
 /** What can be archived: the confirmation names it, each language with its own words and grammar. */
-export type Archivable = 'form' | 'template' | 'lead' | 'flow' | 'sequence';
+type Archivable = 'form' | 'template' | 'lead' | 'flow' | 'sequence';
 
 /**
  * Archive (after a confirmation saying what stops) or restore one thing through
