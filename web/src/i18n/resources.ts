@@ -24,12 +24,13 @@ import ptBRSettings from './locales/pt-BR/settings.json';
 import ptBRShell from './locales/pt-BR/shell.json';
 import ptBRUi from './locales/pt-BR/ui.json';
 
-interface Catalogs {
+// A type, not an interface: i18next's Resource wants an index signature, which only a type alias gives implicitly.
+type Catalogs = {
   shell: typeof enShell;
   settings: typeof enSettings;
   ui: typeof enUi;
   auth: typeof enAuth;
-}
+};
 
 /**
  * Every catalog, bundled: a few kilobytes per language, so switching needs no request.
