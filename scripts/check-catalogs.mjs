@@ -11,14 +11,27 @@ import { IntlMessageFormat } from 'intl-messageformat';
 import ts from 'typescript';
 
 export const CONVERTED = [
+  'web/src/App.tsx',
   'web/src/Shell.tsx',
   'web/src/Availability.tsx',
   'web/src/LanguagePicker.tsx',
+  'web/src/confirm.tsx',
   'web/src/i18n',
+  'web/src/list.tsx',
+  'web/src/main.tsx',
+  'web/src/pages/AuthForm.tsx',
+  'web/src/pages/AuthLayout.tsx',
+  'web/src/pages/EmailField.tsx',
+  'web/src/pages/ForgotPassword.tsx',
+  'web/src/pages/Invite.tsx',
+  'web/src/pages/Login.tsx',
+  'web/src/pages/NewPasswordField.tsx',
+  'web/src/pages/ResetPassword.tsx',
+  'web/src/pages/Setup.tsx',
   'web/src/pages/inbox/NotificationsBell.tsx',
   'web/src/pages/Settings.tsx',
   'web/src/pages/settings/Plan.tsx',
-  'web/src/ui/Meter.tsx',
+  'web/src/ui',
 ];
 
 /** Words that stay as they are in every language: the product's name. */

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import arAuth from '../web/src/i18n/locales/ar/auth.json' with { type: 'json' };
 import arSettings from '../web/src/i18n/locales/ar/settings.json' with { type: 'json' };
 import ar from '../web/src/i18n/locales/ar/shell.json' with { type: 'json' };
 import en from '../web/src/i18n/locales/en/shell.json' with { type: 'json' };
@@ -57,6 +58,37 @@ describe.skipIf(!hasChromium)('the app in the team’s language', { timeout: 240
     await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1280, height: 800 });
   };
+
+  it('shows the pages before sign-in in the browser’s language: Arabic, right to left, then the app in it', async () => {
+    const context = await running.browser.newContext({
+      locale: 'ar',
+      viewport: { width: 1280, height: 800 },
+    });
+    const theirs = await context.newPage();
+    theirs.setDefaultTimeout(15_000);
+    const theirHtml = () =>
+      theirs.evaluate('({ lang: document.documentElement.lang, dir: document.documentElement.dir })');
+    await theirs.goto(base);
+    await theirs.getByRole('heading', { name: arAuth.login.title }).waitFor();
+    expect(await theirHtml()).toEqual({ lang: 'ar', dir: 'rtl' });
+    expect(await theirs.locator('.untranslated').count()).toBe(0);
+    expect(await theirs.title()).toBe(`${arAuth.login.title} · Parley`);
+    expect(await axeProblems(theirs, 'ar, sign-in')).toEqual([]);
+    await screenshot(theirs, 'i18n-ar-sign-in');
+    // This server sends no mail: the way to a reset link, the command left to right inside the Arabic sentence.
+    await theirs.getByRole('link', { name: arAuth.login.forgot }).click();
+    await theirs.getByRole('heading', { name: arAuth.forgot.title }).waitFor();
+    expect(await theirs.locator('main code').getAttribute('dir')).toBe('ltr');
+    expect(await axeProblems(theirs, 'ar, forgot password')).toEqual([]);
+    await theirs.getByRole('link', { name: arAuth.backToSignIn }).click();
+    await theirs.getByLabel(arAuth.email).fill('asha@example.com');
+    await theirs.getByLabel(arAuth.password).fill('a long enough password');
+    await theirs.getByRole('button', { name: arAuth.login.submit }).click();
+    // No language chosen yet: the app stays in the browser's.
+    await theirs.locator('nav').getByRole('link', { name: ar.nav.inbox }).waitFor();
+    expect(await theirHtml()).toEqual({ lang: 'ar', dir: 'rtl' });
+    await context.close();
+  });
 
   let english: string[];
 

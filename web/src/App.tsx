@@ -3,7 +3,6 @@ import { api, onSessionEnded, queryClient, setCsrfToken } from './api';
 import { setTimeZone } from './i18n/format';
 import { applyLanguage } from './i18n/init';
 import { browserLanguage } from './i18n/languages';
-import { Untranslated } from './i18n/Untranslated';
 import { ForgotPasswordPage } from './pages/ForgotPassword';
 import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
@@ -61,8 +60,7 @@ export function App() {
     );
   }
   const outside = outsidePage(answer, path, refresh);
-  // The pages before sign-in are not in the catalogs yet (issue 34).
-  if (outside || !answer.authenticated) return <Untranslated>{outside}</Untranslated>;
+  if (outside || !answer.authenticated) return outside;
   return (
     <SessionContext.Provider value={{ session: answer, refresh }}>
       <Shell />

@@ -1,6 +1,7 @@
 import { QueryClient, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { formatDateTime, timeAgo as relativeTime } from './i18n/format';
+import { i18n } from './i18n/init';
 
 export interface ApiErrorBody {
   code: string;
@@ -51,6 +52,15 @@ export function collectionOf(path: string): string {
   return `/${path.split(/[/?]/)[1] ?? ''}`;
 }
 
+// The app's own words when the server's are missing, in the person's language; the server's messages stay as sent.
+function unreachable(): ApiFailure {
+  return new ApiFailure(0, { code: 'network', message: i18n.t('api.unreachable', { ns: 'ui' }) });
+}
+
+function answered(status: number): ApiErrorBody {
+  return { code: 'http_error', message: i18n.t('api.answered', { ns: 'ui', status: String(status) }) };
+}
+
 let csrfToken = '';
 let onSignedOut: () => void = () => {};
 
@@ -81,14 +91,11 @@ export async function api<T = Record<string, unknown>>(
       body: body === undefined ? null : JSON.stringify(body),
     });
   } catch {
-    throw new ApiFailure(0, {
-      code: 'network',
-      message: 'The server cannot be reached; check your connection',
-    });
+    throw unreachable();
   }
   const json = (await res.json().catch(() => null)) as { error?: ApiErrorBody } | null;
   if (!res.ok) {
-    const error = json?.error ?? { code: 'http_error', message: `The server answered ${res.status}` };
+    const error = json?.error ?? answered(res.status);
     if (res.status === 401 && path !== '/login' && path !== '/invitations/accept') onSignedOut();
     throw new ApiFailure(res.status, error);
   }
@@ -115,17 +122,10 @@ export async function upload<T>(path: string, file: Blob | FormData, contentType
       body: file,
     });
   } catch {
-    throw new ApiFailure(0, {
-      code: 'network',
-      message: 'The server cannot be reached; check your connection',
-    });
+    throw unreachable();
   }
   const json = (await res.json().catch(() => null)) as { error?: ApiErrorBody } | null;
-  if (!res.ok)
-    throw new ApiFailure(
-      res.status,
-      json?.error ?? { code: 'http_error', message: `The server answered ${res.status}` },
-    );
+  if (!res.ok) throw new ApiFailure(res.status, json?.error ?? answered(res.status));
   void invalidate(collectionOf(path));
   return json as T;
 }

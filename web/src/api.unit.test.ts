@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiFailure, api, collectionOf, invalidate, onSessionEnded, queryClient, shouldRetry } from './api';
+import { i18n } from './i18n/init';
 
 const PATHS = ['/contacts', '/contacts?q=ann', '/contacts/c_1', '/contactsx', '/leads', '/team'];
 
@@ -70,6 +71,47 @@ describe('a 401', () => {
     expect(ended).not.toHaveBeenCalled();
     await expect(api('GET', '/workspace')).rejects.toThrow('Sign in');
     expect(ended).toHaveBeenCalledOnce();
+  });
+});
+
+describe('the app’s own words for a failure', () => {
+  it('are English as before, in the person’s language otherwise; the server’s message stays as sent', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    await expect(api('GET', '/contacts')).rejects.toThrow(
+      'The server cannot be reached; check your connection',
+    );
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>Bad gateway</html>', { status: 502 })),
+    );
+    await expect(api('GET', '/contacts')).rejects.toThrow('The server answered 502');
+    await i18n.changeLanguage('es');
+    await expect(api('GET', '/contacts')).rejects.toThrow('El servidor respondió con el código 502');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    await expect(api('GET', '/contacts')).rejects.toThrow(
+      'No se puede conectar con el servidor; revisa tu conexión',
+    );
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ error: { code: 'not_found', message: 'Contact not found' } }), {
+            status: 404,
+          }),
+      ),
+    );
+    await expect(api('GET', '/contacts/c_1')).rejects.toThrow('Contact not found');
+    await i18n.changeLanguage('en');
   });
 });
 

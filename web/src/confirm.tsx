@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api } from './api';
 import { ErrorNote } from './ui/ErrorNote';
 import { Modal } from './ui/Modal';
@@ -22,6 +23,7 @@ export function ConfirmButton({
   small?: boolean;
   onConfirm: () => Promise<unknown>;
 }) {
+  const { t } = useTranslation('ui');
   const [open, setOpen] = useState(false);
   const action = useAction();
   const confirm = () =>
@@ -48,7 +50,7 @@ export function ConfirmButton({
             {action.error && <ErrorNote message={action.error} />}
             <div className="row">
               <button type="button" className="btn" onClick={() => setOpen(false)}>
-                Cancel
+                {t('cancel')}
               </button>
               <button
                 type="button"
@@ -68,13 +70,17 @@ export function ConfirmButton({
 
 /** "Show archived": lists show either the archived things or the others. */
 export function ArchivedToggle({ value, onChange }: { value: boolean; onChange: (v: boolean) => void }) {
+  const { t } = useTranslation('ui');
   return (
     <label className="switch">
       <input type="checkbox" checked={value} onChange={(e) => onChange(e.target.checked)} />
-      <span>Show archived</span>
+      <span>{t('archive.showArchived')}</span>
     </label>
   );
 }
+
+/** What can be archived: the confirmation names it, each language with its own words and grammar. */
+type Archivable = 'form' | 'template' | 'lead' | 'flow' | 'sequence';
 
 /**
  * Archive (after a confirmation saying what stops) or restore one thing through
@@ -92,11 +98,12 @@ export function ArchiveButton({
   base: string;
   id: string;
   archived: boolean;
-  what: string;
+  what: Archivable;
   effect: string;
   onDone: () => void;
   small?: boolean;
 }) {
+  const { t } = useTranslation('ui');
   const restore = useAction();
   const path = `${base}/${encodeURIComponent(id)}`;
   if (archived)
@@ -114,23 +121,25 @@ export function ArchiveButton({
             });
           }}
         >
-          Restore
+          {t('archive.restore')}
         </button>
         {restore.error && <ErrorNote message={restore.error} />}
       </>
     );
   return (
     <ConfirmButton
-      label="Archive"
+      label={t('archive.archive')}
       small={small}
-      title={`Archive this ${what}?`}
-      confirmLabel={`Archive ${what}`}
+      title={t('archive.title', { what })}
+      confirmLabel={t('archive.confirm', { what })}
       onConfirm={async () => {
         await api('POST', `${path}/archive`);
         onDone();
       }}
     >
-      <p>{effect} It leaves the list; turn on “Show archived” to find it and restore it.</p>
+      <p>
+        {effect} {t('archive.leavesList')}
+      </p>
     </ConfirmButton>
   );
 }

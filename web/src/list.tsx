@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Loaded } from './api';
 import { ErrorNote } from './ui/ErrorNote';
 import { Loading } from './ui/Loading';
@@ -6,19 +7,12 @@ import { Loading } from './ui/Loading';
 /** Rows a paged list asks for at a time; the pager steps by it. */
 export const PAGE = 50;
 
-export function Table({
-  head,
-  children,
-  label = 'Table',
-}: {
-  head: ReactNode;
-  children: ReactNode;
-  label?: string;
-}) {
+export function Table({ head, children, label }: { head: ReactNode; children: ReactNode; label?: string }) {
+  const { t } = useTranslation('ui');
   // Focusable, so a keyboard can scroll a table wider than a phone sideways.
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keys
-    <section className="table-wrap" tabIndex={0} aria-label={label}>
+    <section className="table-wrap" tabIndex={0} aria-label={label ?? t('list.table')}>
       <table>
         <thead>
           <tr>{head}</tr>
@@ -72,22 +66,21 @@ function Pager({
   hasNext: boolean;
   onGo: (offset: number) => void;
 }) {
+  const { t } = useTranslation('ui');
   if (offset === 0 && !hasNext) return null;
   return (
     <div className="pager">
-      <span className="small muted">
-        {offset + 1}–{offset + count}
-      </span>
+      <span className="small muted">{t('list.range', { from: offset + 1, to: offset + count })}</span>
       <button
         type="button"
         className="btn small"
         disabled={offset === 0}
         onClick={() => onGo(Math.max(0, offset - PAGE))}
       >
-        Previous
+        {t('list.previous')}
       </button>
       <button type="button" className="btn small" disabled={!hasNext} onClick={() => onGo(offset + PAGE)}>
-        Next
+        {t('list.next')}
       </button>
     </div>
   );
@@ -98,7 +91,7 @@ export function Segmented<T extends string | number>({
   legend,
   values,
   value,
-  label = (v) => String(v) || 'All',
+  label,
   onPick,
 }: {
   legend: string;
@@ -107,6 +100,8 @@ export function Segmented<T extends string | number>({
   label?: (v: T) => string;
   onPick: (v: T) => void;
 }) {
+  const { t } = useTranslation('ui');
+  const show = label ?? ((v: T) => String(v) || t('list.all'));
   return (
     <fieldset className="segmented">
       <legend className="sr-only">{legend}</legend>
@@ -118,7 +113,7 @@ export function Segmented<T extends string | number>({
           aria-pressed={v === value}
           onClick={() => onPick(v)}
         >
-          {label(v)}
+          {show(v)}
         </button>
       ))}
     </fieldset>

@@ -4,8 +4,12 @@ import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './App';
 import { queryClient } from './api';
-import { i18n } from './i18n/init';
+import { applyLanguage, i18n } from './i18n/init';
+import { browserLanguage } from './i18n/languages';
 import './styles.css';
+
+// The browser's language until the session names the person's: what shows while it loads, or why it failed.
+void applyLanguage(browserLanguage(navigator.languages));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

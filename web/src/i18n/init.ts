@@ -2,7 +2,7 @@ import i18next from 'i18next';
 import ICU from 'i18next-icu';
 import { initReactI18next } from 'react-i18next';
 import { directionOf, type Language } from './languages';
-import { resources } from './resources';
+import { NAMESPACES, resources } from './resources';
 
 /** The app's one i18next instance: ICU MessageFormat, every catalog bundled, English beneath the rest. */
 export const i18n = i18next.createInstance();
@@ -14,7 +14,7 @@ void i18n
     resources,
     lng: 'en',
     fallbackLng: 'en',
-    ns: ['shell', 'settings'],
+    ns: NAMESPACES,
     defaultNS: 'shell',
     // React escapes what it renders; ICU does the formatting.
     interpolation: { escapeValue: false },

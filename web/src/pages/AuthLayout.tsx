@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export function AuthLayout({
   title,
@@ -9,9 +10,10 @@ export function AuthLayout({
   subtitle?: ReactNode;
   children: ReactNode;
 }) {
+  const { t } = useTranslation('shell');
   useEffect(() => {
-    document.title = `${title} · Parley`;
-  }, [title]);
+    document.title = t('tabTitle', { section: title });
+  }, [title, t]);
   return (
     <main className="auth-page">
       <div className="auth-card">

@@ -1,4 +1,5 @@
 import type { ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { InputField } from '../ui/Field';
 
@@ -15,9 +16,10 @@ export function EmailField({
   /** `username` where it names an existing account (password managers fill it), `email` for a new one. */
   autoComplete?: 'username' | 'email';
 }) {
+  const { t } = useTranslation('auth');
   return (
     <InputField
-      label="E-mail"
+      label={t('email')}
       type="email"
       required
       maxLength={FIELD_LIMITS.email}

@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api } from '../api';
+import { withElements } from '../i18n/with-elements';
 import { Link } from '../router';
 import { useAction } from '../ui/use-action';
 import { AuthForm } from './AuthForm';
@@ -8,20 +10,22 @@ import { EmailField } from './EmailField';
 
 /** "Forgot your password?": a link by e-mail when the server sends mail, else who can help. */
 export function ForgotPasswordPage({ sendsMail }: { sendsMail: boolean }) {
+  const { t } = useTranslation('auth');
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
   const { busy, error, fieldErrors, run } = useAction();
   const back = (
     <p>
-      <Link href="/">Back to sign in</Link>
+      <Link href="/">{t('backToSignIn')}</Link>
     </p>
   );
   if (!sendsMail) {
     return (
-      <AuthLayout title="Forgot your password?">
+      <AuthLayout title={t('forgot.title')}>
         <p>
-          This server does not send e-mail. Ask the person who runs it to reset your password: they can give
-          you a one-time link with <code>parley user reset-password --email your@address</code>.
+          {withElements((values) => t('forgot.noMail', { command: values.command }), {
+            command: <code dir="ltr">parley user reset-password --email your@address</code>,
+          })}
         </p>
         {back}
       </AuthLayout>
@@ -29,10 +33,15 @@ export function ForgotPasswordPage({ sendsMail }: { sendsMail: boolean }) {
   }
   if (sent) {
     return (
-      <AuthLayout title="Check your e-mail">
+      <AuthLayout title={t('forgot.checkTitle')}>
         <p role="status">
-          If an account uses <strong>{email}</strong>, a link to choose a new password is on its way. It works
-          once, for one hour.
+          {withElements((values) => t('forgot.sent', { email: values.email }), {
+            email: (
+              <strong>
+                <bdi>{email}</bdi>
+              </strong>
+            ),
+          })}
         </p>
         {back}
       </AuthLayout>
@@ -44,11 +53,14 @@ export function ForgotPasswordPage({ sendsMail }: { sendsMail: boolean }) {
       setSent(true);
     });
   return (
-    <AuthLayout
-      title="Forgot your password?"
-      subtitle="Enter your e-mail address and we will send you a link."
-    >
-      <AuthForm onSubmit={submit} busy={busy} error={error} submitLabel="Send me a link" busyLabel="Sending…">
+    <AuthLayout title={t('forgot.title')} subtitle={t('forgot.subtitle')}>
+      <AuthForm
+        onSubmit={submit}
+        busy={busy}
+        error={error}
+        submitLabel={t('forgot.submit')}
+        busyLabel={t('forgot.busy')}
+      >
         <EmailField error={fieldErrors.email} value={email} onChange={(e) => setEmail(e.target.value)} />
       </AuthForm>
       {back}

@@ -1,6 +1,8 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api, useApi } from '../api';
+import { withElements } from '../i18n/with-elements';
 import { navigate } from '../router';
 import type { InvitationPreview } from '../server-types';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -11,22 +13,23 @@ import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 
 export function InvitePage({ token, onDone }: { token: string; onDone: () => Promise<void> }) {
+  const { t } = useTranslation('auth');
   const inv = useApi<InvitationPreview>(`/invitations/${encodeURIComponent(token)}`);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, fieldErrors, run } = useAction();
   if (inv.loading && !inv.data)
     return (
-      <AuthLayout title="Invitation">
+      <AuthLayout title={t('invite.title')}>
         <Loading />
       </AuthLayout>
     );
   if (inv.error || !inv.data) {
     return (
-      <AuthLayout title="Invitation">
-        <ErrorNote message={inv.error ?? 'Not found'} />
+      <AuthLayout title={t('invite.title')}>
+        <ErrorNote message={inv.error ?? t('invite.notFound')} />
         <p>
-          <a href="/">Go to sign in</a>
+          <a href="/">{t('invite.goToSignIn')}</a>
         </p>
       </AuthLayout>
     );
@@ -40,23 +43,22 @@ export function InvitePage({ token, onDone }: { token: string; onDone: () => Pro
     });
   return (
     <AuthLayout
-      title={`Join ${i.workspace_name}`}
-      subtitle={
-        <>
-          You were invited as <strong>{i.role}</strong> with {i.email}.
-        </>
-      }
+      title={t('invite.join', { workspace: i.workspace_name })}
+      subtitle={withElements((values) => t('invite.invitedAs', { role: values.role, email: values.email }), {
+        role: <strong>{t(`role.${i.role}`, { ns: 'shell' })}</strong>,
+        email: <bdi>{i.email}</bdi>,
+      })}
     >
       <AuthForm
         onSubmit={submit}
         busy={busy}
         error={error}
-        submitLabel="Accept invitation"
-        busyLabel="Joining…"
+        submitLabel={t('invite.submit')}
+        busyLabel={t('invite.busy')}
       >
         {!i.has_account && (
           <InputField
-            label="Your name"
+            label={t('yourName')}
             error={fieldErrors.name}
             maxLength={FIELD_LIMITS.personName}
             value={name}
@@ -65,8 +67,8 @@ export function InvitePage({ token, onDone }: { token: string; onDone: () => Pro
           />
         )}
         <InputField
-          label={i.has_account ? 'Your password' : 'Choose a password'}
-          hint={i.has_account ? 'You already have an account: sign in to join.' : 'At least 10 characters.'}
+          label={i.has_account ? t('invite.yourPassword') : t('invite.choosePassword')}
+          hint={i.has_account ? t('invite.hasAccount') : t('newPasswordHint')}
           error={fieldErrors.password}
           type="password"
           required

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api } from '../api';
 import { Link } from '../router';
@@ -9,6 +10,7 @@ import { AuthLayout } from './AuthLayout';
 import { EmailField } from './EmailField';
 
 export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
+  const { t } = useTranslation('auth');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, run } = useAction();
@@ -18,14 +20,17 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
       await onDone();
     });
   return (
-    <AuthLayout
-      title="Sign in"
-      subtitle="New here? Ask an owner or admin of your workspace for an invitation link."
-    >
-      <AuthForm onSubmit={submit} busy={busy} error={error} submitLabel="Sign in" busyLabel="Signing in…">
+    <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
+      <AuthForm
+        onSubmit={submit}
+        busy={busy}
+        error={error}
+        submitLabel={t('login.submit')}
+        busyLabel={t('login.busy')}
+      >
         <EmailField value={email} onChange={(e) => setEmail(e.target.value)} />
         <InputField
-          label="Password"
+          label={t('password')}
           type="password"
           required
           maxLength={FIELD_LIMITS.password}
@@ -35,7 +40,7 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
         />
       </AuthForm>
       <p>
-        <Link href="/forgot-password">Forgot your password?</Link>
+        <Link href="/forgot-password">{t('login.forgot')}</Link>
       </p>
     </AuthLayout>
   );

@@ -1,4 +1,5 @@
 import type { ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { InputField } from '../ui/Field';
 
@@ -14,10 +15,11 @@ export function NewPasswordField({
   value: string;
   onChange: (e: ChangeEvent<HTMLInputElement>) => void;
 }) {
+  const { t } = useTranslation('auth');
   return (
     <InputField
       label={label}
-      hint="At least 10 characters."
+      hint={t('newPasswordHint')}
       error={error}
       type="password"
       required

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api } from '../api';
 import { Link } from '../router';
 import { useAction } from '../ui/use-action';
@@ -8,17 +9,16 @@ import { NewPasswordField } from './NewPasswordField';
 
 /** The page a reset link opens: a new password, then sign in with it. */
 export function ResetPasswordPage({ token, onDone }: { token: string; onDone: () => Promise<void> }) {
+  const { t } = useTranslation('auth');
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
   const { busy, error, fieldErrors, run } = useAction();
   if (done) {
     return (
-      <AuthLayout title="Password changed">
-        <p role="status">
-          Your new password is set, and every device signed in with the old one is signed out.
-        </p>
+      <AuthLayout title={t('reset.doneTitle')}>
+        <p role="status">{t('reset.done')}</p>
         <Link href="/" className="btn primary wide">
-          Sign in
+          {t('reset.signIn')}
         </Link>
       </AuthLayout>
     );
@@ -30,23 +30,23 @@ export function ResetPasswordPage({ token, onDone }: { token: string; onDone: ()
       await onDone();
     });
   return (
-    <AuthLayout title="Choose a new password">
+    <AuthLayout title={t('reset.title')}>
       <AuthForm
         onSubmit={submit}
         busy={busy}
         error={error}
-        submitLabel="Set new password"
-        busyLabel="Saving…"
+        submitLabel={t('reset.submit')}
+        busyLabel={t('reset.busy')}
       >
         <NewPasswordField
-          label="New password"
+          label={t('reset.newPassword')}
           error={fieldErrors.password}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
       </AuthForm>
       <p>
-        <Link href="/">Back to sign in</Link>
+        <Link href="/">{t('backToSignIn')}</Link>
       </p>
     </AuthLayout>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FIELD_LIMITS } from '../../../src/lib/field-limits';
 import { api } from '../api';
 import { navigate } from '../router';
@@ -11,6 +12,7 @@ import { NewPasswordField } from './NewPasswordField';
 
 /** First run: the owner account and the first workspace. */
 export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
+  const { t } = useTranslation('auth');
   const [form, setForm] = useState({
     name: '',
     email: '',
@@ -31,19 +33,16 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
       await onDone();
     });
   return (
-    <AuthLayout
-      title="Welcome to Parley"
-      subtitle="Create the owner account and your workspace. This screen shows only once, on a new server."
-    >
+    <AuthLayout title={t('setup.title')} subtitle={t('setup.subtitle')}>
       <AuthForm
         onSubmit={submit}
         busy={busy}
         error={error}
-        submitLabel="Create account and workspace"
-        busyLabel="Creating…"
+        submitLabel={t('setup.submit')}
+        busyLabel={t('setup.busy')}
       >
         <InputField
-          label="Your name"
+          label={t('yourName')}
           error={fieldErrors.name}
           maxLength={FIELD_LIMITS.personName}
           value={form.name}
@@ -57,14 +56,14 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
           autoComplete="email"
         />
         <NewPasswordField
-          label="Password"
+          label={t('password')}
           error={fieldErrors.password}
           value={form.password}
           onChange={set('password')}
         />
         <InputField
-          label="Workspace name"
-          hint="Your company or team; you can change it later."
+          label={t('setup.workspaceName')}
+          hint={t('setup.workspaceHint')}
           error={fieldErrors.workspace_name}
           required
           maxLength={FIELD_LIMITS.workspaceName}
@@ -73,8 +72,8 @@ export function SetupPage({ onDone }: { onDone: () => Promise<void> }) {
           autoComplete="organization"
         />
         <InputField
-          label="Default country code (optional)"
-          hint="Numbers written without a country code get this one, e.g. 91 or 1."
+          label={t('setup.countryCode')}
+          hint={t('setup.countryCodeHint')}
           error={fieldErrors.default_country_code}
           inputMode="numeric"
           placeholder="91"

@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** Copies `value`; says so for two seconds. */
-export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+export function CopyButton({ value, label: given }: { value: string; label?: string }) {
+  const { t } = useTranslation('ui');
+  const label = given ?? t('copy.label');
   const [done, setDone] = useState(false);
   useEffect(() => {
     if (!done) return;
@@ -26,9 +29,9 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
       type="button"
       className="btn small"
       onClick={copy}
-      aria-label={`${label}: ${done ? 'copied' : 'copy to clipboard'}`}
+      aria-label={done ? t('copy.ariaCopied', { label }) : t('copy.ariaCopy', { label })}
     >
-      {done ? '✓ Copied' : label}
+      {done ? t('copy.copied') : label}
     </button>
   );
 }

@@ -1,5 +1,6 @@
 import { createFocusTrap } from 'focus-trap';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A modal dialog: labelled by its title, Tab kept inside it (focus-trap), Escape and a click beside it
@@ -14,6 +15,7 @@ export function Modal({
   onClose: () => void;
   children: ReactNode;
 }) {
+  const { t } = useTranslation('ui');
   const box = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const [opener] = useState(() => document.activeElement as HTMLElement | null);
@@ -50,7 +52,7 @@ export function Modal({
       >
         <div className="modal-head">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" className="btn ghost icon" onClick={onClose} aria-label="Close">
+          <button type="button" className="btn ghost icon" onClick={onClose} aria-label={t('close')}>
             ✕
           </button>
         </div>

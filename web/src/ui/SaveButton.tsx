@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** A form's submit button, with "Saved" beside it once the form has been saved. */
 export function SaveButton({
@@ -10,6 +11,7 @@ export function SaveButton({
   saved: boolean;
   children: ReactNode;
 }) {
+  const { t } = useTranslation('ui');
   return (
     <>
       <button type="submit" className="btn primary" disabled={busy}>
@@ -17,7 +19,7 @@ export function SaveButton({
       </button>
       {saved && (
         <span className="small success" role="status">
-          Saved
+          {t('saved')}
         </span>
       )}
     </>
