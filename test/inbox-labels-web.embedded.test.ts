@@ -112,7 +112,11 @@ describe.skipIf(!hasChromium)(
     it('brings a conversation back to the Open list when its snooze ends, without a reload', async () => {
       const [kiran] = await inbox('filter=snoozed');
       const until = new Date(Date.now() + 4_000).toISOString();
+      // The snooze's live event is handled while the Snoozed list is shown (it reads that list again):
+      // the Open list cached a moment ago must not come back with the old snooze's end.
+      const heard = page.waitForResponse((r) => r.url().includes('/api/app/inbox?filter=snoozed'));
       await app('POST', `/conversations/${kiran!.contact_id}/snooze`, { until });
+      await heard;
       await page.getByRole('button', { name: 'Open', exact: true }).click();
       await expect.poll(() => row('Kiran Rao').count()).toBe(0);
       // Nothing changes on the server when the time comes: the page reads the list again itself.

@@ -124,6 +124,9 @@ export function Shell() {
   useUnreadTitle(unread, path);
   useLiveInvalidation(['contact', 'refresh'], '/contacts');
   useLiveInvalidation(['lead', 'refresh'], '/leads');
+  // Every filter's list, not only the one shown: another filter's cached answer would come back with
+  // its old rows and its old next snooze end (whose timer reads the list again), up to 30 s old.
+  useLiveInvalidation(['message', 'conversation', 'refresh'], '/inbox');
   let content: ReactNode = (
     <Empty
       icon="?"

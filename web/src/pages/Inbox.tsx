@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { useLiveReload } from '../live';
 import { navigate, useLocation } from '../router';
 import { Empty } from '../ui/Empty';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -51,8 +50,8 @@ export function InboxPage({ contactId }: { contactId?: string }) {
   const label = query.get('label') ?? '';
   const [typed, setTyped] = useState(q);
   const [selected, setSelected] = useState<string[]>([]);
+  // Loaded again on live events by the shell's invalidation of /inbox (Shell.tsx).
   const list = useConversationPages(filter, q, label);
-  useLiveReload(['message', 'conversation', 'refresh'], list.reload);
   const go = (next: { filter?: string; q?: string; label?: string }) => {
     const p = new URLSearchParams({ filter: next.filter ?? filter });
     const search = next.q ?? q;
